@@ -1,0 +1,43 @@
+//! Command-line and environment configuration.
+
+use std::net::IpAddr;
+
+use clap::Parser;
+
+/// Server settings; every flag can also come from the environment variable named.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "parchis-server",
+    version,
+    about = "Authoritative online Parchís server"
+)]
+pub struct Config {
+    /// TCP port to listen on.
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// Address to bind; 0.0.0.0 listens on every interface (as in a container).
+    #[arg(long, env = "BIND", default_value = "0.0.0.0")]
+    pub bind: IpAddr,
+    /// `sqlite://…` (the default file is created on first start) or `postgres://…`.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://parchis.db?mode=rwc"
+    )]
+    pub database_url: String,
+    /// Turn time limit used when a room is created without `turn_time_secs`.
+    #[arg(long, env = "TURN_TIMEOUT_SECS", default_value_t = 30)]
+    pub turn_timeout_secs: u32,
+}
+
+impl Config {
+    /// Configuration for tests and embedding: given database, defaults elsewhere.
+    pub fn for_database(database_url: impl Into<String>) -> Self {
+        Self {
+            port: 0,
+            bind: IpAddr::from([127, 0, 0, 1]),
+            database_url: database_url.into(),
+            turn_timeout_secs: 30,
+        }
+    }
+}

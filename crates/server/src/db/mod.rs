@@ -1,0 +1,147 @@
+//! Persistence: one [`Db`] handle over SQLite (default) or PostgreSQL.
+//!
+//! Why an enum over two concrete pools rather than `sqlx::Any`: `Any` cannot
+//! carry backend options we rely on (SQLite WAL + `synchronous=FULL`, busy
+//! timeout, foreign keys), has no JSON type, and erases the type checks that
+//! `Json<T>` / BIGINT decoding give us per backend. The queries are written
+//! once and run on either pool through the [`on_pool!`] macro, which expands
+//! the same block for each variant (each arm is type-checked separately).
+//! Placeholders are `$1, $2, …`, which both PostgreSQL and SQLite accept.
+//!
+//! Every write is awaited (and committed) before the method returns, so a
+//! response acknowledging it is only sent once the row is durable.
+
+mod games;
+mod players;
+mod rooms;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+pub use games::{GameRow, LogRow, NewGame};
+pub use players::PlayerRow;
+pub use rooms::{NewRoom, RoomRow, SeatRow};
+
+/// Migrations for each backend, embedded in the binary.
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// Runs `$body` with `$pool` bound to whichever concrete pool `$db` holds.
+macro_rules! on_pool {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::db::Db::Sqlite($pool) => $body,
+            $crate::db::Db::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_pool;
+
+/// Failures of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The URL names neither `sqlite:` nor `postgres://`.
+    #[error("unsupported DATABASE_URL (expected sqlite:… or postgres://…): {0}")]
+    UnsupportedUrl(String),
+    /// A query or connection failed.
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    /// Applying migrations failed.
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A unique constraint was violated (e.g. a join code already taken).
+    #[error("unique constraint violated")]
+    UniqueViolation,
+}
+
+/// Maps unique violations to [`DbError::UniqueViolation`], anything else to `Sqlx`.
+pub(crate) fn classify(err: sqlx::Error) -> DbError {
+    match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => DbError::UniqueViolation,
+        _ => DbError::Sqlx(err),
+    }
+}
+
+/// A cheap-to-clone handle on the connection pool of the configured backend.
+#[derive(Debug, Clone)]
+pub enum Db {
+    /// A SQLite file (WAL journal, synchronous=FULL).
+    Sqlite(SqlitePool),
+    /// A PostgreSQL server.
+    Postgres(PgPool),
+}
+
+/// Current time as Unix milliseconds, the format of every timestamp column.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+impl Db {
+    /// Opens a pool for `url`; a SQLite file is created if missing.
+    pub async fn connect(url: &str) -> Result<Self, DbError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            let pool = PgPoolOptions::new()
+                .max_connections(10)
+                .acquire_timeout(Duration::from_secs(5))
+                .connect_with(options)
+                .await?;
+            Ok(Db::Postgres(pool))
+        } else if url.starts_with("sqlite:") {
+            // synchronous=FULL fsyncs the WAL on every commit: acknowledged writes
+            // survive kill -9 *and* power loss (NORMAL would survive kill -9 only).
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Full)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(5));
+            let pool = SqlitePoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(Duration::from_secs(5))
+                .connect_with(options)
+                .await?;
+            Ok(Db::Sqlite(pool))
+        } else {
+            Err(DbError::UnsupportedUrl(url.to_owned()))
+        }
+    }
+
+    /// Applies the embedded migrations of this backend.
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        match self {
+            Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// `SELECT 1`, for readiness checks.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// Waits for connections to be returned and closes the pool.
+    pub async fn close(&self) {
+        on_pool!(self, pool => pool.close().await)
+    }
+
+    /// `"sqlite"` or `"postgres"`, for logs.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Db::Sqlite(_) => "sqlite",
+            Db::Postgres(_) => "postgres",
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Queries on `players`.
+
+use super::{Db, DbError, classify, on_pool};
+
+/// A player as stored (without the token hash, which only lookups use).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlayerRow {
+    /// Player id (UUID text).
+    pub id: String,
+    /// Name shown to other players.
+    pub display_name: String,
+    /// Creation time, Unix ms.
+    pub created_at: i64,
+}
+
+impl Db {
+    /// Stores a new player with the hash of their token.
+    pub async fn create_player(&self, player: &PlayerRow, token_hash: &str) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO players (id, display_name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&player.id)
+            .bind(&player.display_name)
+            .bind(token_hash)
+            .bind(player.created_at)
+            .execute(pool)
+            .await
+            .map_err(classify)?;
+        });
+        Ok(())
+    }
+
+    /// The player whose token hashes to `token_hash`, if any.
+    pub async fn player_by_token_hash(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<PlayerRow>, DbError> {
+        let row = on_pool!(self, pool => {
+            sqlx::query_as::<_, PlayerRow>(
+                "SELECT id, display_name, created_at FROM players WHERE token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(pool)
+            .await?
+        });
+        Ok(row)
+    }
+}

@@ -1,0 +1,161 @@
+//! Queries on `rooms` and `room_seats`.
+
+use sqlx::types::Json;
+
+use super::{Db, DbError, classify, on_pool};
+use crate::settings::RoomSettings;
+
+/// A room as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RoomRow {
+    /// Room id (UUID text).
+    pub id: String,
+    /// Short code players type to find or join the room.
+    pub join_code: String,
+    /// Player who created the room and may start it.
+    pub owner_id: String,
+    /// Validated settings, stored as JSON.
+    pub settings: Json<RoomSettings>,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// Creation time, Unix ms.
+    pub created_at: i64,
+}
+
+/// One seat of a room, joined with its player's display name.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SeatRow {
+    /// Seat index, 0-based, in turn order.
+    pub seat: i64,
+    /// Human sitting here, if any.
+    pub player_id: Option<String>,
+    /// That human's display name (not stored in `room_seats`; joined in).
+    pub display_name: Option<String>,
+    /// Bot level if a bot plays this seat.
+    pub bot_level: Option<String>,
+    /// Colour the seated human asked for.
+    pub preferred_colour: Option<String>,
+}
+
+/// Everything inserted when a room is created.
+#[derive(Debug, Clone)]
+pub struct NewRoom {
+    /// The room row itself.
+    pub room: RoomRow,
+    /// Its seats, one per player slot.
+    pub seats: Vec<SeatRow>,
+}
+
+/// `SELECT` prefix over `rooms` with the columns of [`RoomRow`], as a macro so
+/// queries stay `&'static str` literals (sqlx 0.9 refuses dynamic SQL strings).
+macro_rules! select_rooms {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, join_code, owner_id, settings, status, created_at FROM rooms ",
+            $rest
+        )
+    };
+}
+
+impl Db {
+    /// Inserts a room and its seats in one transaction.
+    /// A join-code collision yields [`DbError::UniqueViolation`].
+    pub async fn create_room(&self, new: &NewRoom) -> Result<(), DbError> {
+        let room = &new.room;
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO rooms (id, join_code, owner_id, settings, status, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&room.id)
+            .bind(&room.join_code)
+            .bind(&room.owner_id)
+            .bind(&room.settings)
+            .bind(&room.status)
+            .bind(room.created_at)
+            .execute(&mut *tx)
+            .await
+            .map_err(classify)?;
+            for seat in &new.seats {
+                sqlx::query(
+                    "INSERT INTO room_seats (room_id, seat, player_id, bot_level, preferred_colour) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&room.id)
+                .bind(seat.seat)
+                .bind(&seat.player_id)
+                .bind(&seat.bot_level)
+                .bind(&seat.preferred_colour)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The room with this id.
+    pub async fn room(&self, id: &str) -> Result<Option<RoomRow>, DbError> {
+        let sql = select_rooms!("WHERE id = $1");
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RoomRow>(sql).bind(id).fetch_optional(pool).await?
+        }))
+    }
+
+    /// The room with this join code.
+    pub async fn room_by_code(&self, code: &str) -> Result<Option<RoomRow>, DbError> {
+        let sql = select_rooms!("WHERE join_code = $1");
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RoomRow>(sql).bind(code).fetch_optional(pool).await?
+        }))
+    }
+
+    /// Ids of public rooms still waiting for players, oldest first.
+    pub async fn public_waiting_room_ids(&self, limit: i64) -> Result<Vec<String>, DbError> {
+        // `settings` is TEXT on SQLite and JSONB on PostgreSQL, so the public flag
+        // is filtered in Rust rather than with a backend-specific JSON operator.
+        let sql = select_rooms!("WHERE status = 'waiting' ORDER BY created_at, id LIMIT $1");
+        let rows = on_pool!(self, pool => {
+            sqlx::query_as::<_, RoomRow>(sql).bind(limit.saturating_mul(4)).fetch_all(pool).await?
+        });
+        Ok(rows
+            .into_iter()
+            .filter(|r| r.settings.public)
+            .take(usize::try_from(limit).unwrap_or(0))
+            .map(|r| r.id)
+            .collect())
+    }
+
+    /// Seats of a room in seat order, with display names.
+    pub async fn room_seats(&self, room_id: &str) -> Result<Vec<SeatRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, SeatRow>(
+                "SELECT s.seat, s.player_id, p.display_name, s.bot_level, s.preferred_colour \
+                 FROM room_seats s LEFT JOIN players p ON p.id = s.player_id \
+                 WHERE s.room_id = $1 ORDER BY s.seat",
+            )
+            .bind(room_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Overwrites one seat (who sits there, bot level, colour wish).
+    pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3 \
+                 WHERE room_id = $4 AND seat = $5",
+            )
+            .bind(&seat.player_id)
+            .bind(&seat.bot_level)
+            .bind(&seat.preferred_colour)
+            .bind(room_id)
+            .bind(seat.seat)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,138 @@
+//! The one error type of the HTTP API, rendered as `{ "code", "message" }`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// JSON body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable snake_case identifier clients can match on.
+    pub code: &'static str,
+    /// Human-readable sentence explaining the error.
+    pub message: String,
+}
+
+/// Every failure a handler can report. Client mistakes map to 4xx; only
+/// server-side faults (`Internal`, `Unavailable`) map to 5xx.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("The request body is not valid JSON: {0}")]
+    MalformedJson(String),
+    #[error("The request body does not have the expected shape: {0}")]
+    InvalidBody(String),
+    #[error("The request body must be JSON with `Content-Type: application/json`.")]
+    UnsupportedMediaType,
+    #[error("The request body is too large.")]
+    PayloadTooLarge,
+    #[error("The request body could not be read.")]
+    UnreadableBody,
+    #[error("{0}")]
+    InvalidSettings(String),
+    #[error("{0}")]
+    InvalidDisplayName(String),
+    #[error("This endpoint needs an `Authorization: Bearer <token>` header.")]
+    MissingToken,
+    #[error("The bearer token is not valid.")]
+    InvalidToken,
+    #[error("No room has that id or join code.")]
+    RoomNotFound,
+    #[error("No game has that id.")]
+    GameNotFound,
+    #[error("No such endpoint.")]
+    NotFound,
+    #[error("Only the room owner can do that.")]
+    NotRoomOwner,
+    #[error("This room is private: a correct join code is needed to join it.")]
+    WrongJoinCode,
+    #[error("Every seat in this room is taken.")]
+    RoomFull,
+    #[error("The room is no longer waiting for players.")]
+    RoomNotWaiting,
+    #[error("Another player in this room already asked for that colour.")]
+    ColourTaken,
+    #[error("You are not seated in this room.")]
+    NotSeated,
+    #[error("The room is busy; try again shortly.")]
+    RoomBusy,
+    #[error("The database is not answering.")]
+    Unavailable,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    /// HTTP status for this error.
+    pub fn status(&self) -> StatusCode {
+        use AppError::*;
+        match self {
+            MalformedJson(_) | UnreadableBody => StatusCode::BAD_REQUEST,
+            InvalidBody(_) | InvalidSettings(_) | InvalidDisplayName(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            MissingToken | InvalidToken => StatusCode::UNAUTHORIZED,
+            NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
+            RoomNotFound | GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            RoomFull | RoomNotWaiting | ColourTaken | NotSeated => StatusCode::CONFLICT,
+            RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// Stable snake_case code for this error.
+    pub fn code(&self) -> &'static str {
+        use AppError::*;
+        match self {
+            MalformedJson(_) => "malformed_json",
+            InvalidBody(_) => "invalid_body",
+            UnsupportedMediaType => "unsupported_media_type",
+            PayloadTooLarge => "payload_too_large",
+            UnreadableBody => "unreadable_body",
+            InvalidSettings(_) => "invalid_settings",
+            InvalidDisplayName(_) => "invalid_display_name",
+            MissingToken => "missing_token",
+            InvalidToken => "invalid_token",
+            RoomNotFound => "room_not_found",
+            GameNotFound => "game_not_found",
+            NotFound => "not_found",
+            NotRoomOwner => "not_room_owner",
+            WrongJoinCode => "wrong_join_code",
+            RoomFull => "room_full",
+            RoomNotWaiting => "room_not_waiting",
+            ColourTaken => "colour_taken",
+            NotSeated => "not_seated",
+            RoomBusy => "room_busy",
+            Unavailable => "service_unavailable",
+            Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<crate::db::DbError> for AppError {
+    fn from(err: crate::db::DbError) -> Self {
+        AppError::Internal(err.to_string())
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            // Never leak internal details to clients; log them instead.
+            AppError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "Something went wrong on the server.".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = ErrorBody {
+            code: self.code(),
+            message,
+        };
+        (status, Json(body)).into_response()
+    }
+}

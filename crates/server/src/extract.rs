@@ -1,0 +1,97 @@
+//! Request extractors whose rejections are [`AppError`]s (so clients always get
+//! the `{code, message}` shape, never axum's plain-text rejections).
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::AppState;
+use crate::auth;
+use crate::error::AppError;
+
+/// `axum::Json` with JSON-shaped rejections (`malformed_json`, `invalid_body`, …).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(match rejection {
+                JsonRejection::JsonSyntaxError(err) => AppError::MalformedJson(err.body_text()),
+                JsonRejection::JsonDataError(err) => AppError::InvalidBody(err.body_text()),
+                JsonRejection::MissingJsonContentType(_) => AppError::UnsupportedMediaType,
+                other if other.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                    AppError::PayloadTooLarge
+                }
+                _ => AppError::UnreadableBody,
+            }),
+        }
+    }
+}
+
+/// The player identified by the request's `Authorization: Bearer <token>`.
+#[derive(Debug, Clone)]
+pub struct AuthPlayer {
+    /// The authenticated player's id.
+    pub id: String,
+    /// Their display name, handy for broadcasts and logs.
+    pub display_name: String,
+}
+
+impl FromRequestParts<AppState> for AuthPlayer {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let header = parts
+            .headers
+            .get(AUTHORIZATION)
+            .ok_or(AppError::MissingToken)?;
+        let value = header.to_str().map_err(|_| AppError::InvalidToken)?;
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or(AppError::InvalidToken)?;
+        let player = state
+            .db
+            .player_by_token_hash(&auth::hash_token(token))
+            .await?
+            .ok_or(AppError::InvalidToken)?;
+        Ok(AuthPlayer {
+            id: player.id,
+            display_name: player.display_name,
+        })
+    }
+}
+
+/// `Option<AuthPlayer>`: `None` without an `Authorization` header, but a
+/// present-and-wrong token is still refused (so clients notice).
+impl axum::extract::OptionalFromRequestParts<AppState> for AuthPlayer {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Option<Self>, Self::Rejection> {
+        if parts.headers.contains_key(AUTHORIZATION) {
+            <AuthPlayer as FromRequestParts<AppState>>::from_request_parts(parts, state)
+                .await
+                .map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}

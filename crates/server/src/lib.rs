@@ -1,0 +1,92 @@
+//! Authoritative online Parchís server: HTTP API, persistence and the room registry.
+//!
+//! The binary (`main.rs`) only parses [`Config`] and calls [`run`]; tests bind
+//! a listener on port 0 and call [`run`] themselves.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod docs;
+pub mod error;
+pub mod extract;
+pub mod metrics;
+pub mod model;
+pub mod openapi;
+pub mod rooms;
+pub mod routes;
+pub mod settings;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use config::Config;
+pub use db::Db;
+pub use error::AppError;
+pub use rooms::registry::{LocalRegistry, RoomRegistry};
+
+/// Everything a request handler needs, cheap to clone (all fields are handles).
+#[derive(Clone)]
+pub struct AppState {
+    /// Persistent storage (SQLite or PostgreSQL).
+    pub db: Db,
+    /// Live rooms: the only way handlers reach a room's owning task.
+    pub rooms: Arc<dyn RoomRegistry>,
+    /// Server configuration, e.g. the default turn time limit for new rooms.
+    pub config: Arc<Config>,
+    /// Renders the Prometheus text exposition for `/metrics`.
+    pub metrics: metrics_exporter_prometheus::PrometheusHandle,
+}
+
+impl AppState {
+    /// Builds the state from an open database with a local (single-node) room registry.
+    pub fn new(db: Db, config: Config) -> Self {
+        let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::new(db.clone()));
+        Self {
+            db,
+            rooms,
+            config: Arc::new(config),
+            metrics: metrics::install(),
+        }
+    }
+}
+
+/// The whole HTTP application, without binding any socket.
+pub fn app(state: AppState) -> Router {
+    routes::router()
+        .merge(docs::router())
+        .layer(axum::middleware::from_fn(metrics::track_requests))
+        .with_state(state)
+}
+
+/// Errors that stop the server from starting or serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database could not be opened or migrated.
+    #[error("database: {0}")]
+    Database(#[from] db::DbError),
+    /// The listener failed while serving.
+    #[error("serving HTTP: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens the database (applying migrations), then serves on `listener` until
+/// `shutdown` resolves; in-flight requests finish before this returns.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let db = Db::connect(&config.database_url).await?;
+    db.migrate().await?;
+    let state = AppState::new(db.clone(), config);
+    tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    db.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! `parchis-server` binary: parse configuration, bind, serve until Ctrl-C / SIGTERM.
+
+use clap::Parser;
+use parchis_server::{Config, run};
+use tokio::net::TcpListener;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let config = Config::parse();
+    let addr = (config.bind, config.port);
+    let listener = match TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::error!(?addr, %err, "cannot bind");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match run(listener, config, shutdown_signal()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!(%err, "server failed");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or (on Unix) SIGTERM, as sent by `docker stop`.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown requested");
+}

@@ -1,0 +1,76 @@
+//! Prometheus metrics: request counters/latency middleware and `/metrics`.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+use crate::AppState;
+
+/// The process-wide recorder handle (a global recorder can be installed once).
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// Installs the Prometheus recorder on first call; later calls share it.
+pub fn install() -> PrometheusHandle {
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new().build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics will be sparse");
+            }
+            metrics::describe_counter!("parchis_http_requests_total", "HTTP requests served.");
+            metrics::describe_histogram!(
+                "parchis_http_request_duration_seconds",
+                "HTTP request latency."
+            );
+            metrics::describe_gauge!("parchis_rooms_live", "Rooms with a running task.");
+            metrics::describe_gauge!(
+                "parchis_connections",
+                "Open realtime subscriptions to room broadcasts."
+            );
+            handle
+        })
+        .clone()
+}
+
+/// Middleware counting every request by method, route template and status.
+pub async fn track_requests(req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = req.method().to_string();
+    let path = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let response = next.run(req).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!("parchis_http_requests_total",
+        "method" => method.clone(), "path" => path.clone(), "status" => status)
+    .increment(1);
+    metrics::histogram!("parchis_http_request_duration_seconds",
+        "method" => method, "path" => path)
+    .record(start.elapsed().as_secs_f64());
+    response
+}
+
+/// `GET /metrics`: Prometheus text exposition format.
+#[utoipa::path(get, path = "/metrics", tag = "ops",
+    responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
+pub async fn render(State(state): State<AppState>) -> impl IntoResponse {
+    let stats = state.rooms.stats();
+    // Gauges are sampled at scrape time from the registry, so they cannot drift.
+    #[allow(clippy::cast_precision_loss)]
+    {
+        metrics::gauge!("parchis_rooms_live").set(stats.live_rooms as f64);
+        metrics::gauge!("parchis_connections").set(stats.subscribers as f64);
+    }
+    state.metrics.run_upkeep();
+    (
+        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        state.metrics.render(),
+    )
+}

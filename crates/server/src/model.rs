@@ -1,0 +1,167 @@
+//! JSON shapes of the HTTP API (requests and responses).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::db::SeatRow;
+use crate::settings::{BotLevel, Colour, RoomSettings};
+
+/// Body of `POST /api/players`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreatePlayerRequest {
+    /// Name shown to other players (1–32 characters after trimming).
+    pub display_name: String,
+}
+
+/// Response of `POST /api/players`; the only time the token is ever shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerCreated {
+    /// New player id.
+    pub id: String,
+    /// Name shown to other players.
+    pub display_name: String,
+    /// Secret bearer token (64 hex chars); the server keeps only its hash.
+    pub token: String,
+}
+
+/// Lifecycle of a room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RoomStatus {
+    Waiting,
+    Playing,
+    Finished,
+}
+
+impl RoomStatus {
+    /// Spelling stored in `rooms.status`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        }
+    }
+
+    /// Parses the stored spelling (unknown text reads as `finished`, the inert state).
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "waiting" => RoomStatus::Waiting,
+            "playing" => RoomStatus::Playing,
+            _ => RoomStatus::Finished,
+        }
+    }
+}
+
+/// One seat as clients see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct SeatView {
+    /// Seat index in turn order, from 0.
+    pub seat: u8,
+    /// Human sitting here, if any.
+    pub player_id: Option<String>,
+    /// Their display name.
+    pub display_name: Option<String>,
+    /// Bot level if a bot plays this seat.
+    pub bot: Option<BotLevel>,
+    /// Colour the seated human asked for.
+    pub preferred_colour: Option<Colour>,
+}
+
+impl From<&SeatRow> for SeatView {
+    fn from(row: &SeatRow) -> Self {
+        SeatView {
+            seat: u8::try_from(row.seat).unwrap_or(u8::MAX),
+            player_id: row.player_id.clone(),
+            display_name: row.display_name.clone(),
+            bot: row.bot_level.as_deref().and_then(BotLevel::parse),
+            preferred_colour: row.preferred_colour.as_deref().and_then(Colour::parse),
+        }
+    }
+}
+
+/// A room as clients see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RoomView {
+    /// Room id.
+    pub id: String,
+    /// Join code; hidden (`null`) for private rooms unless you own, sit in, or
+    /// looked the room up by its code.
+    pub join_code: Option<String>,
+    /// Player who may start the game.
+    pub owner_id: String,
+    /// Lifecycle state.
+    pub status: RoomStatus,
+    /// Settings chosen at creation.
+    pub settings: RoomSettings,
+    /// Seats in turn order.
+    pub seats: Vec<SeatView>,
+    /// Creation time, Unix ms.
+    pub created_at: i64,
+    /// Current game, once started.
+    pub game_id: Option<String>,
+}
+
+/// Body of `POST /api/rooms/{id}/join`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct JoinRoomRequest {
+    /// Colour you would like to play.
+    #[serde(default)]
+    pub preferred_colour: Option<Colour>,
+    /// Join code; required for private rooms (unless the path already is the code).
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+/// Response listing rooms.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoomList {
+    /// Public rooms waiting for players, oldest first.
+    pub rooms: Vec<RoomView>,
+}
+
+/// One log entry of a game record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogEntry {
+    /// Position in the log.
+    pub seq: i64,
+    /// `roll` or `move`.
+    pub kind: String,
+    /// Kind-specific details.
+    pub payload: Value,
+    /// When it happened, Unix ms.
+    pub at: i64,
+}
+
+/// `GET /api/games/{id}/record` (placeholder format, to be refined).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameRecord {
+    /// Game id.
+    pub game_id: String,
+    /// Room it was played in.
+    pub room_id: String,
+    /// Settings of the room.
+    pub settings: RoomSettings,
+    /// Seats as they were at start (bots filled in).
+    pub seats: Vec<SeatView>,
+    /// SHA-256 commitment to the seed, published from the start.
+    pub seed_hash: String,
+    /// The seed itself: `null` until the game has finished.
+    pub seed: Option<String>,
+    /// Start time, Unix ms.
+    pub started_at: i64,
+    /// End time, Unix ms, once finished.
+    pub finished_at: Option<i64>,
+    /// Result, once finished.
+    pub result: Option<Value>,
+    /// Every roll and move in order.
+    pub log: Vec<LogEntry>,
+}
+
+/// Response of `GET /healthz` and `GET /readyz`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` when healthy.
+    pub status: &'static str,
+}

@@ -1,0 +1,249 @@
+//! Lobby state of one room and the pure rules for joining, leaving and starting.
+//! No I/O here: the room task persists what these functions decide.
+
+use serde::Serialize;
+
+use crate::auth;
+use crate::db::{GameRow, NewGame, RoomRow, SeatRow, now_ms};
+use crate::error::AppError;
+use crate::model::RoomStatus;
+use crate::settings::{Colour, DEFAULT_BOT_LEVEL};
+
+/// A request to a room's task. Replies carry the room's state afterwards.
+#[derive(Debug, Clone)]
+pub enum RoomCommand {
+    /// Just report the current state.
+    Snapshot,
+    /// Take a free seat (or update your colour wish if already seated).
+    Join {
+        /// Player joining.
+        player_id: String,
+        /// Their display name, kept in the seat for views.
+        display_name: String,
+        /// Colour they would like.
+        preferred_colour: Option<Colour>,
+        /// Join code they presented (needed for private rooms).
+        code: Option<String>,
+    },
+    /// Give up your seat while the room is still waiting.
+    Leave {
+        /// Player leaving.
+        player_id: String,
+    },
+    /// Start the game (owner only); empty seats become bots.
+    Start {
+        /// Player asking to start.
+        player_id: String,
+    },
+}
+
+/// Broadcast to a room's subscribers after every change.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// Seats or status changed; carries the new seat list and status.
+    LobbyChanged {
+        /// Room status after the change.
+        status: RoomStatus,
+        /// Seats after the change.
+        seats: Vec<crate::model::SeatView>,
+    },
+    /// The owner started the game.
+    GameStarted {
+        /// Id of the new game.
+        game_id: String,
+    },
+}
+
+/// A consistent copy of a room's state, as returned to handlers.
+#[derive(Debug, Clone)]
+pub struct RoomSnapshot {
+    /// The room row (settings, owner, code, status).
+    pub room: RoomRow,
+    /// Seats in order.
+    pub seats: Vec<SeatRow>,
+    /// Latest game of the room, if started.
+    pub game_id: Option<String>,
+}
+
+/// Lobby state owned by a room task.
+#[derive(Debug, Clone)]
+pub struct Lobby {
+    /// The room row; `status` is kept up to date here.
+    pub room: RoomRow,
+    /// Seats in order.
+    pub seats: Vec<SeatRow>,
+    /// Latest game of the room, if started.
+    pub game_id: Option<String>,
+}
+
+/// What `start` decided: the game row to insert and the seats to write.
+#[derive(Debug, Clone)]
+pub struct StartPlan {
+    /// Game to insert.
+    pub game: NewGame,
+    /// All seats after filling empty ones with bots.
+    pub seats: Vec<SeatRow>,
+}
+
+impl Lobby {
+    /// Builds the lobby from stored rows.
+    pub fn new(room: RoomRow, seats: Vec<SeatRow>, latest_game: Option<GameRow>) -> Self {
+        Lobby {
+            room,
+            seats,
+            game_id: latest_game.map(|g| g.id),
+        }
+    }
+
+    /// Copy for handlers.
+    pub fn snapshot(&self) -> RoomSnapshot {
+        RoomSnapshot {
+            room: self.room.clone(),
+            seats: self.seats.clone(),
+            game_id: self.game_id.clone(),
+        }
+    }
+
+    /// Current status.
+    pub fn status(&self) -> RoomStatus {
+        RoomStatus::parse(&self.room.status)
+    }
+
+    fn seat_of(&self, player_id: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.player_id.as_deref() == Some(player_id))
+    }
+
+    fn colour_taken(&self, colour: Colour, except_seat: Option<usize>) -> bool {
+        self.seats.iter().enumerate().any(|(i, s)| {
+            Some(i) != except_seat
+                && s.player_id.is_some()
+                && s.preferred_colour.as_deref() == Some(colour.as_str())
+        })
+    }
+
+    /// Decides a join; returns the seat to write, or `None` if nothing changes.
+    pub fn join(
+        &self,
+        player_id: &str,
+        display_name: &str,
+        preferred_colour: Option<Colour>,
+        code: Option<&str>,
+    ) -> Result<Option<SeatRow>, AppError> {
+        if let Some(index) = self.seat_of(player_id) {
+            // Already seated: joining again is idempotent, apart from a new colour wish.
+            let seat = &self.seats[index];
+            return match preferred_colour {
+                Some(c) if seat.preferred_colour.as_deref() != Some(c.as_str()) => {
+                    if self.status() != RoomStatus::Waiting {
+                        return Err(AppError::RoomNotWaiting);
+                    }
+                    if self.colour_taken(c, Some(index)) {
+                        return Err(AppError::ColourTaken);
+                    }
+                    Ok(Some(SeatRow {
+                        preferred_colour: Some(c.as_str().to_owned()),
+                        ..seat.clone()
+                    }))
+                }
+                _ => Ok(None),
+            };
+        }
+        if self.status() != RoomStatus::Waiting {
+            return Err(AppError::RoomNotWaiting);
+        }
+        let code_ok = code.is_some_and(|c| c.trim().eq_ignore_ascii_case(&self.room.join_code));
+        if !self.room.settings.public && !code_ok && self.room.owner_id != player_id {
+            return Err(AppError::WrongJoinCode);
+        }
+        if let Some(c) = preferred_colour
+            && self.colour_taken(c, None)
+        {
+            return Err(AppError::ColourTaken);
+        }
+        let free = self
+            .seats
+            .iter()
+            .find(|s| s.player_id.is_none() && s.bot_level.is_none())
+            .ok_or(AppError::RoomFull)?;
+        Ok(Some(SeatRow {
+            seat: free.seat,
+            player_id: Some(player_id.to_owned()),
+            display_name: Some(display_name.to_owned()),
+            bot_level: None,
+            preferred_colour: preferred_colour.map(|c| c.as_str().to_owned()),
+        }))
+    }
+
+    /// Decides a leave; returns the emptied seat to write.
+    pub fn leave(&self, player_id: &str) -> Result<SeatRow, AppError> {
+        let index = self.seat_of(player_id).ok_or(AppError::NotSeated)?;
+        if self.status() != RoomStatus::Waiting {
+            // TODO(parchis-rules): leaving a running game hands the seat to a bot.
+            return Err(AppError::RoomNotWaiting);
+        }
+        Ok(SeatRow {
+            seat: self.seats[index].seat,
+            player_id: None,
+            display_name: None,
+            bot_level: None,
+            preferred_colour: None,
+        })
+    }
+
+    /// Decides a start: owner only, while waiting; empty seats become bots.
+    pub fn start(&self, player_id: &str) -> Result<StartPlan, AppError> {
+        if self.room.owner_id != player_id {
+            return Err(AppError::NotRoomOwner);
+        }
+        if self.status() != RoomStatus::Waiting {
+            return Err(AppError::RoomNotWaiting);
+        }
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                if s.player_id.is_none() && s.bot_level.is_none() {
+                    s.bot_level = Some(DEFAULT_BOT_LEVEL.as_str().to_owned());
+                }
+                s
+            })
+            .collect();
+        let seed = auth::new_seed();
+        Ok(StartPlan {
+            game: NewGame {
+                id: auth::new_id(),
+                room_id: self.room.id.clone(),
+                seed_hash: auth::sha256_hex(&seed),
+                seed,
+                started_at: now_ms(),
+            },
+            seats,
+        })
+    }
+
+    /// Writes a decided seat change into the state (after it was persisted).
+    pub fn apply_seat(&mut self, seat: SeatRow) {
+        if let Some(slot) = self.seats.iter_mut().find(|s| s.seat == seat.seat) {
+            *slot = seat;
+        }
+    }
+
+    /// Writes a persisted start into the state.
+    pub fn apply_start(&mut self, plan: StartPlan) {
+        self.seats = plan.seats;
+        self.room.status = RoomStatus::Playing.as_str().to_owned();
+        self.game_id = Some(plan.game.id);
+    }
+
+    /// Event describing the current lobby.
+    pub fn lobby_event(&self) -> RoomEvent {
+        RoomEvent::LobbyChanged {
+            status: self.status(),
+            seats: self.seats.iter().map(Into::into).collect(),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Liveness and readiness probes.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+
+use crate::AppState;
+use crate::error::{AppError, ErrorBody};
+use crate::model::Health;
+
+/// How long `/readyz` waits for the database.
+const READY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The process is up (always 200).
+#[utoipa::path(get, path = "/healthz", tag = "ops",
+    responses((status = 200, description = "Process is alive", body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
+}
+
+/// The database answers `SELECT 1` (200), or not (503).
+#[utoipa::path(get, path = "/readyz", tag = "ops", responses(
+    (status = 200, description = "Ready to serve", body = Health),
+    (status = 503, description = "Database not answering", body = ErrorBody)))]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, AppError> {
+    match tokio::time::timeout(READY_TIMEOUT, state.db.ping()).await {
+        Ok(Ok(())) => Ok(Json(Health { status: "ok" })),
+        Ok(Err(err)) => {
+            tracing::warn!(%err, "readiness check failed");
+            Err(AppError::Unavailable)
+        }
+        Err(_elapsed) => Err(AppError::Unavailable),
+    }
+}

@@ -1,0 +1,36 @@
+//! HTTP routes of the JSON API and operational endpoints.
+
+pub mod games;
+pub mod health;
+pub mod players;
+pub mod rooms;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::AppState;
+use crate::error::AppError;
+
+/// All API and operational routes (documentation routes live in [`crate::docs`]).
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(crate::metrics::render))
+        .route("/api/players", post(players::create_player))
+        .route(
+            "/api/rooms",
+            post(rooms::create_room).get(rooms::list_rooms),
+        )
+        .route("/api/rooms/{id_or_code}", get(rooms::get_room))
+        .route("/api/rooms/{id}/join", post(rooms::join_room))
+        .route("/api/rooms/{id}/leave", post(rooms::leave_room))
+        .route("/api/rooms/{id}/start", post(rooms::start_room))
+        .route("/api/games/{id}/record", get(games::game_record))
+        .fallback(not_found)
+}
+
+/// JSON 404 for unknown paths.
+async fn not_found() -> AppError {
+    AppError::NotFound
+}

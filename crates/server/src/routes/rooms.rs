@@ -1,0 +1,234 @@
+//! Room lobby endpoints: create, list, look up, join, leave, start.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+
+use crate::AppState;
+use crate::auth;
+use crate::db::{DbError, NewRoom, RoomRow, SeatRow, now_ms};
+use crate::error::{AppError, ErrorBody};
+use crate::extract::{ApiJson, AuthPlayer};
+use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
+use crate::rooms::{RoomCommand, RoomSnapshot};
+use crate::settings::{CreateRoomRequest, validate_settings};
+
+/// How many public rooms `GET /api/rooms` returns at most.
+const LIST_LIMIT: i64 = 100;
+/// Attempts at drawing an unused join code.
+const JOIN_CODE_ATTEMPTS: usize = 8;
+
+/// Turns a snapshot into the client view; the join code of a private room is
+/// shown only to its owner, its seated players, or whoever used the code.
+pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool) -> RoomView {
+    let RoomSnapshot {
+        room,
+        seats,
+        game_id,
+    } = snapshot;
+    let insider = viewer.is_some_and(|v| {
+        v == room.owner_id || seats.iter().any(|s| s.player_id.as_deref() == Some(v))
+    });
+    let settings = room.settings.0;
+    RoomView {
+        join_code: (settings.public || code_known || insider).then_some(room.join_code),
+        id: room.id,
+        owner_id: room.owner_id,
+        status: RoomStatus::parse(&room.status),
+        settings,
+        seats: seats.iter().map(Into::into).collect(),
+        created_at: room.created_at,
+        game_id,
+    }
+}
+
+/// Resolves a path segment that may be a room id or a join code.
+/// Returns the room id and whether the segment was the join code.
+async fn resolve(state: &AppState, id_or_code: &str) -> Result<(String, bool), AppError> {
+    let upper = id_or_code.trim().to_ascii_uppercase();
+    if auth::looks_like_join_code(&upper)
+        && let Some(room) = state.db.room_by_code(&upper).await?
+    {
+        return Ok((room.id, true));
+    }
+    Ok((id_or_code.to_owned(), false))
+}
+
+/// Creates a room owned by the caller, who takes the first human seat.
+#[utoipa::path(post, path = "/api/rooms", tag = "rooms",
+    request_body = CreateRoomRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Room created", body = RoomView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 422, description = "Invalid settings", body = ErrorBody)))]
+pub async fn create_room(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<CreateRoomRequest>,
+) -> Result<(StatusCode, Json<RoomView>), AppError> {
+    let settings = validate_settings(req, state.config.turn_timeout_secs)?;
+    let room_id = auth::new_id();
+    let owner_seat = settings.bots.iter().position(Option::is_none);
+    let seats: Vec<SeatRow> = settings
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, bot)| SeatRow {
+            seat: i64::try_from(i).unwrap_or(i64::MAX),
+            player_id: (Some(i) == owner_seat).then(|| player.id.clone()),
+            display_name: (Some(i) == owner_seat).then(|| player.display_name.clone()),
+            bot_level: bot.map(|b| b.as_str().to_owned()),
+            preferred_colour: None,
+        })
+        .collect();
+    let mut new = NewRoom {
+        room: RoomRow {
+            id: room_id.clone(),
+            join_code: String::new(),
+            owner_id: player.id.clone(),
+            settings: sqlx::types::Json(settings),
+            status: RoomStatus::Waiting.as_str().to_owned(),
+            created_at: now_ms(),
+        },
+        seats,
+    };
+    let mut created = false;
+    for _ in 0..JOIN_CODE_ATTEMPTS {
+        new.room.join_code = auth::new_join_code();
+        match state.db.create_room(&new).await {
+            Ok(()) => {
+                created = true;
+                break;
+            }
+            Err(DbError::UniqueViolation) => continue,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    if !created {
+        return Err(AppError::Internal("no free join code found".into()));
+    }
+    let snapshot = state
+        .rooms
+        .lookup(&room_id)
+        .await?
+        .ok_or(AppError::RoomNotFound)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(room_view(snapshot, Some(&player.id), true)),
+    ))
+}
+
+/// Public rooms that are waiting for players.
+#[utoipa::path(get, path = "/api/rooms", tag = "rooms",
+    responses((status = 200, description = "Public waiting rooms", body = RoomList)))]
+pub async fn list_rooms(State(state): State<AppState>) -> Result<Json<RoomList>, AppError> {
+    let ids = state.db.public_waiting_room_ids(LIST_LIMIT).await?;
+    let mut rooms = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(snapshot) = state.rooms.lookup(&id).await? {
+            rooms.push(room_view(snapshot, None, false));
+        }
+    }
+    Ok(Json(RoomList { rooms }))
+}
+
+/// One room, by id or by join code.
+#[utoipa::path(get, path = "/api/rooms/{id_or_code}", tag = "rooms",
+    params(("id_or_code" = String, Path, description = "Room id or 6-character join code")),
+    responses(
+        (status = 200, description = "The room", body = RoomView),
+        (status = 404, description = "No such room", body = ErrorBody)))]
+pub async fn get_room(
+    State(state): State<AppState>,
+    Path(id_or_code): Path<String>,
+    viewer: Option<AuthPlayer>,
+) -> Result<Json<RoomView>, AppError> {
+    let (id, by_code) = resolve(&state, &id_or_code).await?;
+    let snapshot = state
+        .rooms
+        .lookup(&id)
+        .await?
+        .ok_or(AppError::RoomNotFound)?;
+    let viewer = viewer.map(|v| v.id);
+    Ok(Json(room_view(snapshot, viewer.as_deref(), by_code)))
+}
+
+/// Takes a free seat (private rooms need the join code).
+#[utoipa::path(post, path = "/api/rooms/{id}/join", tag = "rooms",
+    params(("id" = String, Path, description = "Room id or join code")),
+    request_body = JoinRoomRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Seated", body = RoomView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 403, description = "Private room, wrong or missing code", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 409, description = "Full, started, or colour taken", body = ErrorBody)))]
+pub async fn join_room(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<JoinRoomRequest>,
+) -> Result<Json<RoomView>, AppError> {
+    let (room_id, by_code) = resolve(&state, &id).await?;
+    let code = if by_code {
+        Some(id.trim().to_ascii_uppercase())
+    } else {
+        req.code
+    };
+    let command = RoomCommand::Join {
+        player_id: player.id.clone(),
+        display_name: player.display_name.clone(),
+        preferred_colour: req.preferred_colour,
+        code,
+    };
+    let snapshot = state.rooms.send(&room_id, command).await?;
+    Ok(Json(room_view(snapshot, Some(&player.id), false)))
+}
+
+/// Gives up your seat while the room is waiting.
+#[utoipa::path(post, path = "/api/rooms/{id}/leave", tag = "rooms",
+    params(("id" = String, Path, description = "Room id or join code")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Seat freed", body = RoomView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 409, description = "Not seated, or game running", body = ErrorBody)))]
+pub async fn leave_room(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    player: AuthPlayer,
+) -> Result<Json<RoomView>, AppError> {
+    let (room_id, _) = resolve(&state, &id).await?;
+    let command = RoomCommand::Leave {
+        player_id: player.id.clone(),
+    };
+    let snapshot = state.rooms.send(&room_id, command).await?;
+    Ok(Json(room_view(snapshot, Some(&player.id), false)))
+}
+
+/// Starts the game (owner only); empty seats become bots.
+#[utoipa::path(post, path = "/api/rooms/{id}/start", tag = "rooms",
+    params(("id" = String, Path, description = "Room id or join code")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Game started; `game_id` is set", body = RoomView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 403, description = "Not the owner", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 409, description = "Already started", body = ErrorBody)))]
+pub async fn start_room(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    player: AuthPlayer,
+) -> Result<Json<RoomView>, AppError> {
+    let (room_id, _) = resolve(&state, &id).await?;
+    let command = RoomCommand::Start {
+        player_id: player.id.clone(),
+    };
+    let snapshot = state.rooms.send(&room_id, command).await?;
+    Ok(Json(room_view(snapshot, Some(&player.id), false)))
+}

@@ -1,0 +1,236 @@
+//! Room settings as clients send them, and their (for now basic) validation.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::AppError;
+
+/// Which house rules the referee applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSet {
+    Playgridia,
+    Ludoteka,
+    Morocco,
+}
+
+/// Game mode (teams, board size, piece count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum Mode {
+    #[serde(rename = "individual")]
+    Individual,
+    #[serde(rename = "quick")]
+    Quick,
+    #[serde(rename = "pairs")]
+    Pairs,
+    #[serde(rename = "1v1")]
+    OneVsOne,
+    #[serde(rename = "6-piece")]
+    SixPiece,
+    #[serde(rename = "3v3")]
+    ThreeVsThree,
+}
+
+/// Strength of a bot seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BotLevel {
+    Easy,
+    Medium,
+    Hard,
+}
+
+/// Piece colour a player may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    Yellow,
+    Blue,
+    Red,
+    Green,
+    Orange,
+    Purple,
+}
+
+/// String form used in the database for the small text enums above.
+macro_rules! text_enum {
+    ($ty:ty { $($variant:ident => $text:literal),* $(,)? }) => {
+        impl $ty {
+            /// The stored (and JSON) spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$variant => $text),* }
+            }
+            /// Parses the stored spelling; `None` for anything else.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some(Self::$variant),)* _ => None }
+            }
+        }
+    };
+}
+text_enum!(BotLevel { Easy => "easy", Medium => "medium", Hard => "hard" });
+text_enum!(Colour {
+    Yellow => "yellow", Blue => "blue", Red => "red",
+    Green => "green", Orange => "orange", Purple => "purple",
+});
+
+/// Bot level given to seats still empty when the owner starts the game.
+pub const DEFAULT_BOT_LEVEL: BotLevel = BotLevel::Medium;
+
+/// Validated settings of a room, stored as JSON in `rooms.settings`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RoomSettings {
+    /// House rules the referee applies.
+    pub rules: RuleSet,
+    /// Game mode.
+    pub mode: Mode,
+    /// Number of seats (humans plus bots).
+    pub players: u8,
+    /// Bot level per seat, `null` for a seat meant for a human; length == `players`.
+    pub bots: Vec<Option<BotLevel>>,
+    /// Seconds a player has per turn; `null` means no limit.
+    pub turn_time_secs: Option<u32>,
+    /// Whether players see the next die roll before moving.
+    pub preview_next_roll: bool,
+    /// Whether the room is listed in `GET /api/rooms` and joinable without the code.
+    pub public: bool,
+}
+
+/// Body of `POST /api/rooms`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct CreateRoomRequest {
+    /// House rules.
+    pub rules: RuleSet,
+    /// Game mode.
+    pub mode: Mode,
+    /// Number of seats.
+    pub players: u8,
+    /// Bot level per seat (`null` = human seat); shorter lists are padded with `null`.
+    #[serde(default)]
+    pub bots: Vec<Option<BotLevel>>,
+    /// Per-turn limit in seconds; `null` for none; omitted = the server default.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>)]
+    pub turn_time_secs: Option<Option<u32>>,
+    /// Show the next roll in advance (default false).
+    #[serde(default)]
+    pub preview_next_roll: bool,
+    /// List the room publicly (default false).
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// Distinguishes an explicit `null` (Some(None)) from an absent field (None).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+    Option::<u32>::deserialize(d).map(Some)
+}
+
+/// Allowed per-turn limits, in seconds.
+const TURN_TIME_RANGE: std::ops::RangeInclusive<u32> = 5..=3600;
+
+/// Checks a room request and turns it into stored settings.
+///
+/// TODO(parchis-rules): replace the rules×mode×players checks below with the
+/// referee's `Setup` validation once `parchis-rules` exposes it; this is the
+/// one place that decides whether a combination is playable.
+pub fn validate_settings(
+    req: CreateRoomRequest,
+    default_turn_secs: u32,
+) -> Result<RoomSettings, AppError> {
+    let invalid = |msg: String| Err(AppError::InvalidSettings(msg));
+    let players = req.players;
+    if !(2..=6).contains(&players) {
+        return invalid(format!("A room needs 2 to 6 players, not {players}."));
+    }
+    let required = match req.mode {
+        Mode::OneVsOne => Some(2),
+        Mode::Pairs => Some(4),
+        Mode::ThreeVsThree => Some(6),
+        Mode::Individual | Mode::Quick | Mode::SixPiece => None,
+    };
+    if let Some(required) = required
+        && players != required
+    {
+        return invalid(format!(
+            "Mode {:?} is played by exactly {required} players, not {players}.",
+            req.mode
+        ));
+    }
+    if req.bots.len() > usize::from(players) {
+        return invalid(format!(
+            "`bots` lists {} seats but the room has only {players}.",
+            req.bots.len()
+        ));
+    }
+    let mut bots = req.bots;
+    bots.resize(usize::from(players), None);
+    if bots.iter().all(Option::is_some) {
+        return invalid("At least one seat must be left for a human player.".to_owned());
+    }
+    let turn_time_secs = req.turn_time_secs.unwrap_or(Some(default_turn_secs));
+    if let Some(secs) = turn_time_secs
+        && !TURN_TIME_RANGE.contains(&secs)
+    {
+        return invalid(format!(
+            "`turn_time_secs` must be between {} and {} (or null), not {secs}.",
+            TURN_TIME_RANGE.start(),
+            TURN_TIME_RANGE.end()
+        ));
+    }
+    Ok(RoomSettings {
+        rules: req.rules,
+        mode: req.mode,
+        players,
+        bots,
+        turn_time_secs,
+        preview_next_roll: req.preview_next_roll,
+        public: req.public,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> CreateRoomRequest {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn omitted_turn_time_takes_the_default_and_null_means_none() {
+        let s = validate_settings(
+            request(r#"{"rules":"ludoteka","mode":"individual","players":4}"#),
+            30,
+        )
+        .unwrap();
+        assert_eq!(s.turn_time_secs, Some(30));
+        assert_eq!(s.bots, vec![None; 4]);
+        let s = validate_settings(
+            request(
+                r#"{"rules":"ludoteka","mode":"individual","players":4,"turn_time_secs":null}"#,
+            ),
+            30,
+        )
+        .unwrap();
+        assert_eq!(s.turn_time_secs, None);
+    }
+
+    #[test]
+    fn pairs_need_four_players() {
+        let err = validate_settings(
+            request(r#"{"rules":"playgridia","mode":"pairs","players":3}"#),
+            30,
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "invalid_settings");
+    }
+
+    #[test]
+    fn all_bot_rooms_are_refused() {
+        let err = validate_settings(
+            request(r#"{"rules":"morocco","mode":"1v1","players":2,"bots":["easy","hard"]}"#),
+            30,
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "invalid_settings");
+    }
+}
