@@ -1,0 +1,1 @@
+//! Bots (work in progress).

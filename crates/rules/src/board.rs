@@ -1,0 +1,246 @@
+//! Board geometry: the circuit, the exits, the safe squares, the lanes and the goal.
+//!
+//! A piece's position is its *progress* along its path: 0 is its exit square, `last_circuit()` is the last
+//! circuit square before its lane, the next seven are its private lane, and `goal()` is the goal. Internally a
+//! position is stored as `progress + 1`, with 0 meaning "at home" (in base).
+
+use serde::{Deserialize, Serialize};
+
+/// Length of every private lane (seeds 000/001/003: 7 squares, then the goal).
+pub const LANE_LEN: u8 = 7;
+/// Squares between two consecutive exits on both boards.
+pub const SIDE: u8 = 17;
+/// Internal cell count: the largest circuit (102) plus six lanes of seven.
+pub const CELLS: usize = 102 + 6 * LANE_LEN as usize;
+
+/// Which board a game is played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardKind {
+    /// 68-square circuit, four colours (seeds 000, 001, 002, 003).
+    Four,
+    /// 102-square circuit, six colours (seed 001, 3 against 3).
+    Six,
+}
+
+impl BoardKind {
+    /// Number of squares on the common circuit.
+    pub const fn circuit_len(self) -> u8 {
+        match self {
+            BoardKind::Four => 68,
+            BoardKind::Six => 102,
+        }
+    }
+
+    /// Number of colour slots (exits) on the board.
+    pub const fn slots(self) -> u8 {
+        match self {
+            BoardKind::Four => 4,
+            BoardKind::Six => 6,
+        }
+    }
+
+    /// Progress of the last circuit square before the lane (63 on the four-colour board).
+    pub const fn last_circuit(self) -> u8 {
+        self.circuit_len() - 5
+    }
+
+    /// Progress of the goal: 71 steps from the exit square on the four-colour board.
+    pub const fn goal(self) -> u8 {
+        self.last_circuit() + LANE_LEN + 1
+    }
+
+    /// Stored position (progress + 1) of the goal.
+    pub const fn goal_pos(self) -> u8 {
+        self.goal() + 1
+    }
+
+    /// The 1-based exit square of a slot: 5, 22, 39, 56 (, 73, 90).
+    pub const fn exit_square(self, slot: u8) -> u8 {
+        SIDE * slot + 5
+    }
+
+    /// Whether a 1-based circuit square is safe: every exit, exit + 7 and exit − 5.
+    pub const fn is_safe_square(square: u8) -> bool {
+        let r = (square + SIDE - 5) % SIDE;
+        r == 0 || r == 7 || r == 12
+    }
+
+    /// The internal cell of a stored position for a piece following `slot`'s path, or `None` at home or goal.
+    /// Cells `0..circuit_len` are circuit squares (square = cell + 1); then seven cells per slot for lanes.
+    #[inline]
+    pub fn cell(self, slot: u8, pos: u8) -> Option<u8> {
+        if pos == 0 || pos >= self.goal_pos() {
+            return None;
+        }
+        let progress = pos - 1;
+        let len = self.circuit_len();
+        if progress <= self.last_circuit() {
+            let c = SIDE as u16 * slot as u16 + 4 + progress as u16;
+            Some((c % len as u16) as u8)
+        } else {
+            Some(len + slot * LANE_LEN + (progress - self.last_circuit() - 1))
+        }
+    }
+
+    /// Whether an internal cell lies on the circuit (and not in a lane).
+    #[inline]
+    pub fn is_circuit_cell(self, cell: u8) -> bool {
+        cell < self.circuit_len()
+    }
+
+    /// Whether an internal cell protects from capture: safe circuit squares and every lane square.
+    #[inline]
+    pub fn is_safe_cell(self, cell: u8) -> bool {
+        !self.is_circuit_cell(cell) || Self::is_safe_square(cell + 1)
+    }
+
+    /// Whether an internal cell is the exit square of some slot (and which).
+    #[inline]
+    pub fn exit_slot_of_cell(self, cell: u8) -> Option<u8> {
+        if self.is_circuit_cell(cell) && (cell + SIDE - 4) % SIDE == 0 {
+            Some((cell - 4) / SIDE)
+        } else {
+            None
+        }
+    }
+
+    /// Converts a 1-based circuit square to the progress of a piece following `slot`'s path, if that square
+    /// is on its path (the four squares between its lane entry and its exit are not).
+    pub fn progress_of_square(self, slot: u8, square: u8) -> Option<u8> {
+        let len = self.circuit_len();
+        if square == 0 || square > len {
+            return None;
+        }
+        let exit = self.exit_square(slot);
+        let p = (square as u16 + len as u16 - exit as u16) % len as u16;
+        (p <= self.last_circuit() as u16).then_some(p as u8)
+    }
+
+    /// The position a stored `pos` designates, for display and events.
+    pub fn place(self, slot: u8, pos: u8) -> Place {
+        if pos == 0 {
+            Place::Home
+        } else if pos >= self.goal_pos() {
+            Place::Goal
+        } else {
+            let progress = pos - 1;
+            if progress <= self.last_circuit() {
+                let sq = (self.exit_square(slot) as u16 - 1 + progress as u16) % self.circuit_len() as u16 + 1;
+                Place::Square(sq as u8)
+            } else {
+                Place::Lane(progress - self.last_circuit())
+            }
+        }
+    }
+
+    /// The stored position of a place for a piece following `slot`'s path.
+    pub fn pos_of_place(self, slot: u8, place: Place) -> Option<u8> {
+        match place {
+            Place::Home => Some(0),
+            Place::Goal => Some(self.goal_pos()),
+            Place::Square(sq) => self.progress_of_square(slot, sq).map(|p| p + 1),
+            Place::Lane(k) if (1..=LANE_LEN).contains(&k) => Some(self.last_circuit() + k + 1),
+            Place::Lane(_) => None,
+        }
+    }
+}
+
+/// Where a piece is, in the terms players use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "at", rename_all = "lowercase")]
+pub enum Place {
+    /// In its base (casa / maison / réserve).
+    Home,
+    /// On the common circuit, 1-based square number.
+    Square(u8),
+    /// In its private lane, 1..=7 (1 is the first lane square).
+    Lane(u8),
+    /// Arrived.
+    Goal,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Home => f.write_str("h"),
+            Place::Square(s) => write!(f, "{s}"),
+            Place::Lane(k) => write!(f, "l{k}"),
+            Place::Goal => f.write_str("goal"),
+        }
+    }
+}
+
+impl std::str::FromStr for Place {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "h" => Ok(Place::Home),
+            "goal" => Ok(Place::Goal),
+            _ => {
+                if let Some(k) = s.strip_prefix('l') {
+                    k.parse().map(Place::Lane).map_err(|_| ())
+                } else {
+                    s.parse().map(Place::Square).map_err(|_| ())
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_colour_board_has_twelve_safe_squares_at_the_seed_numbers() {
+        let safe: Vec<u8> = (1..=68).filter(|&s| BoardKind::is_safe_square(s)).collect();
+        assert_eq!(safe, vec![5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68]);
+    }
+
+    #[test]
+    fn exits_are_yellow_5_blue_22_red_39_green_56() {
+        let b = BoardKind::Four;
+        assert_eq!([0, 1, 2, 3].map(|s| b.exit_square(s)), [5, 22, 39, 56]);
+    }
+
+    #[test]
+    fn goal_is_71_steps_from_the_exit_and_last_circuit_square_is_68_for_yellow() {
+        let b = BoardKind::Four;
+        assert_eq!(b.goal(), 71);
+        assert_eq!(b.place(0, b.last_circuit() + 1), Place::Square(68));
+        assert_eq!(b.place(1, b.last_circuit() + 1), Place::Square(17));
+        assert_eq!(b.place(2, b.last_circuit() + 1), Place::Square(34));
+        assert_eq!(b.place(3, b.last_circuit() + 1), Place::Square(51));
+        assert_eq!(b.place(0, b.last_circuit() + 2), Place::Lane(1));
+        assert_eq!(b.place(0, b.goal_pos()), Place::Goal);
+    }
+
+    #[test]
+    fn six_colour_board_has_102_squares_and_safe_squares_around_each_exit() {
+        let b = BoardKind::Six;
+        assert_eq!(b.circuit_len(), 102);
+        let exits: Vec<u8> = (0..6).map(|s| b.exit_square(s)).collect();
+        assert_eq!(exits, vec![5, 22, 39, 56, 73, 90]);
+        let safe: Vec<u8> = (1..=102).filter(|&s| BoardKind::is_safe_square(s)).collect();
+        assert_eq!(safe.len(), 18);
+        for e in exits {
+            assert!(safe.contains(&e) && safe.contains(&(e + 7)));
+            assert!(safe.contains(&(if e > 5 { e - 5 } else { 102 })));
+        }
+        // Yellow enters its lane after square 102 (its exit − 5).
+        assert_eq!(b.place(0, b.last_circuit() + 1), Place::Square(102));
+        assert_eq!(b.goal(), 105);
+    }
+
+    #[test]
+    fn squares_and_places_round_trip_for_every_slot() {
+        for b in [BoardKind::Four, BoardKind::Six] {
+            for slot in 0..b.slots() {
+                for pos in 0..=b.goal_pos() {
+                    assert_eq!(b.pos_of_place(slot, b.place(slot, pos)), Some(pos));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Every way a caller can be refused, each with a machine-readable code and a human sentence.
+
+use crate::mode::Mode;
+
+/// A game could not be set up (bad rule set, mode, player count or options).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("unknown rule set `{0}` (expected playgridia, ludoteka or morocco)")]
+    UnknownRuleSet(String),
+    #[error("unknown mode `{0}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)")]
+    UnknownMode(String),
+    #[error("{mode} is played by {allowed:?} players, not {players}")]
+    PlayerCount { mode: Mode, players: u8, allowed: std::ops::RangeInclusive<u8> },
+    #[error("too many pieces for this board")]
+    TooManyPieces,
+    #[error("pieces_to_win must be between 1 and pieces_per_colour")]
+    PiecesToWin,
+    #[error(transparent)]
+    Option(#[from] crate::options::OptionError),
+}
+
+impl SetupError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::UnknownRuleSet(_) => "unknown_rule_set",
+            SetupError::UnknownMode(_) => "unknown_mode",
+            SetupError::PlayerCount { .. } => "bad_player_count",
+            SetupError::TooManyPieces => "too_many_pieces",
+            SetupError::PiecesToWin => "bad_pieces_to_win",
+            SetupError::Option(_) => "bad_option",
+        }
+    }
+}
+
+/// Which rule makes a move illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("there is no such piece in this game")]
+    NoSuchPiece,
+    #[error("that piece is not yours to move")]
+    NotYourPiece,
+    #[error("that piece cannot reach that square with this roll")]
+    WrongDestination,
+    #[error("that piece has already arrived")]
+    PieceFinished,
+    #[error("a piece in base needs a 5 to come out")]
+    PieceInBase,
+    #[error("with a 5 and a piece in base, bringing it out is the only legal move")]
+    MustBringPieceOut,
+    #[error("with a six, a piece of your blockade must move")]
+    MustOpenBlockade,
+    #[error("a capture is possible, and capturing is mandatory")]
+    MustCapture,
+    #[error("a blockade is in the way, the square is full, or the move would overshoot the goal")]
+    Blocked,
+}
+
+impl IllegalMove {
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalMove::NoSuchPiece => "no_such_piece",
+            IllegalMove::NotYourPiece => "not_your_piece",
+            IllegalMove::WrongDestination => "wrong_destination",
+            IllegalMove::PieceFinished => "piece_finished",
+            IllegalMove::PieceInBase => "piece_in_base",
+            IllegalMove::MustBringPieceOut => "must_bring_piece_out",
+            IllegalMove::MustOpenBlockade => "must_open_blockade",
+            IllegalMove::MustCapture => "must_capture",
+            IllegalMove::Blocked => "blocked",
+        }
+    }
+}
+
+/// A roll or move was refused; the game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("roll the die first")]
+    MustRoll,
+    #[error("the die is already rolled: play a move")]
+    MustMove,
+    #[error("a die shows 1 to 6, not {0}")]
+    BadDie(u8),
+    #[error("illegal move: {0}")]
+    Illegal(IllegalMove),
+}
+
+impl PlayError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            PlayError::GameOver => "game_over",
+            PlayError::MustRoll => "must_roll",
+            PlayError::MustMove => "must_move",
+            PlayError::BadDie(_) => "bad_die",
+            PlayError::Illegal(i) => i.code(),
+        }
+    }
+}
+
+/// A move text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveParseError {
+    #[error("cannot read move `{0}` (expected e.g. y1:5-12, y1:h-5, y1:l7-goal or y1)")]
+    Syntax(String),
+    #[error("no piece `{0}` in this game")]
+    NoSuchPiece(String),
+    #[error("piece `{0}` has no legal move now")]
+    NoLegalMoveForPiece(String),
+    #[error("`{0}` matches several legal moves: give the squares, e.g. y1:5-12")]
+    Ambiguous(String),
+}
+
+impl MoveParseError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            MoveParseError::Syntax(_) => "bad_move_syntax",
+            MoveParseError::NoSuchPiece(_) => "no_such_piece",
+            MoveParseError::NoLegalMoveForPiece(_) => "no_legal_move_for_piece",
+            MoveParseError::Ambiguous(_) => "ambiguous_move",
+        }
+    }
+}
+
+/// A position (notation or setup) is not valid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid position: {0}")]
+pub struct PositionError(pub String);
+
+impl PositionError {
+    pub fn code(&self) -> &'static str {
+        "bad_position"
+    }
+}

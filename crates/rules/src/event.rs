@@ -1,0 +1,84 @@
+//! What happened: the domain events returned by [`crate::Game::roll`] and [`crate::Game::play`], for a
+//! server to broadcast and a client to animate.
+
+use crate::board::Place;
+use crate::colour::Colour;
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A piece by colour and 1-based number, written `y1`, `b4`…
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceRef {
+    pub colour: Colour,
+    pub number: u8,
+}
+
+impl fmt::Display for PieceRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.colour.letter(), self.number)
+    }
+}
+
+impl std::str::FromStr for PieceRef {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let mut chars = s.chars();
+        let colour = chars.next().and_then(Colour::from_letter).ok_or(())?;
+        let number: u8 = chars.as_str().parse().map_err(|_| ())?;
+        if number == 0 {
+            return Err(());
+        }
+        Ok(PieceRef { colour, number })
+    }
+}
+
+impl Serialize for PieceRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PieceRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(|_| serde::de::Error::custom(format!("bad piece `{s}`")))
+    }
+}
+
+/// One thing that happened. Seats are 0-based indices in turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The seat rolled the die.
+    Rolled { seat: u8, die: u8 },
+    /// The roll had no legal move and was lost.
+    NoLegalMove { seat: u8, die: u8 },
+    /// A piece moved (`count` tells a 20/10 count move from a die move).
+    Moved { seat: u8, piece: PieceRef, from: Place, to: Place, distance: u8, count: bool },
+    /// A piece was sent back to base by another.
+    Captured { piece: PieceRef, by: PieceRef, at: Place },
+    /// A piece arrived at the goal.
+    ReachedGoal { piece: PieceRef },
+    /// Two pieces of one colour (or allies on a safe square) now block a square.
+    BlockadeFormed { at: Place, colour: Colour },
+    /// A blockade was opened by one of its pieces leaving.
+    BlockadeOpened { at: Place, colour: Colour },
+    /// A count (20 for a capture, 10 for an arrival) was granted to the seat.
+    BonusGranted { seat: u8, amount: u8 },
+    /// A count could not be played exactly by any piece and was lost.
+    BonusLost { seat: u8, amount: u8 },
+    /// Morocco: a capture by 6 when a 12 was possible forfeits the re-roll.
+    RerollLost { seat: u8 },
+    /// Third six in a row: the roll is void, maybe a piece goes home, the turn ends.
+    ThreeSixes { seat: u8, sent_home: Option<PieceRef>, from: Option<Place> },
+    /// The same seat rolls again (after a six).
+    ExtraRoll { seat: u8 },
+    /// The turn passed to this seat.
+    TurnPassed { seat: u8 },
+    /// The side won; the game is over.
+    GameWon { side: u8 },
+}
+
+/// The events of one call: on the stack, no allocation.
+pub type Events = ArrayVec<Event, 32>;

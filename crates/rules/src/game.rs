@@ -1,0 +1,898 @@
+//! The validated game state and its turn state machine: roll, legal moves, play.
+
+use crate::board::{BoardKind, CELLS, Place};
+use crate::colour::Colour;
+use crate::error::{IllegalMove, PlayError, SetupError};
+use crate::event::{Event, Events, PieceRef};
+use crate::mode::{Mode, seat_plan, slot_colours};
+use crate::moves::{Move, MoveList, NO_PIECE};
+use crate::options::{ExitCapture, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win};
+use serde::{Deserialize, Serialize};
+
+/// Most pieces a game can have: 6 colours × 4 or 4 colours × 6.
+pub const MAX_PIECES: usize = 24;
+/// Most colours (and seats) a game can have.
+pub const MAX_COLOURS: usize = 6;
+const NONE: u8 = 0xFF;
+
+/// Where the turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The seat to act must roll.
+    Roll,
+    /// The seat to act must move with this die (there is at least one legal move).
+    Move { die: u8 },
+    /// The seat to act must play this count (20 or 10) (there is at least one legal move).
+    Count { amount: u8 },
+    /// The game is over; this side won.
+    Over { side: u8 },
+}
+
+/// Who sits where: colours by index (in turn order), their board slots, seats and sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub board: BoardKind,
+    pub n_colours: u8,
+    pub pieces_per_colour: u8,
+    pub colours: [Colour; MAX_COLOURS],
+    /// The board slot whose base the colour has.
+    pub home_slot: [u8; MAX_COLOURS],
+    /// The board slot whose exit and lane the colour uses (differs with `shared_path`).
+    pub path_slot: [u8; MAX_COLOURS],
+    pub seat_of_colour: [u8; MAX_COLOURS],
+    pub n_seats: u8,
+    /// Bit mask of colour indices played by each seat.
+    pub seat_colours: [u8; MAX_COLOURS],
+    pub side_of_seat: [u8; MAX_COLOURS],
+}
+
+impl Layout {
+    fn new(rules: RuleSet, mode: Mode, players: u8, options: &Options) -> Result<Layout, SetupError> {
+        let plan = seat_plan(rules, mode, players).ok_or(SetupError::PlayerCount {
+            mode,
+            players,
+            allowed: mode.players(),
+        })?;
+        let board = mode.board();
+        let names = slot_colours(rules, board);
+        let mut slots: Vec<(u8, u8, u8)> = Vec::new(); // (slot, seat, path slot)
+        for (seat, p) in plan.iter().enumerate() {
+            for k in 0..p.n_slots as usize {
+                let path = if options.shared_path { p.slots[0] } else { p.slots[k] };
+                slots.push((p.slots[k], seat as u8, path));
+            }
+        }
+        slots.sort_unstable();
+        let mut l = Layout {
+            board,
+            n_colours: slots.len() as u8,
+            pieces_per_colour: options.pieces_per_colour,
+            colours: [Colour::Yellow; MAX_COLOURS],
+            home_slot: [0; MAX_COLOURS],
+            path_slot: [0; MAX_COLOURS],
+            seat_of_colour: [0; MAX_COLOURS],
+            n_seats: plan.len() as u8,
+            seat_colours: [0; MAX_COLOURS],
+            side_of_seat: [0; MAX_COLOURS],
+        };
+        if l.n_colours as usize * options.pieces_per_colour as usize > MAX_PIECES {
+            return Err(SetupError::TooManyPieces);
+        }
+        for (ci, &(slot, seat, path)) in slots.iter().enumerate() {
+            l.colours[ci] = names[slot as usize];
+            l.home_slot[ci] = slot;
+            l.path_slot[ci] = path;
+            l.seat_of_colour[ci] = seat;
+            l.seat_colours[seat as usize] |= 1 << ci;
+        }
+        for (seat, p) in plan.iter().enumerate() {
+            l.side_of_seat[seat] = p.side;
+        }
+        Ok(l)
+    }
+
+    pub fn n_pieces(&self) -> u8 {
+        self.n_colours * self.pieces_per_colour
+    }
+
+    #[inline]
+    pub fn colour_of_piece(&self, piece: u8) -> u8 {
+        piece / self.pieces_per_colour
+    }
+
+    #[inline]
+    pub fn side_of_colour(&self, ci: u8) -> u8 {
+        self.side_of_seat[self.seat_of_colour[ci as usize] as usize]
+    }
+
+    pub fn colour_index(&self, colour: Colour) -> Option<u8> {
+        (0..self.n_colours).find(|&c| self.colours[c as usize] == colour)
+    }
+
+    pub fn piece_ref(&self, piece: u8) -> PieceRef {
+        let c = self.colour_of_piece(piece);
+        PieceRef { colour: self.colours[c as usize], number: piece % self.pieces_per_colour + 1 }
+    }
+
+    pub fn piece_of_ref(&self, r: PieceRef) -> Option<u8> {
+        let c = self.colour_index(r.colour)?;
+        (r.number >= 1 && r.number <= self.pieces_per_colour)
+            .then(|| c * self.pieces_per_colour + r.number - 1)
+    }
+
+    pub fn n_sides(&self) -> u8 {
+        self.side_of_seat[..self.n_seats as usize].iter().max().map_or(0, |m| m + 1)
+    }
+}
+
+/// A validated game: every piece, whose turn, the phase, the counts pending and the state of the sixes.
+///
+/// Every method keeps it valid: [`Game::roll`] and [`Game::play`] either apply a legal action and return its
+/// events, or return an error and leave the game unchanged. It is `Copy`, so a bot can search by copying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    pub(crate) rules: RuleSet,
+    pub(crate) mode: Mode,
+    pub(crate) players: u8,
+    pub(crate) options: Options,
+    pub(crate) layout: Layout,
+    /// Stored position of each piece: 0 at home, progress + 1 on the path, `goal_pos` at the goal.
+    pub(crate) pos: [u8; MAX_PIECES],
+    /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
+    pub(crate) cells: [[u8; 2]; CELLS],
+    pub(crate) seat: u8,
+    pub(crate) phase: Phase,
+    /// Sixes rolled in a row this turn.
+    pub(crate) sixes: u8,
+    /// Last piece moved this turn, counts included (Playgridia's penalty).
+    pub(crate) last_moved: u8,
+    /// Piece moved with the latest six (the penalty of Ludoteka and Morocco).
+    pub(crate) last_six_moved: u8,
+    /// A six was rolled: the seat rolls again once the counts are played.
+    pub(crate) extra_roll: bool,
+    /// Counts waiting after the current one, in order.
+    pub(crate) queued: [u8; 4],
+    pub(crate) n_queued: u8,
+    /// Seats (bit mask) that have not made Morocco's special first roll yet.
+    pub(crate) first_roll: u8,
+}
+
+impl Game {
+    /// A new game at its start position, for a preset.
+    pub fn new(rules: RuleSet, mode: Mode, players: u8) -> Result<Game, SetupError> {
+        Game::with_options(rules, mode, players, rules.options_for(mode))
+    }
+
+    /// A new game with house-rule options.
+    pub fn with_options(rules: RuleSet, mode: Mode, players: u8, options: Options) -> Result<Game, SetupError> {
+        let layout = Layout::new(rules, mode, players, &options)?;
+        if options.pieces_to_win == 0 || options.pieces_to_win > options.pieces_per_colour {
+            return Err(SetupError::PiecesToWin);
+        }
+        let mut g = Game {
+            rules,
+            mode,
+            players,
+            options,
+            layout,
+            pos: [0; MAX_PIECES],
+            cells: [[0; 2]; CELLS],
+            seat: 0,
+            phase: Phase::Roll,
+            sixes: 0,
+            last_moved: NONE,
+            last_six_moved: NONE,
+            extra_roll: false,
+            queued: [0; 4],
+            n_queued: 0,
+            first_roll: if options.first_roll { (1u8 << layout.n_seats) - 1 } else { 0 },
+        };
+        let starts: &[u8] = match options.start {
+            Start::Home => &[],
+            Start::OnExit(1) => &[0],
+            Start::OnExit(_) => &[0, 0],
+            Start::SafeSquares => &[0, 7, 12],
+        };
+        if starts.len() > options.pieces_per_colour as usize {
+            return Err(SetupError::TooManyPieces);
+        }
+        for c in 0..layout.n_colours {
+            for (k, &progress) in starts.iter().enumerate() {
+                let piece = c * layout.pieces_per_colour + k as u8;
+                g.put(piece, progress + 1);
+            }
+        }
+        Ok(g)
+    }
+
+    // ----- accessors -------------------------------------------------------------------------------
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    pub fn board(&self) -> BoardKind {
+        self.layout.board
+    }
+    /// The seat to act.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over { .. })
+    }
+    pub fn winner(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Over { side } => Some(side),
+            _ => None,
+        }
+    }
+    pub fn sixes_in_a_row(&self) -> u8 {
+        self.sixes
+    }
+    /// Counts waiting after the one being played.
+    pub fn queued_counts(&self) -> &[u8] {
+        &self.queued[..self.n_queued as usize]
+    }
+    pub fn n_pieces(&self) -> u8 {
+        self.layout.n_pieces()
+    }
+    /// Where a piece is.
+    pub fn place(&self, piece: u8) -> Place {
+        let c = self.layout.colour_of_piece(piece);
+        self.board().place(self.layout.path_slot[c as usize], self.pos[piece as usize])
+    }
+    /// The raw stored position of a piece (0 home, progress + 1, goal).
+    pub fn raw_pos(&self, piece: u8) -> u8 {
+        self.pos[piece as usize]
+    }
+    /// Whether the seat still has to make Morocco's special first roll.
+    pub fn first_roll_pending(&self, seat: u8) -> bool {
+        self.first_roll & (1 << seat) != 0
+    }
+    /// Pieces (other than `piece`) sharing its square, in arrival order.
+    pub fn cell_pieces(&self, piece: u8) -> [Option<u8>; 2] {
+        match self.cell_of(piece) {
+            Some(cell) => self.cells[cell as usize].map(|p| p.checked_sub(1)),
+            None => [None, None],
+        }
+    }
+    /// Whether the piece is one of the two pieces of a blockade.
+    pub fn in_blockade(&self, piece: u8) -> bool {
+        self.cell_of(piece).is_some_and(|c| self.is_blockade(c))
+    }
+    /// Pieces of a colour index that have arrived.
+    pub fn finished(&self, ci: u8) -> u8 {
+        let goal = self.board().goal_pos();
+        self.colour_pieces(ci).filter(|&p| self.pos[p as usize] == goal).count() as u8
+    }
+
+    // ----- geometry helpers ------------------------------------------------------------------------
+
+    #[inline]
+    fn colour_pieces(&self, ci: u8) -> std::ops::Range<u8> {
+        let n = self.layout.pieces_per_colour;
+        ci * n..ci * n + n
+    }
+
+    #[inline]
+    pub(crate) fn cell_at(&self, piece: u8, pos: u8) -> Option<u8> {
+        let c = self.layout.colour_of_piece(piece);
+        self.board().cell(self.layout.path_slot[c as usize], pos)
+    }
+
+    #[inline]
+    pub(crate) fn cell_of(&self, piece: u8) -> Option<u8> {
+        self.cell_at(piece, self.pos[piece as usize])
+    }
+
+    #[inline]
+    fn colour_on(&self, cell_entry: u8) -> u8 {
+        self.layout.colour_of_piece(cell_entry - 1)
+    }
+
+    /// Whether the two pieces on a cell block it.
+    #[inline]
+    pub(crate) fn is_blockade(&self, cell: u8) -> bool {
+        let [a, b] = self.cells[cell as usize];
+        if b == 0 {
+            return false;
+        }
+        let board = self.board();
+        if !board.is_circuit_cell(cell) && !self.options.lane_blockades {
+            return false;
+        }
+        let (ca, cb) = (self.colour_on(a), self.colour_on(b));
+        ca == cb
+            || (self.options.allied_blockade_on_safe
+                && board.is_safe_cell(cell)
+                && self.layout.side_of_colour(ca) == self.layout.side_of_colour(cb))
+    }
+
+    #[inline]
+    fn capturable(&self, mover: u8, victim: u8) -> bool {
+        mover != victim
+            && (self.options.capture_allies || self.layout.side_of_colour(mover) != self.layout.side_of_colour(victim))
+    }
+
+    pub(crate) fn put(&mut self, piece: u8, pos: u8) {
+        self.pos[piece as usize] = pos;
+        if let Some(cell) = self.cell_at(piece, pos) {
+            let slot = &mut self.cells[cell as usize];
+            if slot[0] == 0 {
+                slot[0] = piece + 1;
+            } else {
+                slot[1] = piece + 1;
+            }
+        }
+    }
+
+    fn lift(&mut self, piece: u8) {
+        if let Some(cell) = self.cell_of(piece) {
+            let slot = &mut self.cells[cell as usize];
+            if slot[0] == piece + 1 {
+                *slot = [slot[1], 0];
+            } else {
+                slot[1] = 0;
+            }
+        }
+    }
+
+    // ----- who controls what -----------------------------------------------------------------------
+
+    fn partner_colours(&self, seat: u8) -> u8 {
+        let side = self.layout.side_of_seat[seat as usize];
+        (0..self.layout.n_seats)
+            .filter(|&s| s != seat && self.layout.side_of_seat[s as usize] == side)
+            .fold(0, |m, s| m | self.layout.seat_colours[s as usize])
+    }
+
+    fn all_finished(&self, mask: u8) -> bool {
+        let goal = self.board().goal_pos();
+        (0..self.layout.n_colours)
+            .filter(|c| mask & (1 << c) != 0)
+            .all(|c| self.colour_pieces(c).all(|p| self.pos[p as usize] == goal))
+    }
+
+    /// Colours the seat moves before considering "when stuck" help.
+    fn controlled(&self, seat: u8) -> u8 {
+        let own = self.layout.seat_colours[seat as usize];
+        if self.options.partner_moves == PartnerMoves::WhenFinished && self.all_finished(own) {
+            let partners = self.partner_colours(seat);
+            if partners != 0 {
+                return partners;
+            }
+        }
+        own
+    }
+
+    // ----- legal moves -----------------------------------------------------------------------------
+
+    /// The legal moves of the seat to act (empty when it must roll or the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        match self.phase {
+            Phase::Move { die } => self.die_moves(die),
+            Phase::Count { amount } => self.count_moves(amount),
+            _ => MoveList::new(),
+        }
+    }
+
+    fn die_moves(&self, die: u8) -> MoveList {
+        if self.first_roll_pending(self.seat) {
+            return self.first_roll_moves(die);
+        }
+        let mut list = self.gen_die(self.controlled(self.seat), die);
+        if list.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
+            list = self.gen_die(self.partner_colours(self.seat), die);
+        }
+        list
+    }
+
+    fn count_moves(&self, amount: u8) -> MoveList {
+        let mut list = self.gen_count(self.controlled(self.seat), amount);
+        if list.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
+            list = self.gen_count(self.partner_colours(self.seat), amount);
+        }
+        list
+    }
+
+    fn gen_count(&self, mask: u8, amount: u8) -> MoveList {
+        let mut out = MoveList::new();
+        for c in 0..self.layout.n_colours {
+            if mask & (1 << c) != 0 {
+                self.gen_steps(c, amount, &mut out);
+            }
+        }
+        if self.options.morocco_priorities && out.iter().any(|m| m.captures()) {
+            out.retain(|m| m.captures());
+        }
+        out
+    }
+
+    fn gen_steps(&self, c: u8, distance: u8, out: &mut MoveList) {
+        let goal = self.board().goal_pos();
+        for p in self.colour_pieces(c) {
+            let from = self.pos[p as usize];
+            if from != 0 && from != goal {
+                if let Some(m) = self.step(p, from, distance) {
+                    out.push(m);
+                }
+            }
+        }
+    }
+
+    /// What a rolled six moves for a colour, with the second distance Morocco allows.
+    fn six_distances(&self, c: u8) -> (u8, Option<u8>) {
+        match self.options.six {
+            Six::Six => (6, None),
+            Six::SevenWhenNoneHome(scope) => {
+                let mask = match scope {
+                    Scope::Player => self.layout.seat_colours[self.layout.seat_of_colour[c as usize] as usize],
+                    Scope::Colour => 1 << c,
+                };
+                let any_home = (0..self.layout.n_colours)
+                    .filter(|k| mask & (1 << k) != 0)
+                    .any(|k| self.colour_pieces(k).any(|p| self.pos[p as usize] == 0));
+                (if any_home { 6 } else { 7 }, None)
+            }
+            Six::TwelveWhenAllInPlay => {
+                let goal = self.board().goal_pos();
+                let all_in_play = self.colour_pieces(c).all(|p| {
+                    let x = self.pos[p as usize];
+                    x != 0 && x != goal
+                });
+                if all_in_play { (12, Some(6)) } else { (6, None) }
+            }
+        }
+    }
+
+    fn gen_die(&self, mask: u8, die: u8) -> MoveList {
+        let mut out = MoveList::new();
+        let n = self.layout.n_colours;
+        if die == 5 {
+            for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0) {
+                    if let Some(m) = self.exit_move(p) {
+                        out.push(m);
+                    }
+                }
+            }
+            if !out.is_empty() && self.options.exit_mandatory {
+                return out;
+            }
+        }
+        for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+            if die == 6 {
+                let (d, alt) = self.six_distances(c);
+                self.gen_steps(c, d, &mut out);
+                if let Some(d2) = alt {
+                    self.gen_steps(c, d2, &mut out);
+                }
+            } else {
+                self.gen_steps(c, die, &mut out);
+            }
+        }
+        if die == 6 && self.options.must_open_blockade_on_six {
+            let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
+            if out.iter().any(|m| self.opens_own_blockade(m, seat_mask)) {
+                out.retain(|m| self.opens_own_blockade(m, seat_mask));
+            }
+        }
+        if self.options.morocco_priorities && out.iter().any(|m| m.captures()) {
+            if out.iter().any(|m| m.captures() && m.distance() == 12) {
+                out.retain(|m| m.captures() && m.distance() == 12);
+            } else {
+                out.retain(|m| m.captures());
+            }
+        }
+        if die == 6 && self.options.six == Six::TwelveWhenAllInPlay {
+            // A six moves twelve for a colour with all pieces in play; six only when no twelve is legal.
+            let mut twelve = 0u8;
+            for m in out.iter().filter(|m| m.distance() == 12) {
+                twelve |= 1 << self.layout.colour_of_piece(m.piece);
+            }
+            out.retain(|m| m.distance() == 12 || twelve & (1 << self.layout.colour_of_piece(m.piece)) == 0);
+        }
+        out
+    }
+
+    /// Whether a move takes a piece off a circuit blockade made only of the given colours.
+    fn opens_own_blockade(&self, m: &Move, mask: u8) -> bool {
+        let Some(cell) = self.cell_at(m.piece, m.from) else { return false };
+        if !self.board().is_circuit_cell(cell) || !self.is_blockade(cell) {
+            return false;
+        }
+        let [a, b] = self.cells[cell as usize];
+        mask & (1 << self.colour_on(a)) != 0 && mask & (1 << self.colour_on(b)) != 0
+    }
+
+    /// A piece leaving its base onto its exit square, if allowed.
+    fn exit_move(&self, piece: u8) -> Option<Move> {
+        let cell = self.cell_at(piece, 1)? as usize;
+        let c = self.layout.colour_of_piece(piece);
+        let [a, b] = self.cells[cell];
+        let mut flags = 0;
+        match self.options.exit_capture {
+            ExitCapture::Never => {
+                if b != 0 {
+                    return None;
+                }
+            }
+            ExitCapture::LastArrivedWhenFull => {
+                if b != 0 {
+                    if !(self.capturable(c, self.colour_on(b)) || self.capturable(c, self.colour_on(a))) {
+                        return None;
+                    }
+                    flags = Move::CAPTURE;
+                }
+            }
+            ExitCapture::AllOpponents => {
+                let victims = [a, b].iter().filter(|&&x| x != 0 && self.capturable(c, self.colour_on(x))).count();
+                let stay = [a, b].iter().filter(|&&x| x != 0).count() - victims;
+                if stay >= 2 {
+                    return None;
+                }
+                if victims > 0 {
+                    flags = Move::CAPTURE;
+                }
+                if stay == 1 && victims == 0 && self.options.mixed_pairs_only_on_safe {
+                    // exit squares are safe: allied pairs allowed there
+                }
+            }
+        }
+        Some(Move { piece, from: 0, to: 1, companion: NO_PIECE, flags: flags | Move::ENTER })
+    }
+
+    /// A piece at `from` advancing exactly `distance`, if no blockade is in the way and it can land.
+    #[inline]
+    fn step(&self, piece: u8, from: u8, distance: u8) -> Option<Move> {
+        let board = self.board();
+        let goal = board.goal_pos();
+        let to = from + distance;
+        if to > goal {
+            return None;
+        }
+        let c = self.layout.colour_of_piece(piece);
+        let slot = self.layout.path_slot[c as usize];
+        for p in from + 1..to {
+            let cell = board.cell(slot, p)?;
+            if self.cells[cell as usize][1] != 0 && self.is_blockade(cell) {
+                return None;
+            }
+        }
+        let mut flags = 0;
+        if to != goal {
+            let cell = board.cell(slot, to)?;
+            let [a, b] = self.cells[cell as usize];
+            if b != 0 {
+                return None;
+            }
+            if a != 0 {
+                let o = self.colour_on(a);
+                if o != c {
+                    let safe = board.is_safe_cell(cell);
+                    if !safe && self.capturable(c, o) {
+                        flags |= Move::CAPTURE;
+                    } else if !safe && self.options.mixed_pairs_only_on_safe {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(Move { piece, from, to, companion: NO_PIECE, flags })
+    }
+
+    /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
+    /// two out, one on the exit and one five squares further.
+    fn first_roll_moves(&self, die: u8) -> MoveList {
+        let mut out = MoveList::new();
+        let mask = self.layout.seat_colours[self.seat as usize];
+        let principal = mask.trailing_zeros() as u8;
+        let mut home = self.colour_pieces(principal).filter(|&p| self.pos[p as usize] == 0);
+        let Some(first) = home.next() else { return out };
+        if die == 5 {
+            if let (Some(m), Some(second)) = (self.exit_move(first), home.next()) {
+                if let Some(s) = self.step(second, 1, 5) {
+                    out.push(Move { companion: second, flags: m.flags | s.flags, ..m });
+                }
+            }
+        } else if let Some(m) = self.step(first, 1, die) {
+            out.push(Move { from: 0, flags: m.flags | Move::ENTER, ..m });
+        }
+        out
+    }
+
+    // ----- acting ----------------------------------------------------------------------------------
+
+    /// Rolls the die for the seat to act. Resolves a roll with no legal move (and the three-sixes penalty)
+    /// at once, so the game always waits at a decision: roll, move, count, or over.
+    pub fn roll(&mut self, die: u8) -> Result<Events, PlayError> {
+        match self.phase {
+            Phase::Roll => {}
+            Phase::Over { .. } => return Err(PlayError::GameOver),
+            _ => return Err(PlayError::MustMove),
+        }
+        if !(1..=6).contains(&die) {
+            return Err(PlayError::BadDie(die));
+        }
+        let mut ev = Events::new();
+        ev.push(Event::Rolled { seat: self.seat, die });
+        let first = self.first_roll_pending(self.seat);
+        if die == 6 && !first {
+            self.sixes += 1;
+            if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
+                self.three_sixes_penalty(&mut ev);
+                self.extra_roll = false;
+                self.n_queued = 0;
+                self.pass_turn(&mut ev);
+                return Ok(ev);
+            }
+            self.extra_roll = true;
+            self.last_six_moved = NONE;
+        } else {
+            self.sixes = 0;
+            self.extra_roll = false;
+        }
+        if self.die_moves(die).is_empty() {
+            ev.push(Event::NoLegalMove { seat: self.seat, die });
+            self.first_roll &= !(1 << self.seat);
+            self.advance(&mut ev);
+        } else {
+            self.phase = Phase::Move { die };
+        }
+        Ok(ev)
+    }
+
+    fn three_sixes_penalty(&mut self, ev: &mut Events) {
+        let piece = match self.options.three_sixes {
+            Penalty::Off => NONE,
+            Penalty::LastMoved => self.last_moved,
+            Penalty::MovedWithSecondSix => self.last_six_moved,
+        };
+        let mut sent = None;
+        if piece != NONE {
+            let pos = self.pos[piece as usize];
+            let on_circuit = pos != 0 && pos <= self.board().last_circuit() + 1;
+            let spared = self.options.penalty_spares_safe_and_blockade
+                && self.cell_of(piece).is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c));
+            if on_circuit && !spared {
+                let from = self.place(piece);
+                self.lift(piece);
+                self.pos[piece as usize] = 0;
+                sent = Some((self.layout.piece_ref(piece), from));
+            }
+        }
+        ev.push(Event::ThreeSixes { seat: self.seat, sent_home: sent.map(|s| s.0), from: sent.map(|s| s.1) });
+    }
+
+    /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
+    pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
+        let (die, count) = match self.phase {
+            Phase::Move { die } => (die, false),
+            Phase::Count { amount } => (amount, true),
+            Phase::Roll => return Err(PlayError::MustRoll),
+            Phase::Over { .. } => return Err(PlayError::GameOver),
+        };
+        let legal = self.legal_moves();
+        let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
+            return Err(PlayError::Illegal(self.why_illegal(&mv, &legal)));
+        };
+        let mut ev = Events::new();
+        let loses_reroll = !count && die == 6 && self.loses_reroll(&m);
+        let first = !count && self.first_roll_pending(self.seat);
+        self.apply(m, count, &mut ev);
+        if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
+            self.apply(Move { piece: second, from: 0, to: 6, companion: NO_PIECE, flags: Move::ENTER }, false, &mut ev);
+        }
+        if first {
+            self.first_roll &= !(1 << self.seat);
+        }
+        if !count && die == 6 {
+            self.last_six_moved = m.piece;
+        }
+        if loses_reroll && self.extra_roll {
+            self.extra_roll = false;
+            ev.push(Event::RerollLost { seat: self.seat });
+        }
+        if !self.is_over() {
+            self.advance(&mut ev);
+        }
+        Ok(ev)
+    }
+
+    /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
+    /// when the capture opens a blockade).
+    fn loses_reroll(&self, m: &Move) -> bool {
+        if !self.options.morocco_priorities || !m.captures() || m.distance() != 6 {
+            return false;
+        }
+        let c = self.layout.colour_of_piece(m.piece);
+        let seat_mask = self.layout.seat_colours[self.seat as usize];
+        let colours = if self.opens_own_blockade(m, seat_mask) { seat_mask } else { 1 << c };
+        (0..self.layout.n_colours).filter(|k| colours & (1 << k) != 0).any(|k| {
+            let mut l = MoveList::new();
+            if self.six_distances(k).0 == 12 {
+                self.gen_steps(k, 12, &mut l);
+            }
+            !l.is_empty()
+        })
+    }
+
+    fn apply(&mut self, m: Move, count: bool, ev: &mut Events) {
+        let piece = m.piece;
+        let c = self.layout.colour_of_piece(piece);
+        let me = self.layout.piece_ref(piece);
+        let from_place = self.place(piece);
+        if let Some(cell) = self.cell_of(piece) {
+            if self.is_blockade(cell) {
+                ev.push(Event::BlockadeOpened { at: from_place, colour: self.layout.colours[c as usize] });
+            }
+        }
+        self.lift(piece);
+        let slot = self.layout.path_slot[c as usize];
+        let board = self.board();
+        let to_place = board.place(slot, m.to);
+        ev.push(Event::Moved {
+            seat: self.seat,
+            piece: me,
+            from: from_place,
+            to: to_place,
+            distance: if m.from == 0 { 0 } else { m.to - m.from },
+            count,
+        });
+        let mut victims = [NONE; 2];
+        if let Some(cell) = board.cell(slot, m.to) {
+            let [a, b] = self.cells[cell as usize];
+            let exiting = m.from == 0 && m.to == 1;
+            if exiting {
+                match self.options.exit_capture {
+                    ExitCapture::Never => {}
+                    ExitCapture::LastArrivedWhenFull => {
+                        if b != 0 {
+                            if self.capturable(c, self.colour_on(b)) {
+                                victims[0] = b - 1;
+                            } else if self.capturable(c, self.colour_on(a)) {
+                                victims[0] = a - 1;
+                            }
+                        }
+                    }
+                    ExitCapture::AllOpponents => {
+                        for (i, x) in [a, b].into_iter().enumerate() {
+                            if x != 0 && self.capturable(c, self.colour_on(x)) {
+                                victims[i] = x - 1;
+                            }
+                        }
+                    }
+                }
+            } else if a != 0 && b == 0 && !board.is_safe_cell(cell) && self.capturable(c, self.colour_on(a)) {
+                victims[0] = a - 1;
+            }
+            for v in victims.into_iter().filter(|&v| v != NONE) {
+                self.lift(v);
+                self.pos[v as usize] = 0;
+                ev.push(Event::Captured { piece: self.layout.piece_ref(v), by: me, at: to_place });
+                self.grant(self.options.capture_bonus, ev);
+            }
+            self.put(piece, m.to);
+            if self.is_blockade(cell) {
+                ev.push(Event::BlockadeFormed { at: to_place, colour: self.layout.colours[c as usize] });
+            }
+        } else {
+            self.pos[piece as usize] = m.to;
+            ev.push(Event::ReachedGoal { piece: me });
+            let side = self.layout.side_of_colour(c);
+            if self.has_won(side) {
+                // The game ends at once: no count is played after the winning arrival.
+                self.phase = Phase::Over { side };
+                self.queued = [0; 4];
+                self.n_queued = 0;
+                ev.push(Event::GameWon { side });
+            } else {
+                self.grant(self.options.goal_bonus, ev);
+            }
+        }
+        self.last_moved = piece;
+    }
+
+    fn grant(&mut self, amount: u8, ev: &mut Events) {
+        if amount == 0 {
+            return;
+        }
+        ev.push(Event::BonusGranted { seat: self.seat, amount });
+        if (self.n_queued as usize) < self.queued.len() {
+            self.queued[self.n_queued as usize] = amount;
+            self.n_queued += 1;
+        }
+    }
+
+    pub(crate) fn has_won(&self, side: u8) -> bool {
+        let l = &self.layout;
+        let need = self.options.pieces_to_win;
+        let mut colours = (0..l.n_colours).filter(|&c| l.side_of_colour(c) == side);
+        match self.options.win {
+            Win::AllColours => colours.all(|c| self.finished(c) >= need),
+            Win::AnyColour => colours.any(|c| self.finished(c) >= need),
+        }
+    }
+
+    /// Moves on to the next decision: a pending count, the extra roll, or the next seat.
+    fn advance(&mut self, ev: &mut Events) {
+        while self.n_queued > 0 {
+            let amount = self.queued[0];
+            self.queued.copy_within(1.., 0);
+            self.queued[3] = 0;
+            self.n_queued -= 1;
+            if self.count_moves(amount).is_empty() {
+                ev.push(Event::BonusLost { seat: self.seat, amount });
+            } else {
+                self.phase = Phase::Count { amount };
+                return;
+            }
+        }
+        if self.extra_roll {
+            self.extra_roll = false;
+            self.phase = Phase::Roll;
+            ev.push(Event::ExtraRoll { seat: self.seat });
+        } else {
+            self.pass_turn(ev);
+        }
+    }
+
+    fn pass_turn(&mut self, ev: &mut Events) {
+        self.seat = (self.seat + 1) % self.layout.n_seats;
+        self.sixes = 0;
+        self.last_moved = NONE;
+        self.last_six_moved = NONE;
+        self.extra_roll = false;
+        self.phase = Phase::Roll;
+        ev.push(Event::TurnPassed { seat: self.seat });
+    }
+
+    /// Explains why a move is not among the legal ones, naming the rule.
+    fn why_illegal(&self, mv: &Move, legal: &MoveList) -> IllegalMove {
+        let n = self.layout.n_pieces();
+        if mv.piece >= n {
+            return IllegalMove::NoSuchPiece;
+        }
+        let seat_mask = self.controlled(self.seat) | self.partner_colours(self.seat);
+        if seat_mask & (1 << self.layout.colour_of_piece(mv.piece)) == 0 {
+            return IllegalMove::NotYourPiece;
+        }
+        if legal.iter().any(|m| m.piece == mv.piece) {
+            return IllegalMove::WrongDestination;
+        }
+        let pos = self.pos[mv.piece as usize];
+        if pos == self.board().goal_pos() {
+            return IllegalMove::PieceFinished;
+        }
+        if legal.iter().any(|m| m.flags & Move::ENTER != 0) {
+            return IllegalMove::MustBringPieceOut;
+        }
+        if pos == 0 {
+            return IllegalMove::PieceInBase;
+        }
+        if legal.iter().all(|m| self.opens_own_blockade(m, seat_mask)) && matches!(self.phase, Phase::Move { die: 6 })
+        {
+            return IllegalMove::MustOpenBlockade;
+        }
+        if self.options.morocco_priorities && legal.iter().all(|m| m.captures()) {
+            return IllegalMove::MustCapture;
+        }
+        IllegalMove::Blocked
+    }
+}

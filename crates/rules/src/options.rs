@@ -1,0 +1,443 @@
+//! Rule-set options: every rule that differs between the seed texts is a named option, and a preset is a
+//! bundle of them. Any combination of options is a valid house rule.
+
+use crate::mode::Mode;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The three rule sets of the seed texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSet {
+    /// Playgridia's Parchís (seeds 000 in French, 003 in Spanish).
+    Playgridia,
+    /// Ludoteka's Parcheesi (seed 001).
+    Ludoteka,
+    /// The northern-Morocco variant (seed 002).
+    Morocco,
+}
+
+impl RuleSet {
+    pub const ALL: [RuleSet; 3] = [RuleSet::Playgridia, RuleSet::Ludoteka, RuleSet::Morocco];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Playgridia => "playgridia",
+            RuleSet::Ludoteka => "ludoteka",
+            RuleSet::Morocco => "morocco",
+        }
+    }
+
+    /// The options of this preset, before the mode adjusts them.
+    pub fn options(self) -> Options {
+        match self {
+            RuleSet::Playgridia => Options {
+                pieces_per_colour: 4,
+                start: Start::Home,
+                pieces_to_win: 4,
+                win: Win::AllColours,
+                exit_mandatory: true,
+                six: Six::SevenWhenNoneHome(Scope::Player),
+                three_sixes: Penalty::LastMoved,
+                penalty_spares_safe_and_blockade: false,
+                capture_bonus: 20,
+                goal_bonus: 10,
+                exit_capture: ExitCapture::LastArrivedWhenFull,
+                must_open_blockade_on_six: true,
+                morocco_priorities: false,
+                allied_blockade_on_safe: false,
+                mixed_pairs_only_on_safe: false,
+                lane_blockades: false,
+                capture_allies: false,
+                partner_moves: PartnerMoves::WhenFinished,
+                first_roll: false,
+                shared_path: false,
+            },
+            RuleSet::Ludoteka => Options {
+                pieces_per_colour: 4,
+                start: Start::OnExit(2),
+                pieces_to_win: 4,
+                win: Win::AllColours,
+                exit_mandatory: true,
+                six: Six::SevenWhenNoneHome(Scope::Colour),
+                three_sixes: Penalty::MovedWithSecondSix,
+                penalty_spares_safe_and_blockade: false,
+                capture_bonus: 20,
+                goal_bonus: 10,
+                exit_capture: ExitCapture::LastArrivedWhenFull,
+                must_open_blockade_on_six: false,
+                morocco_priorities: false,
+                allied_blockade_on_safe: false,
+                mixed_pairs_only_on_safe: false,
+                lane_blockades: true,
+                capture_allies: true,
+                partner_moves: PartnerMoves::WhenStuck,
+                first_roll: false,
+                shared_path: false,
+            },
+            RuleSet::Morocco => Options {
+                pieces_per_colour: 4,
+                start: Start::Home,
+                pieces_to_win: 4,
+                win: Win::AllColours,
+                exit_mandatory: true,
+                six: Six::TwelveWhenAllInPlay,
+                three_sixes: Penalty::MovedWithSecondSix,
+                penalty_spares_safe_and_blockade: true,
+                capture_bonus: 20,
+                goal_bonus: 10,
+                exit_capture: ExitCapture::AllOpponents,
+                must_open_blockade_on_six: true,
+                morocco_priorities: true,
+                allied_blockade_on_safe: true,
+                mixed_pairs_only_on_safe: true,
+                lane_blockades: true,
+                capture_allies: false,
+                partner_moves: PartnerMoves::Never,
+                first_roll: true,
+                shared_path: false,
+            },
+        }
+    }
+
+    /// The options of this preset adjusted for a mode (quick starts one piece out and wins with two, …).
+    pub fn options_for(self, mode: Mode) -> Options {
+        let mut o = self.options();
+        match mode {
+            Mode::Quick => {
+                o.start = Start::OnExit(1);
+                o.pieces_to_win = 2;
+            }
+            Mode::SixPiece => {
+                o.pieces_per_colour = 6;
+                o.pieces_to_win = 6;
+                o.start = Start::SafeSquares;
+                o.win = Win::AnyColour;
+            }
+            Mode::OneVsOne if self == RuleSet::Morocco => o.shared_path = true,
+            _ => {}
+        }
+        o
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = crate::SetupError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleSet::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| crate::SetupError::UnknownRuleSet(s.to_string()))
+    }
+}
+
+/// Where the pieces are when the game starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Start {
+    /// All pieces in base (Playgridia, Morocco).
+    Home,
+    /// This many pieces of each colour on its exit square, the rest in base (Ludoteka: 2; quick mode: 1).
+    OnExit(u8),
+    /// One piece on each of the first three safe squares of the path (Ludoteka 6-piece).
+    SafeSquares,
+}
+
+/// Who must have finished for a side to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Win {
+    /// Every colour of the side has `pieces_to_win` pieces home.
+    AllColours,
+    /// Any one colour of the side has `pieces_to_win` pieces home (6-piece mode).
+    AnyColour,
+}
+
+/// Whose pieces decide whether a six counts seven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scope {
+    /// None of the player's own pieces is in base (Playgridia: "aucun de vos pions").
+    Player,
+    /// None of the moving piece's colour is in base (Ludoteka: "toutes les pièces de la même couleur").
+    Colour,
+}
+
+/// What a rolled six moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Six {
+    Six,
+    /// Seven when no piece (of the scope) is in base; finished pieces are not in base.
+    SevenWhenNoneHome(Scope),
+    /// Twelve for a colour whose pieces are all in play (none in base, none finished), else six (Morocco).
+    TwelveWhenAllInPlay,
+}
+
+/// The three-sixes penalty: which piece goes back to base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Penalty {
+    /// No penalty: the third six is an ordinary six.
+    Off,
+    /// The last piece moved this turn, counts included (Playgridia).
+    LastMoved,
+    /// The piece moved with the second six (Ludoteka, Morocco).
+    MovedWithSecondSix,
+}
+
+/// Capturing on your exit square when you bring a piece out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ExitCapture {
+    /// Never: a full exit square cannot be entered.
+    Never,
+    /// When the exit square already holds two pieces, capture the capturable one, the last arrived if both are.
+    LastArrivedWhenFull,
+    /// Capture every opponent on the exit square, even a lone one (Morocco).
+    AllOpponents,
+}
+
+/// When a player may (must) move a partner's pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PartnerMoves {
+    Never,
+    /// Once all of the player's own pieces have arrived.
+    WhenFinished,
+    /// Whenever the player has no legal move of their own (Ludoteka).
+    WhenStuck,
+}
+
+/// Every rule that differs between rule sets. Field names are the option names used by the notation,
+/// `RULES.md` and the API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Options {
+    /// Pieces of each colour (4; 6 in the 6-piece mode).
+    pub pieces_per_colour: u8,
+    /// Starting layout.
+    pub start: Start,
+    /// Pieces of a colour that must arrive (4; 2 in quick mode; 6 in 6-piece).
+    pub pieces_to_win: u8,
+    /// Which colours of a side must finish.
+    pub win: Win,
+    /// A 5 must bring a piece out when one can come out.
+    pub exit_mandatory: bool,
+    /// What a six moves.
+    pub six: Six,
+    /// The three-sixes penalty.
+    pub three_sixes: Penalty,
+    /// The penalised piece is spared on a safe square or in a blockade (Morocco).
+    pub penalty_spares_safe_and_blockade: bool,
+    /// Squares counted for a capture (0: none).
+    pub capture_bonus: u8,
+    /// Squares counted for a piece reaching the goal (0: none).
+    pub goal_bonus: u8,
+    /// Capture rule when coming out onto your exit square.
+    pub exit_capture: ExitCapture,
+    /// On a rolled six, a piece of one of your blockades must move if one can.
+    pub must_open_blockade_on_six: bool,
+    /// Mandatory capture with the Morocco priorities (12 before 6, blockade first, loss of the re-roll).
+    pub morocco_priorities: bool,
+    /// Two allied colours on a safe square form a blockade (Morocco).
+    pub allied_blockade_on_safe: bool,
+    /// On an ordinary square two pieces must be of one colour (Morocco).
+    pub mixed_pairs_only_on_safe: bool,
+    /// Two pieces of one colour on a lane square block that lane.
+    pub lane_blockades: bool,
+    /// Pieces of the same side (partner, or a player's other colour) can capture each other.
+    pub capture_allies: bool,
+    /// When a player moves the partner's pieces.
+    pub partner_moves: PartnerMoves,
+    /// Morocco's special first roll.
+    pub first_roll: bool,
+    /// A player's second colour comes out on, and goes home by, the first colour's path (Morocco 2 players).
+    pub shared_path: bool,
+}
+
+/// An option name did not exist or its value did not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad option `{key}={value}`: {reason}")]
+pub struct OptionError {
+    pub key: String,
+    pub value: String,
+    pub reason: &'static str,
+}
+
+impl Options {
+    /// The option names, in the canonical order used by the notation.
+    pub const NAMES: [&'static str; 20] = [
+        "pieces_per_colour",
+        "start",
+        "pieces_to_win",
+        "win",
+        "exit_mandatory",
+        "six",
+        "three_sixes",
+        "penalty_spares_safe_and_blockade",
+        "capture_bonus",
+        "goal_bonus",
+        "exit_capture",
+        "must_open_blockade_on_six",
+        "morocco_priorities",
+        "allied_blockade_on_safe",
+        "mixed_pairs_only_on_safe",
+        "lane_blockades",
+        "capture_allies",
+        "partner_moves",
+        "first_roll",
+        "shared_path",
+    ];
+
+    /// The value of an option as text.
+    pub fn get(&self, key: &str) -> Option<String> {
+        let b = |v: bool| if v { "1" } else { "0" }.to_string();
+        Some(match key {
+            "pieces_per_colour" => self.pieces_per_colour.to_string(),
+            "start" => match self.start {
+                Start::Home => "home".into(),
+                Start::OnExit(n) => format!("exit{n}"),
+                Start::SafeSquares => "safe".into(),
+            },
+            "pieces_to_win" => self.pieces_to_win.to_string(),
+            "win" => match self.win {
+                Win::AllColours => "all".into(),
+                Win::AnyColour => "any".into(),
+            },
+            "exit_mandatory" => b(self.exit_mandatory),
+            "six" => match self.six {
+                Six::Six => "6".into(),
+                Six::SevenWhenNoneHome(Scope::Player) => "7player".into(),
+                Six::SevenWhenNoneHome(Scope::Colour) => "7colour".into(),
+                Six::TwelveWhenAllInPlay => "12".into(),
+            },
+            "three_sixes" => match self.three_sixes {
+                Penalty::Off => "off".into(),
+                Penalty::LastMoved => "last".into(),
+                Penalty::MovedWithSecondSix => "second".into(),
+            },
+            "penalty_spares_safe_and_blockade" => b(self.penalty_spares_safe_and_blockade),
+            "capture_bonus" => self.capture_bonus.to_string(),
+            "goal_bonus" => self.goal_bonus.to_string(),
+            "exit_capture" => match self.exit_capture {
+                ExitCapture::Never => "never".into(),
+                ExitCapture::LastArrivedWhenFull => "full".into(),
+                ExitCapture::AllOpponents => "all".into(),
+            },
+            "must_open_blockade_on_six" => b(self.must_open_blockade_on_six),
+            "morocco_priorities" => b(self.morocco_priorities),
+            "allied_blockade_on_safe" => b(self.allied_blockade_on_safe),
+            "mixed_pairs_only_on_safe" => b(self.mixed_pairs_only_on_safe),
+            "lane_blockades" => b(self.lane_blockades),
+            "capture_allies" => b(self.capture_allies),
+            "partner_moves" => match self.partner_moves {
+                PartnerMoves::Never => "never".into(),
+                PartnerMoves::WhenFinished => "finished".into(),
+                PartnerMoves::WhenStuck => "stuck".into(),
+            },
+            "first_roll" => b(self.first_roll),
+            "shared_path" => b(self.shared_path),
+            _ => return None,
+        })
+    }
+
+    /// Sets an option from text (the inverse of [`Options::get`]).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        let err = |reason| OptionError { key: key.into(), value: value.into(), reason };
+        let flag = || match value {
+            "1" | "true" | "yes" => Ok(true),
+            "0" | "false" | "no" => Ok(false),
+            _ => Err(err("expected 1 or 0")),
+        };
+        let num = |lo: u8, hi: u8| {
+            value
+                .parse::<u8>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| err("number out of range"))
+        };
+        match key {
+            "pieces_per_colour" => {
+                self.pieces_per_colour = num(4, 6).and_then(|n| {
+                    if n == 4 || n == 6 { Ok(n) } else { Err(err("expected 4 or 6")) }
+                })?
+            }
+            "start" => {
+                self.start = match value {
+                    "home" => Start::Home,
+                    "safe" => Start::SafeSquares,
+                    v => match v.strip_prefix("exit").and_then(|n| n.parse().ok()) {
+                        Some(n @ 1..=2) => Start::OnExit(n),
+                        _ => return Err(err("expected home, exit1, exit2 or safe")),
+                    },
+                }
+            }
+            "pieces_to_win" => self.pieces_to_win = num(1, 6)?,
+            "win" => {
+                self.win = match value {
+                    "all" => Win::AllColours,
+                    "any" => Win::AnyColour,
+                    _ => return Err(err("expected all or any")),
+                }
+            }
+            "exit_mandatory" => self.exit_mandatory = flag()?,
+            "six" => {
+                self.six = match value {
+                    "6" => Six::Six,
+                    "7player" => Six::SevenWhenNoneHome(Scope::Player),
+                    "7colour" => Six::SevenWhenNoneHome(Scope::Colour),
+                    "12" => Six::TwelveWhenAllInPlay,
+                    _ => return Err(err("expected 6, 7player, 7colour or 12")),
+                }
+            }
+            "three_sixes" => {
+                self.three_sixes = match value {
+                    "off" => Penalty::Off,
+                    "last" => Penalty::LastMoved,
+                    "second" => Penalty::MovedWithSecondSix,
+                    _ => return Err(err("expected off, last or second")),
+                }
+            }
+            "penalty_spares_safe_and_blockade" => self.penalty_spares_safe_and_blockade = flag()?,
+            "capture_bonus" => self.capture_bonus = num(0, 40)?,
+            "goal_bonus" => self.goal_bonus = num(0, 40)?,
+            "exit_capture" => {
+                self.exit_capture = match value {
+                    "never" => ExitCapture::Never,
+                    "full" => ExitCapture::LastArrivedWhenFull,
+                    "all" => ExitCapture::AllOpponents,
+                    _ => return Err(err("expected never, full or all")),
+                }
+            }
+            "must_open_blockade_on_six" => self.must_open_blockade_on_six = flag()?,
+            "morocco_priorities" => self.morocco_priorities = flag()?,
+            "allied_blockade_on_safe" => self.allied_blockade_on_safe = flag()?,
+            "mixed_pairs_only_on_safe" => self.mixed_pairs_only_on_safe = flag()?,
+            "lane_blockades" => self.lane_blockades = flag()?,
+            "capture_allies" => self.capture_allies = flag()?,
+            "partner_moves" => {
+                self.partner_moves = match value {
+                    "never" => PartnerMoves::Never,
+                    "finished" => PartnerMoves::WhenFinished,
+                    "stuck" => PartnerMoves::WhenStuck,
+                    _ => return Err(err("expected never, finished or stuck")),
+                }
+            }
+            "first_roll" => self.first_roll = flag()?,
+            "shared_path" => self.shared_path = flag()?,
+            _ => return Err(err("no such option")),
+        }
+        Ok(())
+    }
+
+    /// The options that differ from `base`, as `(name, value)` in canonical order.
+    pub fn diff(&self, base: &Options) -> Vec<(&'static str, String)> {
+        Options::NAMES
+            .iter()
+            .filter_map(|&k| {
+                let (mine, theirs) = (self.get(k)?, base.get(k)?);
+                (mine != theirs).then_some((k, mine))
+            })
+            .collect()
+    }
+}
