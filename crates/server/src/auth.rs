@@ -59,6 +59,13 @@ pub fn looks_like_join_code(s: &str) -> bool {
     s.len() == JOIN_CODE_LEN && s.bytes().all(|b| JOIN_CODE_ALPHABET.contains(&b))
 }
 
+/// Whether a client-supplied id could name a row at all (short, printable
+/// ASCII). Anything else is "not found" without asking the database, which
+/// also keeps NUL bytes (refused by PostgreSQL as text) away from queries.
+pub fn plausible_id(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_graphic())
+}
+
 /// A new random identifier (UUID v4 text).
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()

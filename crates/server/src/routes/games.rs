@@ -18,6 +18,9 @@ pub async fn game_record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<GameRecord>, AppError> {
+    if !crate::auth::plausible_id(&id) {
+        return Err(AppError::GameNotFound);
+    }
     let game = state.db.game(&id).await?.ok_or(AppError::GameNotFound)?;
     let room = state
         .db

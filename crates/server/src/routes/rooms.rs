@@ -45,7 +45,10 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
 /// Resolves a path segment that may be a room id or a join code.
 /// Returns the room id and whether the segment was the join code.
 async fn resolve(state: &AppState, id_or_code: &str) -> Result<(String, bool), AppError> {
-    let upper = id_or_code.trim().to_ascii_uppercase();
+    if !auth::plausible_id(id_or_code) {
+        return Err(AppError::RoomNotFound);
+    }
+    let upper = id_or_code.to_ascii_uppercase();
     if auth::looks_like_join_code(&upper)
         && let Some(room) = state.db.room_by_code(&upper).await?
     {

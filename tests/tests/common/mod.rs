@@ -1,0 +1,210 @@
+//! Starts the real server in-process on port 0 and talks to it over HTTP.
+#![allow(dead_code)] // each test binary uses a different subset of helpers
+
+use std::net::SocketAddr;
+
+use parchis_server::{Config, run};
+use reqwest::{Client, RequestBuilder, Response, StatusCode};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Default PostgreSQL for the ignored tests (overridden by `DATABASE_URL`).
+pub const POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// A running server plus what is needed to stop and clean it up.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Shared HTTP client.
+    pub client: Client,
+    /// The database URL it was started with (to restart on the same data).
+    pub database_url: String,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+    /// Keeps the temporary SQLite directory alive.
+    _dir: Option<tempfile::TempDir>,
+    /// PostgreSQL schema to drop at the end, if any.
+    pg_schema: Option<(String, String)>,
+}
+
+/// A registered player.
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub id: String,
+    pub token: String,
+}
+
+impl TestServer {
+    /// A server on a fresh SQLite file in a temporary directory.
+    pub async fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("parchis.db").display()
+        );
+        let mut server = Self::start(url).await;
+        server._dir = Some(dir);
+        server
+    }
+
+    /// A server on its own schema of the test PostgreSQL database.
+    pub async fn postgres() -> Self {
+        let base = std::env::var("DATABASE_URL")
+            .ok()
+            .filter(|u| u.starts_with("postgres"))
+            .unwrap_or_else(|| POSTGRES_URL.to_owned());
+        let schema = format!("parchis_test_{}", uuid::Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&base)
+            .await
+            .expect("connect to PostgreSQL");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+            .execute(&admin)
+            .await
+            .expect("create schema");
+        admin.close().await;
+        let sep = if base.contains('?') { '&' } else { '?' };
+        let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
+        let mut server = Self::start(url).await;
+        server.pg_schema = Some((base, schema));
+        server
+    }
+
+    /// Starts `run` on 127.0.0.1:0 with the given database.
+    pub async fn start(database_url: String) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        let config = Config::for_database(database_url.clone());
+        let task = tokio::spawn(async move {
+            run(listener, config, async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server failed");
+        });
+        let server = TestServer {
+            addr,
+            client: Client::new(),
+            database_url,
+            shutdown: Some(tx),
+            task: Some(task),
+            _dir: None,
+            pg_schema: None,
+        };
+        server.wait_ready().await;
+        server
+    }
+
+    async fn wait_ready(&self) {
+        for _ in 0..100 {
+            if let Ok(resp) = self.get("/readyz").send().await
+                && resp.status() == StatusCode::OK
+            {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("server never became ready");
+    }
+
+    /// Graceful stop; the SQLite directory is kept (for restarts) until drop.
+    pub async fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task panicked");
+        }
+    }
+
+    /// Stops, then drops the PostgreSQL schema if one was made.
+    pub async fn finish(mut self) {
+        self.stop().await;
+        if let Some((base, schema)) = self.pg_schema.take() {
+            let admin = sqlx::PgPool::connect(&base).await.expect("connect");
+            sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+                .execute(&admin)
+                .await
+                .expect("drop schema");
+            admin.close().await;
+        }
+    }
+
+    /// Absolute URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub fn get(&self, path: &str) -> RequestBuilder {
+        self.client.get(self.url(path))
+    }
+
+    pub fn post(&self, path: &str) -> RequestBuilder {
+        self.client.post(self.url(path))
+    }
+
+    /// Registers a player and returns its id and token.
+    pub async fn player(&self, name: &str) -> Player {
+        let resp = self
+            .post("/api/players")
+            .json(&json!({ "display_name": name }))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(resp.status(), StatusCode::CREATED);
+        let body: Value = resp.json().await.expect("json");
+        Player {
+            id: body["id"].as_str().expect("id").to_owned(),
+            token: body["token"].as_str().expect("token").to_owned(),
+        }
+    }
+
+    /// Creates a room as `owner` and returns its JSON.
+    pub async fn room(&self, owner: &Player, settings: Value) -> Value {
+        let resp = self
+            .post("/api/rooms")
+            .bearer_auth(&owner.token)
+            .json(&settings)
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(
+            resp.status(),
+            StatusCode::CREATED,
+            "{:?}",
+            resp.text().await
+        );
+        resp.json().await.expect("json")
+    }
+
+    /// POSTs `body` as `player` and returns status and JSON body.
+    pub async fn post_as(&self, player: &Player, path: &str, body: Value) -> (StatusCode, Value) {
+        let resp = self
+            .post(path)
+            .bearer_auth(&player.token)
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        status_and_json(resp).await
+    }
+}
+
+/// Status plus JSON body (`Null` if the body is not JSON).
+pub async fn status_and_json(resp: Response) -> (StatusCode, Value) {
+    let status = resp.status();
+    let body = resp.json().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+/// Four-player public individual game.
+pub fn public_four() -> Value {
+    json!({ "rules": "ludoteka", "mode": "individual", "players": 4, "public": true })
+}
+
+/// Two-player private 1v1 game.
+pub fn private_duel() -> Value {
+    json!({ "rules": "playgridia", "mode": "1v1", "players": 2, "public": false })
+}

@@ -1,0 +1,152 @@
+mod common;
+
+use common::{TestServer, public_four, status_and_json};
+
+#[tokio::test]
+async fn malformed_json_gets_a_400_with_a_code() {
+    let server = TestServer::sqlite().await;
+    let resp = server
+        .post("/api/players")
+        .header("content-type", "application/json")
+        .body("{\"display_name\": ")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["code"], "malformed_json");
+    assert!(body["message"].as_str().unwrap().ends_with('.') || !body["message"].is_null());
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_body_of_the_wrong_shape_gets_a_422() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let (status, body) = server
+        .post_as(
+            &owner,
+            "/api/rooms",
+            serde_json::json!({ "rules": "chess" }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(body["code"], "invalid_body");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn json_without_a_content_type_gets_a_415() {
+    let server = TestServer::sqlite().await;
+    let resp = server
+        .post("/api/players")
+        .body("{\"display_name\": \"x\"}")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 415);
+    assert_eq!(body["code"], "unsupported_media_type");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn unknown_room_is_404() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/api/rooms/no-such-room").send().await.unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "room_not_found");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn unknown_game_is_404() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/api/games/nope/record").send().await.unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "game_not_found");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn unknown_paths_get_a_json_404() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/api/nothing-here").send().await.unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "not_found");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_bad_token_is_401() {
+    let server = TestServer::sqlite().await;
+    let resp = server
+        .post("/api/rooms")
+        .bearer_auth("deadbeef")
+        .json(&public_four())
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 401);
+    assert_eq!(body["code"], "invalid_token");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_missing_token_is_401() {
+    let server = TestServer::sqlite().await;
+    let resp = server
+        .post("/api/rooms")
+        .json(&public_four())
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 401);
+    assert_eq!(body["code"], "missing_token");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn garbage_input_never_causes_a_5xx() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let bodies = [
+        "",
+        "null",
+        "[]",
+        "{}",
+        "\"x\"",
+        "{\"players\": -1}",
+        "{\"display_name\": 7}",
+        "{\"rules\":\"ludoteka\",\"mode\":\"individual\",\"players\":300}",
+        "\u{0}\u{1}",
+        "{\"preferred_colour\": \"pink\"}",
+    ];
+    let paths = [
+        "/api/players",
+        "/api/rooms",
+        "/api/rooms/XXXXXX/join",
+        "/api/rooms/%00/start",
+        "/api/rooms/../leave",
+    ];
+    for path in paths {
+        for body in bodies {
+            let resp = server
+                .post(path)
+                .bearer_auth(&owner.token)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let status = resp.status();
+            assert!(status.is_client_error(), "{path} {body:?} -> {status}");
+        }
+    }
+    server.finish().await;
+}

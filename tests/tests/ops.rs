@@ -1,0 +1,106 @@
+mod common;
+
+use common::{TestServer, status_and_json};
+
+#[tokio::test]
+async fn healthz_is_ok() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/healthz").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn readyz_is_ok_with_sqlite() {
+    let server = TestServer::sqlite().await;
+    let (status, body) = status_and_json(server.get("/readyz").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ok");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn metrics_are_in_prometheus_text_format() {
+    let server = TestServer::sqlite().await;
+    server.get("/healthz").send().await.unwrap();
+    let resp = server.get("/metrics").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = resp.text().await.unwrap();
+    assert!(text.contains("parchis_http_requests_total"), "{text}");
+    assert!(text.contains("parchis_rooms_live"), "{text}");
+    assert!(text.contains("parchis_connections"), "{text}");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn openapi_document_lists_room_endpoints() {
+    let server = TestServer::sqlite().await;
+    let (status, doc) =
+        status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with('3'));
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        "/api/players",
+        "/api/rooms",
+        "/api/rooms/{id_or_code}",
+        "/api/rooms/{id}/join",
+        "/api/rooms/{id}/leave",
+        "/api/rooms/{id}/start",
+        "/api/games/{id}/record",
+        "/healthz",
+        "/readyz",
+    ] {
+        assert!(paths.contains_key(path), "missing {path}");
+    }
+    assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn docs_page_is_served_offline() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/docs").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("/docs/swagger-ui-bundle.js"));
+    assert!(html.contains("/api-docs/openapi.json"));
+    assert!(
+        !html.contains("https://"),
+        "the page must not load anything from the internet"
+    );
+    for (asset, kind) in [
+        ("/docs/swagger-ui-bundle.js", "javascript"),
+        ("/docs/swagger-ui.css", "css"),
+    ] {
+        let resp = server.get(asset).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{asset}");
+        assert!(
+            resp.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .contains(kind)
+        );
+        assert!(
+            resp.bytes().await.unwrap().len() > 100_000,
+            "{asset} looks truncated"
+        );
+    }
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_sqlite_database_file_is_created_on_first_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fresh.db");
+    assert!(!file.exists());
+    let server = TestServer::start(format!("sqlite://{}?mode=rwc", file.display())).await;
+    assert!(file.exists());
+    server.finish().await;
+}

@@ -1,0 +1,68 @@
+//! The same flows against PostgreSQL (each test in its own schema).
+mod common;
+
+use common::{TestServer, private_duel, status_and_json};
+use serde_json::{Value, json};
+
+const NEEDS_PG: &str = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)";
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn readyz_is_ok_with_postgres() {
+    let server = TestServer::postgres().await;
+    let (status, _) = status_and_json(server.get("/readyz").send().await.unwrap()).await;
+    assert_eq!(status, 200, "{NEEDS_PG}");
+    server.finish().await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn a_whole_lobby_works_on_postgres() {
+    let server = TestServer::postgres().await;
+    let owner = server.player("Ana").await;
+    let guest = server.player("Luis").await;
+    let room = server.room(&owner, private_duel()).await;
+    let code = room["join_code"].as_str().unwrap();
+    let (status, room) = server
+        .post_as(
+            &guest,
+            &format!("/api/rooms/{code}/join"),
+            json!({ "preferred_colour": "blue" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{room}");
+    let id = room["id"].as_str().unwrap();
+    let (status, body) = server
+        .post_as(&guest, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 403, "{body}");
+    let (status, room) = server
+        .post_as(&owner, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{room}");
+    let game_id = room["game_id"].as_str().unwrap();
+    let (status, record) = status_and_json(
+        server
+            .get(&format!("/api/games/{game_id}/record"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["seed"], Value::Null);
+    assert_eq!(record["settings"]["mode"], "1v1");
+    server.finish().await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn garbage_ids_are_404_not_500_on_postgres() {
+    let server = TestServer::postgres().await;
+    let (status, body) = status_and_json(server.get("/api/rooms/%00").send().await.unwrap()).await;
+    assert_eq!(status, 404, "{body}");
+    let (status, _) =
+        status_and_json(server.get("/api/games/%00/record").send().await.unwrap()).await;
+    assert_eq!(status, 404);
+    server.finish().await;
+}

@@ -1,0 +1,296 @@
+mod common;
+
+use common::{TestServer, private_duel, public_four, status_and_json};
+use serde_json::{Value, json};
+
+fn seats(room: &Value) -> &Vec<Value> {
+    room["seats"].as_array().unwrap()
+}
+
+#[tokio::test]
+async fn creating_a_room_returns_a_join_code() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let room = server.room(&owner, public_four()).await;
+    let code = room["join_code"].as_str().unwrap();
+    assert_eq!(code.len(), 6);
+    assert!(
+        code.bytes()
+            .all(|b| b"ABCDEFGHJKMNPQRSTUVWXYZ23456789".contains(&b))
+    );
+    assert_eq!(room["status"], "waiting");
+    assert_eq!(room["owner_id"], owner.id.as_str());
+    assert_eq!(seats(&room).len(), 4);
+    assert_eq!(seats(&room)[0]["player_id"], owner.id.as_str());
+    assert_eq!(
+        room["settings"]["turn_time_secs"], 30,
+        "server default applies"
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_room_can_be_found_by_id_or_by_join_code() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let room = server.room(&owner, private_duel()).await;
+    let id = room["id"].as_str().unwrap();
+    let code = room["join_code"].as_str().unwrap();
+
+    let (status, by_id) = status_and_json(
+        server
+            .get(&format!("/api/rooms/{id}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        by_id["join_code"],
+        Value::Null,
+        "a private code is hidden from strangers"
+    );
+
+    let lower = code.to_ascii_lowercase();
+    let (status, by_code) = status_and_json(
+        server
+            .get(&format!("/api/rooms/{lower}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(by_code["id"], id);
+    assert_eq!(by_code["join_code"], code);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn invalid_settings_are_refused_with_422() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let (status, body) = server
+        .post_as(
+            &owner,
+            "/api/rooms",
+            json!({ "rules": "ludoteka", "mode": "pairs", "players": 3 }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(body["code"], "invalid_settings");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn public_waiting_rooms_are_listed_and_private_ones_are_not() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let public = server.room(&owner, public_four()).await;
+    let private = server.room(&owner, private_duel()).await;
+    let (status, body) = status_and_json(server.get("/api/rooms").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = body["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&public["id"].as_str().unwrap()));
+    assert!(!ids.contains(&private["id"].as_str().unwrap()));
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn joining_a_public_room_takes_the_next_free_seat() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let guest = server.player("Luis").await;
+    let room = server.room(&owner, public_four()).await;
+    let id = room["id"].as_str().unwrap();
+    let (status, room) = server
+        .post_as(
+            &guest,
+            &format!("/api/rooms/{id}/join"),
+            json!({ "preferred_colour": "red" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{room}");
+    assert_eq!(seats(&room)[1]["player_id"], guest.id.as_str());
+    assert_eq!(seats(&room)[1]["display_name"], "Luis");
+    assert_eq!(seats(&room)[1]["preferred_colour"], "red");
+
+    let third = server.player("Eva").await;
+    let (status, body) = server
+        .post_as(
+            &third,
+            &format!("/api/rooms/{id}/join"),
+            json!({ "preferred_colour": "red" }),
+        )
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "colour_taken");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_private_room_needs_its_code() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let guest = server.player("Luis").await;
+    let room = server.room(&owner, private_duel()).await;
+    let id = room["id"].as_str().unwrap();
+    let code = room["join_code"].as_str().unwrap();
+
+    let (status, body) = server
+        .post_as(&guest, &format!("/api/rooms/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 403);
+    assert_eq!(body["code"], "wrong_join_code");
+
+    let (status, _) = server
+        .post_as(
+            &guest,
+            &format!("/api/rooms/{id}/join"),
+            json!({ "code": code }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_full_room_refuses_another_player() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let room = server.room(&owner, private_duel()).await;
+    let code = room["join_code"].as_str().unwrap();
+    let second = server.player("Luis").await;
+    let (status, _) = server
+        .post_as(&second, &format!("/api/rooms/{code}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let third = server.player("Eva").await;
+    let (status, body) = server
+        .post_as(&third, &format!("/api/rooms/{code}/join"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "room_full");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn leaving_frees_the_seat() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let guest = server.player("Luis").await;
+    let room = server.room(&owner, public_four()).await;
+    let id = room["id"].as_str().unwrap();
+    server
+        .post_as(&guest, &format!("/api/rooms/{id}/join"), json!({}))
+        .await;
+    let (status, room) = server
+        .post_as(&guest, &format!("/api/rooms/{id}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(seats(&room)[1]["player_id"], Value::Null);
+    let (status, body) = server
+        .post_as(&guest, &format!("/api/rooms/{id}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "not_seated");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn only_the_owner_can_start() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let guest = server.player("Luis").await;
+    let room = server.room(&owner, public_four()).await;
+    let id = room["id"].as_str().unwrap();
+    server
+        .post_as(&guest, &format!("/api/rooms/{id}/join"), json!({}))
+        .await;
+    let (status, body) = server
+        .post_as(&guest, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 403);
+    assert_eq!(body["code"], "not_room_owner");
+    let (status, _) = server
+        .post_as(&owner, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn starting_fills_empty_seats_with_bots_and_records_a_seed_commitment() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let mut settings = public_four();
+    settings["bots"] = json!([null, "hard"]);
+    let room = server.room(&owner, settings).await;
+    let id = room["id"].as_str().unwrap();
+    let (status, room) = server
+        .post_as(&owner, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{room}");
+    assert_eq!(room["status"], "playing");
+    let bots: Vec<&Value> = seats(&room).iter().map(|s| &s["bot"]).collect();
+    assert_eq!(
+        bots,
+        [
+            &Value::Null,
+            &json!("hard"),
+            &json!("medium"),
+            &json!("medium")
+        ]
+    );
+
+    let (status, body) = server
+        .post_as(&owner, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "room_not_waiting");
+
+    let game_id = room["game_id"].as_str().unwrap();
+    let (status, record) = status_and_json(
+        server
+            .get(&format!("/api/games/{game_id}/record"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(record["room_id"], id);
+    assert_eq!(record["seed_hash"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        record["seed"],
+        Value::Null,
+        "the seed stays secret while playing"
+    );
+    assert_eq!(record["log"], json!([]));
+    assert_eq!(record["seats"][2]["bot"], "medium");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn nobody_can_join_a_started_room() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let room = server.room(&owner, public_four()).await;
+    let id = room["id"].as_str().unwrap();
+    server
+        .post_as(&owner, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    let late = server.player("Tarde").await;
+    let (status, body) = server
+        .post_as(&late, &format!("/api/rooms/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["code"], "room_not_waiting");
+    server.finish().await;
+}
