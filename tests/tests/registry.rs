@@ -1,0 +1,146 @@
+//! The room registry interface, used directly (no HTTP).
+mod common;
+
+use common::{TestServer, public_four};
+use parchis_server::db::{Db, NewRoom, PlayerRow, RoomRow, SeatRow, now_ms};
+use parchis_server::rooms::{RoomCommand, RoomEvent};
+use parchis_server::settings::{CreateRoomRequest, validate_settings};
+use parchis_server::{LocalRegistry, RoomRegistry};
+use serde_json::json;
+
+async fn sqlite_db(dir: &tempfile::TempDir) -> Db {
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    db.migrate().await.unwrap();
+    db
+}
+
+async fn player(db: &Db, name: &str) -> PlayerRow {
+    let row = PlayerRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        display_name: name.to_owned(),
+        created_at: now_ms(),
+    };
+    db.create_player(&row, &format!("hash-of-{}", row.id))
+        .await
+        .unwrap();
+    row
+}
+
+#[tokio::test]
+async fn subscribers_hear_about_joins() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sqlite_db(&dir).await;
+    let owner = player(&db, "Ana").await;
+    let guest = player(&db, "Luis").await;
+    let request: CreateRoomRequest = serde_json::from_value(public_four()).unwrap();
+    let settings = validate_settings(request, 30).unwrap();
+    let seats = (0..4)
+        .map(|i| SeatRow {
+            seat: i,
+            player_id: None,
+            display_name: None,
+            bot_level: None,
+            preferred_colour: None,
+        })
+        .collect();
+    let room = NewRoom {
+        room: RoomRow {
+            id: "room-1".into(),
+            join_code: "ABCDEF".into(),
+            owner_id: owner.id.clone(),
+            settings: sqlx::types::Json(settings),
+            status: "waiting".into(),
+            created_at: now_ms(),
+        },
+        seats,
+    };
+    db.create_room(&room).await.unwrap();
+
+    let registry = LocalRegistry::new(db.clone());
+    assert!(registry.lookup("nope").await.unwrap().is_none());
+    let mut events = registry.subscribe("room-1").await.unwrap();
+    assert_eq!(registry.stats().subscribers, 1);
+    let snapshot = registry
+        .send(
+            "room-1",
+            RoomCommand::Join {
+                player_id: guest.id.clone(),
+                display_name: "Luis".into(),
+                preferred_colour: None,
+                code: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        snapshot.seats[0].player_id.as_deref(),
+        Some(guest.id.as_str())
+    );
+    match events.recv().await.unwrap() {
+        RoomEvent::LobbyChanged { seats, .. } => {
+            assert_eq!(seats[0].player_id.as_deref(), Some(guest.id.as_str()));
+        }
+        other => panic!("unexpected event {other:?}"),
+    }
+    // The write was persisted before the reply.
+    assert_eq!(
+        db.room_seats("room-1").await.unwrap()[0].player_id,
+        Some(guest.id)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_joins_never_double_book_a_seat() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    let room = server
+        .room(
+            &owner,
+            json!({ "rules": "ludoteka", "mode": "individual", "players": 6, "public": true }),
+        )
+        .await;
+    let id = room["id"].as_str().unwrap().to_owned();
+    let mut players = Vec::new();
+    for i in 0..12 {
+        players.push(server.player(&format!("P{i}")).await);
+    }
+    let server = std::sync::Arc::new(server);
+    let joins = players.iter().map(|p| {
+        let server = server.clone();
+        let path = format!("/api/rooms/{id}/join");
+        let p = p.clone();
+        tokio::spawn(async move { server.post_as(&p, &path, json!({})).await.0 })
+    });
+    let mut statuses = Vec::new();
+    for join in joins {
+        statuses.push(join.await.unwrap().as_u16());
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        5,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 409).count(),
+        7,
+        "{statuses:?}"
+    );
+    let (_, room) = common::status_and_json(
+        server
+            .get(&format!("/api/rooms/{id}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let mut seated: Vec<&str> = room["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["player_id"].as_str().unwrap())
+        .collect();
+    seated.sort_unstable();
+    seated.dedup();
+    assert_eq!(seated.len(), 6);
+}
