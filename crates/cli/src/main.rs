@@ -1,1 +1,52 @@
-fn main() {}
+//! `parchis`: the command line of the parchis rules crate.
+//!
+//! `new` prints a start position, `legal` lists legal moves, `play` applies rolls and moves, `simulate` plays
+//! seeded random games and measures speed. Bad input gets a clear message and a non-zero exit.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "parchis",
+    version,
+    about = "Parchís rules engine: positions, legal moves, play, simulation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the start position of a game.
+    New(commands::new::Args),
+    /// List the legal moves of a position (rolling --die first if it waits for a roll).
+    Legal(commands::legal::Args),
+    /// Apply rolls (a die value: 1..6) and moves (y1:5-12, or y1) to a position; print events and the result.
+    Play(commands::play::Args),
+    /// Print the JSON view of a position (what the server sends to clients).
+    View(commands::view::Args),
+    /// Play seeded random games and report speed and wins by seat.
+    Simulate(commands::simulate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::New(a) => commands::new::run(a),
+        Command::Legal(a) => commands::legal::run(a),
+        Command::Play(a) => commands::play::run(a),
+        Command::View(a) => commands::view::run(a),
+        Command::Simulate(a) => commands::simulate::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

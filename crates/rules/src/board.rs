@@ -98,7 +98,7 @@ impl BoardKind {
     /// Whether an internal cell is the exit square of some slot (and which).
     #[inline]
     pub fn exit_slot_of_cell(self, cell: u8) -> Option<u8> {
-        if self.is_circuit_cell(cell) && (cell + SIDE - 4) % SIDE == 0 {
+        if self.is_circuit_cell(cell) && (cell + SIDE - 4).is_multiple_of(SIDE) {
             Some((cell - 4) / SIDE)
         } else {
             None
@@ -126,7 +126,9 @@ impl BoardKind {
         } else {
             let progress = pos - 1;
             if progress <= self.last_circuit() {
-                let sq = (self.exit_square(slot) as u16 - 1 + progress as u16) % self.circuit_len() as u16 + 1;
+                let sq = (self.exit_square(slot) as u16 - 1 + progress as u16)
+                    % self.circuit_len() as u16
+                    + 1;
                 Place::Square(sq as u8)
             } else {
                 Place::Lane(progress - self.last_circuit())
@@ -222,7 +224,9 @@ mod tests {
         assert_eq!(b.circuit_len(), 102);
         let exits: Vec<u8> = (0..6).map(|s| b.exit_square(s)).collect();
         assert_eq!(exits, vec![5, 22, 39, 56, 73, 90]);
-        let safe: Vec<u8> = (1..=102).filter(|&s| BoardKind::is_safe_square(s)).collect();
+        let safe: Vec<u8> = (1..=102)
+            .filter(|&s| BoardKind::is_safe_square(s))
+            .collect();
         assert_eq!(safe.len(), 18);
         for e in exits {
             assert!(safe.contains(&e) && safe.contains(&(e + 7)));

@@ -10,7 +10,11 @@ pub enum SetupError {
     #[error("unknown mode `{0}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)")]
     UnknownMode(String),
     #[error("{mode} is played by {allowed:?} players, not {players}")]
-    PlayerCount { mode: Mode, players: u8, allowed: std::ops::RangeInclusive<u8> },
+    PlayerCount {
+        mode: Mode,
+        players: u8,
+        allowed: std::ops::RangeInclusive<u8>,
+    },
     #[error("too many pieces for this board")]
     TooManyPieces,
     #[error("pieces_to_win must be between 1 and pieces_per_colour")]

@@ -42,7 +42,8 @@ impl Serialize for PieceRef {
 impl<'de> Deserialize<'de> for PieceRef {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        s.parse().map_err(|_| serde::de::Error::custom(format!("bad piece `{s}`")))
+        s.parse()
+            .map_err(|_| serde::de::Error::custom(format!("bad piece `{s}`")))
     }
 }
 
@@ -55,9 +56,20 @@ pub enum Event {
     /// The roll had no legal move and was lost.
     NoLegalMove { seat: u8, die: u8 },
     /// A piece moved (`count` tells a 20/10 count move from a die move).
-    Moved { seat: u8, piece: PieceRef, from: Place, to: Place, distance: u8, count: bool },
+    Moved {
+        seat: u8,
+        piece: PieceRef,
+        from: Place,
+        to: Place,
+        distance: u8,
+        count: bool,
+    },
     /// A piece was sent back to base by another.
-    Captured { piece: PieceRef, by: PieceRef, at: Place },
+    Captured {
+        piece: PieceRef,
+        by: PieceRef,
+        at: Place,
+    },
     /// A piece arrived at the goal.
     ReachedGoal { piece: PieceRef },
     /// Two pieces of one colour (or allies on a safe square) now block a square.
@@ -71,7 +83,11 @@ pub enum Event {
     /// Morocco: a capture by 6 when a 12 was possible forfeits the re-roll.
     RerollLost { seat: u8 },
     /// Third six in a row: the roll is void, maybe a piece goes home, the turn ends.
-    ThreeSixes { seat: u8, sent_home: Option<PieceRef>, from: Option<Place> },
+    ThreeSixes {
+        seat: u8,
+        sent_home: Option<PieceRef>,
+        from: Option<Place>,
+    },
     /// The same seat rolls again (after a six).
     ExtraRoll { seat: u8 },
     /// The turn passed to this seat.

@@ -6,7 +6,9 @@ use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, Events, PieceRef};
 use crate::mode::{Mode, seat_plan, slot_colours};
 use crate::moves::{Move, MoveList, NO_PIECE};
-use crate::options::{ExitCapture, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win};
+use crate::options::{
+    ExitCapture, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win,
+};
 use serde::{Deserialize, Serialize};
 
 /// Most pieces a game can have: 6 colours × 4 or 4 colours × 6.
@@ -48,7 +50,12 @@ pub struct Layout {
 }
 
 impl Layout {
-    fn new(rules: RuleSet, mode: Mode, players: u8, options: &Options) -> Result<Layout, SetupError> {
+    fn new(
+        rules: RuleSet,
+        mode: Mode,
+        players: u8,
+        options: &Options,
+    ) -> Result<Layout, SetupError> {
         let plan = seat_plan(rules, mode, players).ok_or(SetupError::PlayerCount {
             mode,
             players,
@@ -59,7 +66,11 @@ impl Layout {
         let mut slots: Vec<(u8, u8, u8)> = Vec::new(); // (slot, seat, path slot)
         for (seat, p) in plan.iter().enumerate() {
             for k in 0..p.n_slots as usize {
-                let path = if options.shared_path { p.slots[0] } else { p.slots[k] };
+                let path = if options.shared_path {
+                    p.slots[0]
+                } else {
+                    p.slots[k]
+                };
                 slots.push((p.slots[k], seat as u8, path));
             }
         }
@@ -112,7 +123,10 @@ impl Layout {
 
     pub fn piece_ref(&self, piece: u8) -> PieceRef {
         let c = self.colour_of_piece(piece);
-        PieceRef { colour: self.colours[c as usize], number: piece % self.pieces_per_colour + 1 }
+        PieceRef {
+            colour: self.colours[c as usize],
+            number: piece % self.pieces_per_colour + 1,
+        }
     }
 
     pub fn piece_of_ref(&self, r: PieceRef) -> Option<u8> {
@@ -122,7 +136,10 @@ impl Layout {
     }
 
     pub fn n_sides(&self) -> u8 {
-        self.side_of_seat[..self.n_seats as usize].iter().max().map_or(0, |m| m + 1)
+        self.side_of_seat[..self.n_seats as usize]
+            .iter()
+            .max()
+            .map_or(0, |m| m + 1)
     }
 }
 
@@ -165,7 +182,12 @@ impl Game {
     }
 
     /// A new game with house-rule options.
-    pub fn with_options(rules: RuleSet, mode: Mode, players: u8, options: Options) -> Result<Game, SetupError> {
+    pub fn with_options(
+        rules: RuleSet,
+        mode: Mode,
+        players: u8,
+        options: Options,
+    ) -> Result<Game, SetupError> {
         let layout = Layout::new(rules, mode, players, &options)?;
         if options.pieces_to_win == 0 || options.pieces_to_win > options.pieces_per_colour {
             return Err(SetupError::PiecesToWin);
@@ -186,7 +208,11 @@ impl Game {
             extra_roll: false,
             queued: [0; 4],
             n_queued: 0,
-            first_roll: if options.first_roll { (1u8 << layout.n_seats) - 1 } else { 0 },
+            first_roll: if options.first_roll {
+                (1u8 << layout.n_seats) - 1
+            } else {
+                0
+            },
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -255,7 +281,8 @@ impl Game {
     /// Where a piece is.
     pub fn place(&self, piece: u8) -> Place {
         let c = self.layout.colour_of_piece(piece);
-        self.board().place(self.layout.path_slot[c as usize], self.pos[piece as usize])
+        self.board()
+            .place(self.layout.path_slot[c as usize], self.pos[piece as usize])
     }
     /// The raw stored position of a piece (0 home, progress + 1, goal).
     pub fn raw_pos(&self, piece: u8) -> u8 {
@@ -279,7 +306,9 @@ impl Game {
     /// Pieces of a colour index that have arrived.
     pub fn finished(&self, ci: u8) -> u8 {
         let goal = self.board().goal_pos();
-        self.colour_pieces(ci).filter(|&p| self.pos[p as usize] == goal).count() as u8
+        self.colour_pieces(ci)
+            .filter(|&p| self.pos[p as usize] == goal)
+            .count() as u8
     }
 
     // ----- geometry helpers ------------------------------------------------------------------------
@@ -327,7 +356,8 @@ impl Game {
     #[inline]
     fn capturable(&self, mover: u8, victim: u8) -> bool {
         mover != victim
-            && (self.options.capture_allies || self.layout.side_of_colour(mover) != self.layout.side_of_colour(victim))
+            && (self.options.capture_allies
+                || self.layout.side_of_colour(mover) != self.layout.side_of_colour(victim))
     }
 
     pub(crate) fn put(&mut self, piece: u8, pos: u8) {
@@ -428,10 +458,11 @@ impl Game {
         let goal = self.board().goal_pos();
         for p in self.colour_pieces(c) {
             let from = self.pos[p as usize];
-            if from != 0 && from != goal {
-                if let Some(m) = self.step(p, from, distance) {
-                    out.push(m);
-                }
+            if from != 0
+                && from != goal
+                && let Some(m) = self.step(p, from, distance)
+            {
+                out.push(m);
             }
         }
     }
@@ -442,7 +473,9 @@ impl Game {
             Six::Six => (6, None),
             Six::SevenWhenNoneHome(scope) => {
                 let mask = match scope {
-                    Scope::Player => self.layout.seat_colours[self.layout.seat_of_colour[c as usize] as usize],
+                    Scope::Player => {
+                        self.layout.seat_colours[self.layout.seat_of_colour[c as usize] as usize]
+                    }
                     Scope::Colour => 1 << c,
                 };
                 let any_home = (0..self.layout.n_colours)
@@ -456,7 +489,11 @@ impl Game {
                     let x = self.pos[p as usize];
                     x != 0 && x != goal
                 });
-                if all_in_play { (12, Some(6)) } else { (6, None) }
+                if all_in_play {
+                    (12, Some(6))
+                } else {
+                    (6, None)
+                }
             }
         }
     }
@@ -466,10 +503,10 @@ impl Game {
         let n = self.layout.n_colours;
         if die == 5 {
             for c in (0..n).filter(|c| mask & (1 << c) != 0) {
-                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0) {
-                    if let Some(m) = self.exit_move(p) {
-                        out.push(m);
-                    }
+                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                    && let Some(m) = self.exit_move(p)
+                {
+                    out.push(m);
                 }
             }
             if !out.is_empty() && self.options.exit_mandatory {
@@ -506,14 +543,18 @@ impl Game {
             for m in out.iter().filter(|m| m.distance() == 12) {
                 twelve |= 1 << self.layout.colour_of_piece(m.piece);
             }
-            out.retain(|m| m.distance() == 12 || twelve & (1 << self.layout.colour_of_piece(m.piece)) == 0);
+            out.retain(|m| {
+                m.distance() == 12 || twelve & (1 << self.layout.colour_of_piece(m.piece)) == 0
+            });
         }
         out
     }
 
     /// Whether a move takes a piece off a circuit blockade made only of the given colours.
     fn opens_own_blockade(&self, m: &Move, mask: u8) -> bool {
-        let Some(cell) = self.cell_at(m.piece, m.from) else { return false };
+        let Some(cell) = self.cell_at(m.piece, m.from) else {
+            return false;
+        };
         if !self.board().is_circuit_cell(cell) || !self.is_blockade(cell) {
             return false;
         }
@@ -535,14 +576,19 @@ impl Game {
             }
             ExitCapture::LastArrivedWhenFull => {
                 if b != 0 {
-                    if !(self.capturable(c, self.colour_on(b)) || self.capturable(c, self.colour_on(a))) {
+                    if !(self.capturable(c, self.colour_on(b))
+                        || self.capturable(c, self.colour_on(a)))
+                    {
                         return None;
                     }
                     flags = Move::CAPTURE;
                 }
             }
             ExitCapture::AllOpponents => {
-                let victims = [a, b].iter().filter(|&&x| x != 0 && self.capturable(c, self.colour_on(x))).count();
+                let victims = [a, b]
+                    .iter()
+                    .filter(|&&x| x != 0 && self.capturable(c, self.colour_on(x)))
+                    .count();
                 let stay = [a, b].iter().filter(|&&x| x != 0).count() - victims;
                 if stay >= 2 {
                     return None;
@@ -555,7 +601,13 @@ impl Game {
                 }
             }
         }
-        Some(Move { piece, from: 0, to: 1, companion: NO_PIECE, flags: flags | Move::ENTER })
+        Some(Move {
+            piece,
+            from: 0,
+            to: 1,
+            companion: NO_PIECE,
+            flags: flags | Move::ENTER,
+        })
     }
 
     /// A piece at `from` advancing exactly `distance`, if no blockade is in the way and it can land.
@@ -594,7 +646,13 @@ impl Game {
                 }
             }
         }
-        Some(Move { piece, from, to, companion: NO_PIECE, flags })
+        Some(Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        })
     }
 
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
@@ -603,16 +661,26 @@ impl Game {
         let mut out = MoveList::new();
         let mask = self.layout.seat_colours[self.seat as usize];
         let principal = mask.trailing_zeros() as u8;
-        let mut home = self.colour_pieces(principal).filter(|&p| self.pos[p as usize] == 0);
+        let mut home = self
+            .colour_pieces(principal)
+            .filter(|&p| self.pos[p as usize] == 0);
         let Some(first) = home.next() else { return out };
         if die == 5 {
-            if let (Some(m), Some(second)) = (self.exit_move(first), home.next()) {
-                if let Some(s) = self.step(second, 1, 5) {
-                    out.push(Move { companion: second, flags: m.flags | s.flags, ..m });
-                }
+            if let (Some(m), Some(second)) = (self.exit_move(first), home.next())
+                && let Some(s) = self.step(second, 1, 5)
+            {
+                out.push(Move {
+                    companion: second,
+                    flags: m.flags | s.flags,
+                    ..m
+                });
             }
         } else if let Some(m) = self.step(first, 1, die) {
-            out.push(Move { from: 0, flags: m.flags | Move::ENTER, ..m });
+            out.push(Move {
+                from: 0,
+                flags: m.flags | Move::ENTER,
+                ..m
+            });
         }
         out
     }
@@ -631,7 +699,10 @@ impl Game {
             return Err(PlayError::BadDie(die));
         }
         let mut ev = Events::new();
-        ev.push(Event::Rolled { seat: self.seat, die });
+        ev.push(Event::Rolled {
+            seat: self.seat,
+            die,
+        });
         let first = self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
@@ -649,7 +720,10 @@ impl Game {
             self.extra_roll = false;
         }
         if self.die_moves(die).is_empty() {
-            ev.push(Event::NoLegalMove { seat: self.seat, die });
+            ev.push(Event::NoLegalMove {
+                seat: self.seat,
+                die,
+            });
             self.first_roll &= !(1 << self.seat);
             self.advance(&mut ev);
         } else {
@@ -669,7 +743,9 @@ impl Game {
             let pos = self.pos[piece as usize];
             let on_circuit = pos != 0 && pos <= self.board().last_circuit() + 1;
             let spared = self.options.penalty_spares_safe_and_blockade
-                && self.cell_of(piece).is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c));
+                && self
+                    .cell_of(piece)
+                    .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c));
             if on_circuit && !spared {
                 let from = self.place(piece);
                 self.lift(piece);
@@ -677,7 +753,11 @@ impl Game {
                 sent = Some((self.layout.piece_ref(piece), from));
             }
         }
-        ev.push(Event::ThreeSixes { seat: self.seat, sent_home: sent.map(|s| s.0), from: sent.map(|s| s.1) });
+        ev.push(Event::ThreeSixes {
+            seat: self.seat,
+            sent_home: sent.map(|s| s.0),
+            from: sent.map(|s| s.1),
+        });
     }
 
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
@@ -697,7 +777,17 @@ impl Game {
         let first = !count && self.first_roll_pending(self.seat);
         self.apply(m, count, &mut ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
-            self.apply(Move { piece: second, from: 0, to: 6, companion: NO_PIECE, flags: Move::ENTER }, false, &mut ev);
+            self.apply(
+                Move {
+                    piece: second,
+                    from: 0,
+                    to: 6,
+                    companion: NO_PIECE,
+                    flags: Move::ENTER,
+                },
+                false,
+                &mut ev,
+            );
         }
         if first {
             self.first_roll &= !(1 << self.seat);
@@ -723,14 +813,20 @@ impl Game {
         }
         let c = self.layout.colour_of_piece(m.piece);
         let seat_mask = self.layout.seat_colours[self.seat as usize];
-        let colours = if self.opens_own_blockade(m, seat_mask) { seat_mask } else { 1 << c };
-        (0..self.layout.n_colours).filter(|k| colours & (1 << k) != 0).any(|k| {
-            let mut l = MoveList::new();
-            if self.six_distances(k).0 == 12 {
-                self.gen_steps(k, 12, &mut l);
-            }
-            !l.is_empty()
-        })
+        let colours = if self.opens_own_blockade(m, seat_mask) {
+            seat_mask
+        } else {
+            1 << c
+        };
+        (0..self.layout.n_colours)
+            .filter(|k| colours & (1 << k) != 0)
+            .any(|k| {
+                let mut l = MoveList::new();
+                if self.six_distances(k).0 == 12 {
+                    self.gen_steps(k, 12, &mut l);
+                }
+                !l.is_empty()
+            })
     }
 
     fn apply(&mut self, m: Move, count: bool, ev: &mut Events) {
@@ -738,10 +834,13 @@ impl Game {
         let c = self.layout.colour_of_piece(piece);
         let me = self.layout.piece_ref(piece);
         let from_place = self.place(piece);
-        if let Some(cell) = self.cell_of(piece) {
-            if self.is_blockade(cell) {
-                ev.push(Event::BlockadeOpened { at: from_place, colour: self.layout.colours[c as usize] });
-            }
+        if let Some(cell) = self.cell_of(piece)
+            && self.is_blockade(cell)
+        {
+            ev.push(Event::BlockadeOpened {
+                at: from_place,
+                colour: self.layout.colours[c as usize],
+            });
         }
         self.lift(piece);
         let slot = self.layout.path_slot[c as usize];
@@ -779,18 +878,29 @@ impl Game {
                         }
                     }
                 }
-            } else if a != 0 && b == 0 && !board.is_safe_cell(cell) && self.capturable(c, self.colour_on(a)) {
+            } else if a != 0
+                && b == 0
+                && !board.is_safe_cell(cell)
+                && self.capturable(c, self.colour_on(a))
+            {
                 victims[0] = a - 1;
             }
             for v in victims.into_iter().filter(|&v| v != NONE) {
                 self.lift(v);
                 self.pos[v as usize] = 0;
-                ev.push(Event::Captured { piece: self.layout.piece_ref(v), by: me, at: to_place });
+                ev.push(Event::Captured {
+                    piece: self.layout.piece_ref(v),
+                    by: me,
+                    at: to_place,
+                });
                 self.grant(self.options.capture_bonus, ev);
             }
             self.put(piece, m.to);
             if self.is_blockade(cell) {
-                ev.push(Event::BlockadeFormed { at: to_place, colour: self.layout.colours[c as usize] });
+                ev.push(Event::BlockadeFormed {
+                    at: to_place,
+                    colour: self.layout.colours[c as usize],
+                });
             }
         } else {
             self.pos[piece as usize] = m.to;
@@ -813,7 +923,10 @@ impl Game {
         if amount == 0 {
             return;
         }
-        ev.push(Event::BonusGranted { seat: self.seat, amount });
+        ev.push(Event::BonusGranted {
+            seat: self.seat,
+            amount,
+        });
         if (self.n_queued as usize) < self.queued.len() {
             self.queued[self.n_queued as usize] = amount;
             self.n_queued += 1;
@@ -838,7 +951,10 @@ impl Game {
             self.queued[3] = 0;
             self.n_queued -= 1;
             if self.count_moves(amount).is_empty() {
-                ev.push(Event::BonusLost { seat: self.seat, amount });
+                ev.push(Event::BonusLost {
+                    seat: self.seat,
+                    amount,
+                });
             } else {
                 self.phase = Phase::Count { amount };
                 return;
@@ -886,7 +1002,8 @@ impl Game {
         if pos == 0 {
             return IllegalMove::PieceInBase;
         }
-        if legal.iter().all(|m| self.opens_own_blockade(m, seat_mask)) && matches!(self.phase, Phase::Move { die: 6 })
+        if legal.iter().all(|m| self.opens_own_blockade(m, seat_mask))
+            && matches!(self.phase, Phase::Move { die: 6 })
         {
             return IllegalMove::MustOpenBlockade;
         }

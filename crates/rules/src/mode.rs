@@ -52,7 +52,11 @@ impl Mode {
     }
 
     pub fn board(self) -> BoardKind {
-        if self == Mode::ThreeVsThree { BoardKind::Six } else { BoardKind::Four }
+        if self == Mode::ThreeVsThree {
+            BoardKind::Six
+        } else {
+            BoardKind::Four
+        }
     }
 
     /// The player counts this mode accepts.
@@ -111,8 +115,16 @@ pub fn seat_plan(rules: RuleSet, mode: Mode, players: u8) -> Option<Vec<SeatPlan
     if !mode.players().contains(&players) {
         return None;
     }
-    let one = |slot: u8, side: u8| SeatPlan { slots: [slot, 0], n_slots: 1, side };
-    let two = |a: u8, b: u8, side: u8| SeatPlan { slots: [a, b], n_slots: 2, side };
+    let one = |slot: u8, side: u8| SeatPlan {
+        slots: [slot, 0],
+        n_slots: 1,
+        side,
+    };
+    let two = |a: u8, b: u8, side: u8| SeatPlan {
+        slots: [a, b],
+        n_slots: 2,
+        side,
+    };
     Some(match mode {
         Mode::Individual | Mode::Quick => match players {
             2 => vec![one(0, 0), one(2, 1)],

@@ -37,7 +37,11 @@ impl Move {
     }
     /// Squares travelled (0 for a piece coming out onto its exit square).
     pub fn distance(&self) -> u8 {
-        if self.from == 0 { self.to.saturating_sub(1) } else { self.to - self.from }
+        if self.from == 0 {
+            self.to.saturating_sub(1)
+        } else {
+            self.to - self.from
+        }
     }
     /// Same action (flags are derived, so they are not compared).
     pub fn same_as(&self, other: &Move) -> bool {
@@ -56,7 +60,13 @@ impl Game {
             let c = self.layout.colour_of_piece(piece);
             let slot = self.layout.path_slot[c as usize];
             let b = self.board();
-            let _ = write!(s, "{}:{}-{}", self.layout.piece_ref(piece), b.place(slot, from), b.place(slot, to));
+            let _ = write!(
+                s,
+                "{}:{}-{}",
+                self.layout.piece_ref(piece),
+                b.place(slot, from),
+                b.place(slot, to)
+            );
         };
         one(&mut s, m.piece, m.from, m.to);
         if m.companion != NO_PIECE {
@@ -79,13 +89,24 @@ impl Game {
                 Some((p, r)) => (p, Some(r)),
                 None => (part, None),
             };
-            let r: PieceRef = piece.parse().map_err(|_| MoveParseError::Syntax(text.to_string()))?;
-            let idx = self.layout.piece_of_ref(r).ok_or(MoveParseError::NoSuchPiece(r.to_string()))?;
+            let r: PieceRef = piece
+                .parse()
+                .map_err(|_| MoveParseError::Syntax(text.to_string()))?;
+            let idx = self
+                .layout
+                .piece_of_ref(r)
+                .ok_or(MoveParseError::NoSuchPiece(r.to_string()))?;
             let route = match route {
                 Some(route) => {
-                    let (a, b) = route.split_once('-').ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
-                    let from: Place = a.parse().map_err(|_| MoveParseError::Syntax(text.to_string()))?;
-                    let to: Place = b.parse().map_err(|_| MoveParseError::Syntax(text.to_string()))?;
+                    let (a, b) = route
+                        .split_once('-')
+                        .ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
+                    let from: Place = a
+                        .parse()
+                        .map_err(|_| MoveParseError::Syntax(text.to_string()))?;
+                    let to: Place = b
+                        .parse()
+                        .map_err(|_| MoveParseError::Syntax(text.to_string()))?;
                     Some((from, to))
                 }
                 None => None,
@@ -112,7 +133,9 @@ impl Game {
             [m] => Ok(*m),
             [] => {
                 // Not legal: build the move the text names, so `play` can say which rule forbids it.
-                let Some((_, to)) = route else { return Err(MoveParseError::NoLegalMoveForPiece(main.to_string())) };
+                let Some((_, to)) = route else {
+                    return Err(MoveParseError::NoLegalMoveForPiece(main.to_string()));
+                };
                 let c = self.layout.colour_of_piece(piece);
                 let to = self
                     .board()

@@ -54,7 +54,9 @@ impl Game {
                 let list = (0..l.pieces_per_colour)
                     .map(|k| {
                         let p = c * l.pieces_per_colour + k;
-                        let last = self.cell_of(p).is_some_and(|cell| self.cells[cell as usize][1] == p + 1);
+                        let last = self
+                            .cell_of(p)
+                            .is_some_and(|cell| self.cells[cell as usize][1] == p + 1);
                         (self.place(p), last)
                     })
                     .collect();
@@ -75,26 +77,41 @@ impl Game {
             last_moved: opt(self.last_moved),
             last_six_moved: opt(self.last_six_moved),
             extra_roll: self.extra_roll,
-            first_roll: (0..l.n_seats).filter(|&s| self.first_roll_pending(s)).collect(),
+            first_roll: (0..l.n_seats)
+                .filter(|&s| self.first_roll_pending(s))
+                .collect(),
         }
     }
 
     /// Validates a setup into a game, or says precisely what is wrong.
     pub fn from_setup(s: &Setup) -> Result<Game, PositionError> {
-        let mut g = Game::with_options(s.rules, s.mode, s.players, s.options).map_err(|e| bad(e.to_string()))?;
+        let mut g = Game::with_options(s.rules, s.mode, s.players, s.options)
+            .map_err(|e| bad(e.to_string()))?;
         g.pos = [0; crate::game::MAX_PIECES];
         g.cells = [[0; 2]; crate::board::CELLS];
         let l = g.layout;
         if s.pieces.len() != l.n_colours as usize {
-            return Err(bad(format!("expected {} colours, found {}", l.n_colours, s.pieces.len())));
+            return Err(bad(format!(
+                "expected {} colours, found {}",
+                l.n_colours,
+                s.pieces.len()
+            )));
         }
         let mut marked = Vec::new();
         for (ci, (colour, list)) in s.pieces.iter().enumerate() {
             if *colour != l.colours[ci] {
-                return Err(bad(format!("colour {} expected in position {}, found {colour}", l.colours[ci], ci + 1)));
+                return Err(bad(format!(
+                    "colour {} expected in position {}, found {colour}",
+                    l.colours[ci],
+                    ci + 1
+                )));
             }
             if list.len() != l.pieces_per_colour as usize {
-                return Err(bad(format!("{colour} needs {} pieces, found {}", l.pieces_per_colour, list.len())));
+                return Err(bad(format!(
+                    "{colour} needs {} pieces, found {}",
+                    l.pieces_per_colour,
+                    list.len()
+                )));
             }
             for (k, &(place, last)) in list.iter().enumerate() {
                 let p = ci as u8 * l.pieces_per_colour + k as u8;
@@ -111,13 +128,20 @@ impl Game {
         }
         for (p, pos) in marked {
             g.place_checked(p, pos)?;
-            let cell = g.cell_of(p).ok_or_else(|| bad("only a piece on a square can be marked last arrived"))?;
+            let cell = g
+                .cell_of(p)
+                .ok_or_else(|| bad("only a piece on a square can be marked last arrived"))?;
             if g.cells[cell as usize][1] != p + 1 {
-                return Err(bad(format!("{} is marked last arrived but is alone", l.piece_ref(p))));
+                return Err(bad(format!(
+                    "{} is marked last arrived but is alone",
+                    l.piece_ref(p)
+                )));
             }
         }
         let marked_pieces: Vec<u8> = (0..l.n_pieces())
-            .filter(|&p| s.pieces[l.colour_of_piece(p) as usize].1[(p % l.pieces_per_colour) as usize].1)
+            .filter(|&p| {
+                s.pieces[l.colour_of_piece(p) as usize].1[(p % l.pieces_per_colour) as usize].1
+            })
             .collect();
         for cell in 0..crate::board::CELLS {
             let [a, b] = g.cells[cell];
@@ -125,12 +149,21 @@ impl Game {
                 continue;
             }
             if !marked_pieces.contains(&(b - 1)) || marked_pieces.contains(&(a - 1)) {
-                return Err(bad("two pieces share a square: mark the last arrived (only) with '"));
+                return Err(bad(
+                    "two pieces share a square: mark the last arrived (only) with '",
+                ));
             }
             let (ca, cb) = (l.colour_of_piece(a - 1), l.colour_of_piece(b - 1));
             let c = cell as u8;
-            if ca != cb && g.options.mixed_pairs_only_on_safe && l.board.is_circuit_cell(c) && !l.board.is_safe_cell(c) {
-                return Err(bad(format!("square {} holds two colours but is not safe", c + 1)));
+            if ca != cb
+                && g.options.mixed_pairs_only_on_safe
+                && l.board.is_circuit_cell(c)
+                && !l.board.is_safe_cell(c)
+            {
+                return Err(bad(format!(
+                    "square {} holds two colours but is not safe",
+                    c + 1
+                )));
             }
         }
         if s.seat >= l.n_seats {
@@ -144,14 +177,18 @@ impl Game {
         let piece = |r: Option<PieceRef>| -> Result<u8, PositionError> {
             match r {
                 None => Ok(0xFF),
-                Some(r) => l.piece_of_ref(r).ok_or_else(|| bad(format!("no piece {r}"))),
+                Some(r) => l
+                    .piece_of_ref(r)
+                    .ok_or_else(|| bad(format!("no piece {r}"))),
             }
         };
         g.last_moved = piece(s.last_moved)?;
         g.last_six_moved = piece(s.last_six_moved)?;
         g.extra_roll = s.extra_roll;
         if s.queued.len() > 4 || s.queued.iter().any(|&n| n == 0 || n > 40) {
-            return Err(bad("queued counts must be at most four numbers from 1 to 40"));
+            return Err(bad(
+                "queued counts must be at most four numbers from 1 to 40",
+            ));
         }
         g.n_queued = s.queued.len() as u8;
         g.queued[..s.queued.len()].copy_from_slice(&s.queued);
@@ -164,32 +201,40 @@ impl Game {
         }
         let won: Vec<u8> = (0..l.n_sides()).filter(|&side| g.has_won(side)).collect();
         match s.phase {
-            Phase::Over { side } => {
-                if !won.contains(&side) {
-                    return Err(bad(format!("side {side} is said to have won but has not")));
-                }
+            Phase::Over { side } if !won.contains(&side) => {
+                return Err(bad(format!("side {side} is said to have won but has not")));
             }
             _ if !won.is_empty() => return Err(bad("a side has won: the phase must be over")),
-            Phase::Move { die } if !(1..=6).contains(&die) => return Err(bad("die must be 1 to 6")),
-            Phase::Count { amount } if amount == 0 || amount > 40 => return Err(bad("count must be 1 to 40")),
+            Phase::Move { die } if !(1..=6).contains(&die) => {
+                return Err(bad("die must be 1 to 6"));
+            }
+            Phase::Count { amount } if amount == 0 || amount > 40 => {
+                return Err(bad("count must be 1 to 40"));
+            }
             _ => {}
         }
         if !matches!(s.phase, Phase::Count { .. }) && !s.queued.is_empty() {
-            return Err(bad("queued counts only exist while a count is being played"));
+            return Err(bad(
+                "queued counts only exist while a count is being played",
+            ));
         }
         g.phase = s.phase;
-        if matches!(s.phase, Phase::Move { .. } | Phase::Count { .. }) && g.legal_moves().is_empty() {
+        if matches!(s.phase, Phase::Move { .. } | Phase::Count { .. }) && g.legal_moves().is_empty()
+        {
             return Err(bad("the phase asks for a move but none is legal"));
         }
         Ok(g)
     }
 
     fn place_checked(&mut self, p: u8, pos: u8) -> Result<(), PositionError> {
-        if let Some(cell) = self.cell_at(p, pos) {
-            if self.cells[cell as usize][1] != 0 {
-                let slot = self.layout.path_slot[self.layout.colour_of_piece(p) as usize];
-                return Err(bad(format!("more than two pieces on {}", self.board().place(slot, pos))));
-            }
+        if let Some(cell) = self.cell_at(p, pos)
+            && self.cells[cell as usize][1] != 0
+        {
+            let slot = self.layout.path_slot[self.layout.colour_of_piece(p) as usize];
+            return Err(bad(format!(
+                "more than two pieces on {}",
+                self.board().place(slot, pos)
+            )));
         }
         self.put(p, pos);
         Ok(())
@@ -249,7 +294,11 @@ impl fmt::Display for Setup {
             piece(self.last_moved),
             piece(self.last_six_moved),
             u8::from(self.extra_roll),
-            if first.is_empty() { "-".to_string() } else { first }
+            if first.is_empty() {
+                "-".to_string()
+            } else {
+                first
+            }
         )
     }
 }
@@ -259,26 +308,47 @@ impl FromStr for Setup {
     fn from_str(line: &str) -> Result<Setup, PositionError> {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [rules, mode, pieces, seat, phase, flags] = fields[..] else {
-            return Err(bad(format!("expected 6 space-separated fields, found {}", fields.len())));
+            return Err(bad(format!(
+                "expected 6 space-separated fields, found {}",
+                fields.len()
+            )));
         };
         let (rules_name, opts) = match rules.split_once('[') {
-            Some((r, rest)) => (r, Some(rest.strip_suffix(']').ok_or_else(|| bad("missing ] after options"))?)),
+            Some((r, rest)) => (
+                r,
+                Some(
+                    rest.strip_suffix(']')
+                        .ok_or_else(|| bad("missing ] after options"))?,
+                ),
+            ),
             None => (rules, None),
         };
-        let rules: RuleSet = rules_name.parse().map_err(|e: crate::SetupError| bad(e.to_string()))?;
-        let (mode, players) = mode.split_once('/').ok_or_else(|| bad("mode must be written mode/players"))?;
-        let mode: Mode = mode.parse().map_err(|e: crate::SetupError| bad(e.to_string()))?;
-        let players: u8 = players.parse().map_err(|_| bad("players must be a number"))?;
+        let rules: RuleSet = rules_name
+            .parse()
+            .map_err(|e: crate::SetupError| bad(e.to_string()))?;
+        let (mode, players) = mode
+            .split_once('/')
+            .ok_or_else(|| bad("mode must be written mode/players"))?;
+        let mode: Mode = mode
+            .parse()
+            .map_err(|e: crate::SetupError| bad(e.to_string()))?;
+        let players: u8 = players
+            .parse()
+            .map_err(|_| bad("players must be a number"))?;
         let mut options = rules.options_for(mode);
         if let Some(opts) = opts {
             for kv in opts.split(',').filter(|s| !s.is_empty()) {
-                let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("option `{kv}` needs name=value")))?;
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| bad(format!("option `{kv}` needs name=value")))?;
                 options.set(k, v).map_err(|e| bad(e.to_string()))?;
             }
         }
         let mut list = Vec::new();
         for part in pieces.split('/') {
-            let (c, places) = part.split_once(':').ok_or_else(|| bad(format!("pieces `{part}` need colour:places")))?;
+            let (c, places) = part
+                .split_once(':')
+                .ok_or_else(|| bad(format!("pieces `{part}` need colour:places")))?;
             let mut chars = c.chars();
             let colour = match (chars.next().and_then(Colour::from_letter), chars.next()) {
                 (Some(col), None) => col,
@@ -297,7 +367,10 @@ impl FromStr for Setup {
         }
         let seat: u8 = seat.parse().map_err(|_| bad("seat must be a number"))?;
         let mut queued = Vec::new();
-        let num = |s: &str| s.parse::<u8>().map_err(|_| bad(format!("bad number `{s}` in phase")));
+        let num = |s: &str| {
+            s.parse::<u8>()
+                .map_err(|_| bad(format!("bad number `{s}` in phase")))
+        };
         let phase = match phase.split_once(':') {
             None if phase == "roll" => Phase::Roll,
             Some(("move", d)) => Phase::Move { die: num(d)? },
@@ -328,9 +401,17 @@ impl FromStr for Setup {
             first_roll: Vec::new(),
         };
         for kv in flags.split(',') {
-            let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("flag `{kv}` needs name=value")))?;
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| bad(format!("flag `{kv}` needs name=value")))?;
             let piece = |v: &str| -> Result<Option<PieceRef>, PositionError> {
-                if v == "-" { Ok(None) } else { v.parse().map(Some).map_err(|_| bad(format!("bad piece `{v}`"))) }
+                if v == "-" {
+                    Ok(None)
+                } else {
+                    v.parse()
+                        .map(Some)
+                        .map_err(|_| bad(format!("bad piece `{v}`")))
+                }
             };
             match k {
                 "sixes" => setup.sixes = v.parse().map_err(|_| bad("sixes must be a number"))?,
@@ -340,7 +421,11 @@ impl FromStr for Setup {
                 "first" if v == "-" => {}
                 "first" => {
                     for ch in v.chars() {
-                        setup.first_roll.push(ch.to_digit(10).ok_or_else(|| bad("first= takes seat digits"))? as u8);
+                        setup.first_roll.push(
+                            ch.to_digit(10)
+                                .ok_or_else(|| bad("first= takes seat digits"))?
+                                as u8,
+                        );
                     }
                 }
                 _ => return Err(bad(format!("unknown flag `{k}`"))),

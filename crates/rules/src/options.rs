@@ -343,7 +343,11 @@ impl Options {
 
     /// Sets an option from text (the inverse of [`Options::get`]).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let err = |reason| OptionError { key: key.into(), value: value.into(), reason };
+        let err = |reason| OptionError {
+            key: key.into(),
+            value: value.into(),
+            reason,
+        };
         let flag = || match value {
             "1" | "true" | "yes" => Ok(true),
             "0" | "false" | "no" => Ok(false),
@@ -359,7 +363,11 @@ impl Options {
         match key {
             "pieces_per_colour" => {
                 self.pieces_per_colour = num(4, 6).and_then(|n| {
-                    if n == 4 || n == 6 { Ok(n) } else { Err(err("expected 4 or 6")) }
+                    if n == 4 || n == 6 {
+                        Ok(n)
+                    } else {
+                        Err(err("expected 4 or 6"))
+                    }
                 })?
             }
             "start" => {

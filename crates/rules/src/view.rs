@@ -98,7 +98,9 @@ impl Game {
                 text: self.move_text(m),
                 piece: l.piece_ref(m.piece),
                 from: self.place(m.piece),
-                to: self.board().place(l.path_slot[l.colour_of_piece(m.piece) as usize], m.to),
+                to: self
+                    .board()
+                    .place(l.path_slot[l.colour_of_piece(m.piece) as usize], m.to),
                 captures: m.captures(),
             })
             .collect();

@@ -30,7 +30,10 @@ fn check_invariants(g: &Game) {
             Place::Lane(_) | Place::Home | Place::Goal => {}
         }
     }
-    assert!(squares.values().all(|&c| c <= 2), "more than two pieces on a square: {g}");
+    assert!(
+        squares.values().all(|&c| c <= 2),
+        "more than two pieces on a square: {g}"
+    );
     let line = g.notation();
     let back: Game = line.parse().unwrap_or_else(|e| panic!("{e}: {line}"));
     assert_eq!(back.notation(), line);
@@ -57,7 +60,12 @@ fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) 
                 let m = legal[rng.random_range(0..legal.len())];
                 // Passing or landing on a blockade: no square between from and to holds a blockade.
                 let before = g;
-                g.play(m).unwrap_or_else(|e| panic!("legal move {} refused: {e} in {before}", before.move_text(&m)));
+                g.play(m).unwrap_or_else(|e| {
+                    panic!(
+                        "legal move {} refused: {e} in {before}",
+                        before.move_text(&m)
+                    )
+                });
             }
         }
         assert_eq!(g.n_pieces(), start);

@@ -1,0 +1,47 @@
+use clap::Args as ClapArgs;
+use parchis_rules::Phase;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// A position in parchis notation (quote it).
+    position: String,
+    /// Roll this die first (required when the position waits for a roll).
+    #[arg(long)]
+    die: Option<u8>,
+    /// Print JSON instead of one move per line.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> Result<(), String> {
+    let mut game = super::parse_position(&a.position)?;
+    match (game.phase(), a.die) {
+        (Phase::Roll, Some(d)) => {
+            game.roll(d).map_err(|e| e.to_string())?;
+        }
+        (Phase::Roll, None) => return Err("the position waits for a roll: give --die N".into()),
+        (_, Some(_)) => return Err("the position does not wait for a roll: drop --die".into()),
+        _ => {}
+    }
+    if a.json {
+        let view = game.view();
+        let out = serde_json::json!({
+            "phase": view.turn.phase,
+            "seat": view.turn.seat,
+            "moves": view.legal_moves,
+            "position": view.notation,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+    } else {
+        for m in game.legal_texts() {
+            println!("{m}");
+        }
+        if !matches!(game.phase(), Phase::Move { .. } | Phase::Count { .. }) {
+            eprintln!("no legal move: the roll passed ({})", game.notation());
+        }
+    }
+    Ok(())
+}
