@@ -1,6 +1,6 @@
 //! Many seeded games between bots, on all cores, with win rates and decision times.
 
-use crate::{Level, make_bot, mix_seed};
+use crate::{Bot, Level, make_bot, mix_seed};
 use parchis_rules::{Game, Mode, Move, Phase, RuleSet, SetupError};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -139,16 +139,26 @@ pub fn play_game(
     dice_seed: u64,
     max_actions: u32,
 ) -> Result<GameRecord, SetupError> {
-    let mut game = Game::new(rules, mode, seats.len() as u8)?;
-    let mut bots: Vec<_> =
+    let game = Game::new(rules, mode, seats.len() as u8)?;
+    let bots: Vec<_> =
         seats.iter().enumerate().map(|(s, &l)| make_bot(l, mix_seed(dice_seed, s as u64 + 1000))).collect();
+    Ok(play_game_with(game, bots, dice_seed, max_actions))
+}
+
+/// Plays `game` to its end (or `max_actions` rolls and moves) with `bots[s]` playing seat `s` and dice from
+/// `SmallRng::seed_from_u64(dice_seed)`.
+///
+/// # Panics
+///
+/// If a bot returns a move that is not among the legal ones, or `bots` has fewer entries than seats.
+pub fn play_game_with(mut game: Game, mut bots: Vec<Box<dyn Bot>>, dice_seed: u64, max_actions: u32) -> GameRecord {
     let mut rng = SmallRng::seed_from_u64(dice_seed);
     let mut actions = Vec::new();
-    let mut times = vec![Vec::new(); seats.len()];
+    let mut times = vec![Vec::new(); bots.len()];
     for _ in 0..max_actions {
         match game.phase() {
             Phase::Over { side } => {
-                return Ok(GameRecord { winner: Some(side), actions, last: game, times });
+                return GameRecord { winner: Some(side), actions, last: game, times };
             }
             Phase::Roll => {
                 let die = rng.random_range(1..=6);
@@ -163,14 +173,20 @@ pub fn play_game(
                 if legal.len() > 1 {
                     times[seat].push(start.elapsed().as_nanos() as u64);
                 }
-                assert!(legal.iter().any(|m| m.same_as(&mv)), "{} chose an illegal move", bots[seat].name());
+                assert!(
+                    legal.iter().any(|m| m.same_as(&mv)),
+                    "{} chose the illegal move {} in {}",
+                    bots[seat].name(),
+                    game.move_text(&mv),
+                    game.notation()
+                );
                 actions.push(game.move_text(&mv));
                 game.play(mv).expect("a legal move plays");
             }
         }
     }
     let winner = game.winner();
-    Ok(GameRecord { winner, actions, last: game, times })
+    GameRecord { winner, actions, last: game, times }
 }
 
 /// Plays `config.games` games and reports per-entry win rates and per-level decision times.

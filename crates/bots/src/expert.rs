@@ -37,18 +37,20 @@ pub struct ExpertBot {
     budget: u32,
     nodes: u32,
     n_sides: u8,
+    seed: u64,
+    calls: u64,
 }
 
 impl ExpertBot {
     /// An expert with the default node budget.
     pub fn new() -> ExpertBot {
-        ExpertBot::with_budget(DEFAULT_BUDGET)
+        ExpertBot::with_budget(std::env::var("PARCHIS_B").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_BUDGET))
     }
 
     /// An expert that applies at most `budget` rolls and moves per decision (beyond the first, shallowest
     /// search, which always completes).
     pub fn with_budget(budget: u32) -> ExpertBot {
-        ExpertBot { budget, nodes: 0, n_sides: 2 }
+        ExpertBot { budget, nodes: 0, n_sides: 2, seed: 0, calls: 0 }
     }
 
     fn tick(&mut self, limit: u32) -> Result<(), OutOfBudget> {
@@ -143,6 +145,77 @@ impl ExpertBot {
     }
 }
 
+impl ExpertBot {
+    /// Flat Monte Carlo with common random numbers: every root move is followed by the same dice sequences,
+    /// all seats playing the greedy policy for `ROLLOUT_ROLLS` rolls, then evaluated.
+    fn rollouts(&mut self, g: &Game, legal: &[Move]) -> usize {
+        const ROLLOUT_ROLLS: usize = 64;
+        let horizon: usize = std::env::var("PARCHIS_H").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
+        let me = g.layout().side_of_seat[g.seat() as usize];
+        let mut totals = vec![0.0f32; legal.len()];
+        let mut k = 0u64;
+        while self.nodes < self.budget || k < 4 {
+            let mut dice = [0u8; ROLLOUT_ROLLS];
+            let mut z = crate::mix_seed(self.seed, k ^ self.calls.wrapping_mul(0x1_0000));
+            for d in dice.iter_mut() {
+                *d = (z % 6) as u8 + 1;
+                z /= 6;
+                if z < 6 {
+                    z = crate::mix_seed(z, k);
+                }
+            }
+            for (i, &m) in legal.iter().enumerate() {
+                let mut next = *g;
+                if next.play(m).is_err() {
+                    totals[i] = f32::NEG_INFINITY;
+                    continue;
+                }
+                totals[i] += self.simulate(next, &dice[..horizon], me);
+            }
+            k += 1;
+        }
+        self.calls += 1;
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, &t) in totals.iter().enumerate() {
+            if t > best.1 {
+                best = (i, t);
+            }
+        }
+        best.0
+    }
+
+    fn simulate(&mut self, mut g: Game, dice: &[u8], me: u8) -> f32 {
+        let mut d = 0;
+        loop {
+            match g.phase() {
+                Phase::Over { .. } => break,
+                Phase::Roll => {
+                    if d == dice.len() {
+                        break;
+                    }
+                    self.nodes += 1;
+                    let _ = g.roll(dice[d]);
+                    d += 1;
+                }
+                Phase::Move { .. } | Phase::Count { .. } => {
+                    let legal = g.legal_moves();
+                    let side = g.layout().side_of_seat[g.seat() as usize];
+                    let i = if legal.len() == 1 {
+                        0
+                    } else {
+                        self.nodes += legal.len() as u32;
+                        crate::greedy::greedy_index(&g, &legal, 0)
+                    };
+                    let _ = side;
+                    self.nodes += 1;
+                    let _ = g.play(legal[i]);
+                }
+            }
+        }
+        perspective(&side_scores(&g), self.n_sides, me)
+    }
+}
+
 impl Default for ExpertBot {
     fn default() -> Self {
         ExpertBot::new()
@@ -160,6 +233,9 @@ impl Bot for ExpertBot {
         }
         self.n_sides = game.layout().n_sides();
         self.nodes = 0;
+        if std::env::var_os("PARCHIS_EXPERT_ROLLOUT").is_some() {
+            return legal[self.rollouts(game, legal)];
+        }
         // Depth 1 always completes; deeper iterations stop at the budget.
         let mut choice = self.search(game, legal, 1, u32::MAX).unwrap_or(0);
         for depth in 2..=MAX_DEPTH {

@@ -54,7 +54,9 @@ pub mod expert;
 pub mod greedy;
 pub mod random;
 
-pub use arena::{ArenaConfig, ArenaError, ArenaReport, EntryStats, LevelTiming, arena};
+pub use arena::{
+    ArenaConfig, ArenaError, ArenaReport, EntryStats, GameRecord, LevelTiming, arena, play_game, play_game_with, wilson95,
+};
 pub use expert::ExpertBot;
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
