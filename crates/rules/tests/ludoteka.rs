@@ -618,3 +618,20 @@ fn an_individual_player_wins_with_his_four_pieces_and_the_game_stops() {
     assert!(!ev.iter().any(|e| matches!(e, Event::BonusGranted { .. })));
     assert!(g.roll(3).is_err());
 }
+
+#[test]
+fn coming_out_breaks_an_opponent_barrier_on_your_exit_capturing_the_last_arrived() {
+    let mut g = at(IND, "y:30,h,h,h/b:5,5',h,h/r:h,h,h,h/g:h,h,h,h", 0);
+    roll(&mut g, 5);
+    let ev = play(&mut g, "y2:h-5");
+    assert!(ev.contains(&Event::Captured { piece: pr("b2"), by: pr("y2"), at: Place::Square(5) }));
+    assert_eq!(place(&g, "b1"), Place::Square(5));
+}
+
+#[test]
+fn coming_out_onto_your_piece_and_your_partner_captures_the_partner_in_pairs() {
+    let mut g = at(PAIRS, "y:5,h,h,h/b:h,h,h,h/r:5',h,h,h/g:h,h,h,h", 0);
+    roll(&mut g, 5);
+    let ev = play(&mut g, "y2:h-5");
+    assert!(captured(&ev, "r1"));
+}

@@ -500,3 +500,36 @@ fn with_two_players_the_winner_needs_all_eight_pieces() {
     let ev = play(&mut g, "y4");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
 }
+
+#[test]
+fn with_a_five_bringing_a_piece_out_comes_before_a_capture() {
+    let mut g = at(FOUR, "b:10,h,h,h/y:15,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 5);
+    assert_legal(&g, &["b2:h-5"]);
+}
+
+#[test]
+fn coming_out_breaks_an_opponent_blockade_on_your_exit_capturing_both() {
+    let mut g = at(FOUR, "b:30,h,h,h/y:5,5',h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 5);
+    let ev = play(&mut g, "b2:h-5");
+    assert!(captured(&ev, "y1") && captured(&ev, "y2"));
+    assert_eq!(g.queued_counts(), &[20]);
+}
+
+#[test]
+#[ignore = "BUG?: the three-sixes spare is judged where the piece is at the third six, not where its second-six move ended"]
+fn three_sixes_spare_is_judged_where_the_second_six_move_ended() {
+    // The second six captures on 47 (an ordinary square, alone); the count of 20 then brings b3 onto 47,
+    // making a blockade. Literally, b2 "had ended its move" alone on an ordinary square: it goes home.
+    let mut g = at(FOUR, "b:20,35,27,h/y:47,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    play(&mut g, "b2:35-41");
+    roll(&mut g, 6);
+    let ev = play(&mut g, "b2:41-47");
+    assert!(captured(&ev, "y1"));
+    let ev = play(&mut g, "b3:27-47");
+    assert!(ev.iter().any(|e| matches!(e, Event::BlockadeFormed { .. })));
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("b2")), from: Some(Place::Square(47)) }));
+}
