@@ -1,1 +1,98 @@
-fn main() {}
+//! Speed of the referee: complete random games and legal-move generation. Each bench also asserts its
+//! result, so a broken engine cannot look fast.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parchis_rules::{Game, Mode, MoveList, Phase, RuleSet};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::hint::black_box;
+
+/// Plays one random game to the end; returns the number of moves played.
+fn random_game(start: &Game, rng: &mut SmallRng, list: &mut MoveList) -> u32 {
+    let mut g = *start;
+    let mut moves = 0;
+    loop {
+        match g.phase() {
+            Phase::Over { .. } => return moves,
+            Phase::Roll => {
+                let _ = g.roll(rng.random_range(1..=6));
+            }
+            _ => {
+                g.legal_moves_into(list);
+                let m = list[rng.random_range(0..list.len())];
+                g.play_unchecked(m);
+                moves += 1;
+            }
+        }
+    }
+}
+
+/// Positions waiting for a move, sampled from random games.
+fn sample_positions(n: usize) -> Vec<Game> {
+    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut out = Vec::with_capacity(n);
+    let mut list = MoveList::new();
+    while out.len() < n {
+        let mut g = start;
+        while !g.is_over() && out.len() < n {
+            match g.phase() {
+                Phase::Roll => {
+                    let _ = g.roll(rng.random_range(1..=6));
+                }
+                _ => {
+                    out.push(g);
+                    g.legal_moves_into(&mut list);
+                    g.play_unchecked(list[rng.random_range(0..list.len())]);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_game");
+    for (name, rules, mode, players) in [
+        ("playgridia_individual_4", RuleSet::Playgridia, Mode::Individual, 4),
+        ("ludoteka_3v3_6", RuleSet::Ludoteka, Mode::ThreeVsThree, 6),
+        ("morocco_1v1_2", RuleSet::Morocco, Mode::OneVsOne, 2),
+    ] {
+        let start = Game::new(rules, mode, players).unwrap();
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut list = MoveList::new();
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let moves = random_game(black_box(&start), &mut rng, &mut list);
+                assert!(moves > 0);
+                moves
+            })
+        });
+    }
+    group.finish();
+}
+
+fn legal(c: &mut Criterion) {
+    let positions = sample_positions(1024);
+    let total: usize = positions.iter().map(|g| g.legal_moves().len()).sum();
+    assert!(total >= positions.len(), "every sampled position has a legal move");
+    let mut group = c.benchmark_group("legal_moves");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let mut list = MoveList::new();
+    group.bench_function("playgridia_individual_4_per_1024_positions", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for g in &positions {
+                black_box(g).legal_moves_into(&mut list);
+                n += list.len();
+            }
+            assert_eq!(n, total);
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, games, legal);
+criterion_main!(benches);

@@ -13,6 +13,35 @@ pub const SIDE: u8 = 17;
 /// Internal cell count: the largest circuit (102) plus six lanes of seven.
 pub const CELLS: usize = 102 + 6 * LANE_LEN as usize;
 
+/// No cell (home or goal) in [`BoardKind::cells`].
+pub const NO_CELL: u8 = 0xFF;
+/// Stored positions per path: home, 106 path steps on the six-colour board, goal.
+pub const PATH_POSITIONS: usize = 108;
+
+const fn build_cells(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
+    let mut t = [[NO_CELL; PATH_POSITIONS]; 6];
+    let last = len - 5;
+    let mut slot = 0;
+    while slot < slots {
+        let mut progress = 0u16;
+        while progress <= (last + LANE_LEN) as u16 {
+            let cell = if progress <= last as u16 {
+                ((SIDE as u16 * slot as u16 + 4 + progress) % len as u16) as u8
+            } else {
+                len + slot * LANE_LEN + (progress as u8 - last - 1)
+            };
+            t[slot as usize][progress as usize + 1] = cell;
+            progress += 1;
+        }
+        slot += 1;
+    }
+    t
+}
+
+/// Cell of every stored position for every slot's path, computed at compile time (no division per step).
+static FOUR_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(68, 4);
+static SIX_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(102, 6);
+
 /// Which board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -66,21 +95,21 @@ impl BoardKind {
         r == 0 || r == 7 || r == 12
     }
 
+    /// The cells of a slot's path, indexed by stored position ([`NO_CELL`] at home and goal).
+    #[inline]
+    pub fn path_cells(self, slot: u8) -> &'static [u8; PATH_POSITIONS] {
+        match self {
+            BoardKind::Four => &FOUR_CELLS[slot as usize],
+            BoardKind::Six => &SIX_CELLS[slot as usize],
+        }
+    }
+
     /// The internal cell of a stored position for a piece following `slot`'s path, or `None` at home or goal.
     /// Cells `0..circuit_len` are circuit squares (square = cell + 1); then seven cells per slot for lanes.
     #[inline]
     pub fn cell(self, slot: u8, pos: u8) -> Option<u8> {
-        if pos == 0 || pos >= self.goal_pos() {
-            return None;
-        }
-        let progress = pos - 1;
-        let len = self.circuit_len();
-        if progress <= self.last_circuit() {
-            let c = SIDE as u16 * slot as u16 + 4 + progress as u16;
-            Some((c % len as u16) as u8)
-        } else {
-            Some(len + slot * LANE_LEN + (progress - self.last_circuit() - 1))
-        }
+        let c = *self.path_cells(slot).get(pos as usize)?;
+        (c != NO_CELL).then_some(c)
     }
 
     /// Whether an internal cell lies on the circuit (and not in a lane).

@@ -47,6 +47,10 @@ pub struct Layout {
     /// Bit mask of colour indices played by each seat.
     pub seat_colours: [u8; MAX_COLOURS],
     pub side_of_seat: [u8; MAX_COLOURS],
+    /// Colour index of each piece (a table: no division on the hot path).
+    pub piece_colour: [u8; MAX_PIECES],
+    /// Bit mask of the colours of each seat's partners (same side, other seats).
+    pub partner_colours: [u8; MAX_COLOURS],
 }
 
 impl Layout {
@@ -86,7 +90,12 @@ impl Layout {
             n_seats: plan.len() as u8,
             seat_colours: [0; MAX_COLOURS],
             side_of_seat: [0; MAX_COLOURS],
+            piece_colour: [0; MAX_PIECES],
+            partner_colours: [0; MAX_COLOURS],
         };
+        for p in 0..MAX_PIECES {
+            l.piece_colour[p] = (p / options.pieces_per_colour as usize).min(MAX_COLOURS - 1) as u8;
+        }
         if l.n_colours as usize * options.pieces_per_colour as usize > MAX_PIECES {
             return Err(SetupError::TooManyPieces);
         }
@@ -100,6 +109,11 @@ impl Layout {
         for (seat, p) in plan.iter().enumerate() {
             l.side_of_seat[seat] = p.side;
         }
+        for seat in 0..plan.len() {
+            for other in (0..plan.len()).filter(|&o| o != seat && plan[o].side == plan[seat].side) {
+                l.partner_colours[seat] |= l.seat_colours[other];
+            }
+        }
         Ok(l)
     }
 
@@ -109,7 +123,7 @@ impl Layout {
 
     #[inline]
     pub fn colour_of_piece(&self, piece: u8) -> u8 {
-        piece / self.pieces_per_colour
+        self.piece_colour[piece as usize]
     }
 
     #[inline]
@@ -385,11 +399,9 @@ impl Game {
 
     // ----- who controls what -----------------------------------------------------------------------
 
+    #[inline]
     fn partner_colours(&self, seat: u8) -> u8 {
-        let side = self.layout.side_of_seat[seat as usize];
-        (0..self.layout.n_seats)
-            .filter(|&s| s != seat && self.layout.side_of_seat[s as usize] == side)
-            .fold(0, |m, s| m | self.layout.seat_colours[s as usize])
+        self.layout.partner_colours[seat as usize]
     }
 
     fn all_finished(&self, mask: u8) -> bool {
@@ -402,9 +414,9 @@ impl Game {
     /// Colours the seat moves before considering "when stuck" help.
     fn controlled(&self, seat: u8) -> u8 {
         let own = self.layout.seat_colours[seat as usize];
-        if self.options.partner_moves == PartnerMoves::WhenFinished && self.all_finished(own) {
+        if self.options.partner_moves == PartnerMoves::WhenFinished {
             let partners = self.partner_colours(seat);
-            if partners != 0 {
+            if partners != 0 && self.all_finished(own) {
                 return partners;
             }
         }
@@ -415,43 +427,47 @@ impl Game {
 
     /// The legal moves of the seat to act (empty when it must roll or the game is over).
     pub fn legal_moves(&self) -> MoveList {
-        match self.phase {
-            Phase::Move { die } => self.die_moves(die),
-            Phase::Count { amount } => self.count_moves(amount),
-            _ => MoveList::new(),
-        }
-    }
-
-    fn die_moves(&self, die: u8) -> MoveList {
-        if self.first_roll_pending(self.seat) {
-            return self.first_roll_moves(die);
-        }
-        let mut list = self.gen_die(self.controlled(self.seat), die);
-        if list.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
-            list = self.gen_die(self.partner_colours(self.seat), die);
-        }
-        list
-    }
-
-    fn count_moves(&self, amount: u8) -> MoveList {
-        let mut list = self.gen_count(self.controlled(self.seat), amount);
-        if list.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
-            list = self.gen_count(self.partner_colours(self.seat), amount);
-        }
-        list
-    }
-
-    fn gen_count(&self, mask: u8, amount: u8) -> MoveList {
         let mut out = MoveList::new();
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// [`Game::legal_moves`] into a list the caller owns (cleared first): no copy of the list.
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        match self.phase {
+            Phase::Move { die } => self.die_moves(die, out),
+            Phase::Count { amount } => self.count_moves(amount, out),
+            _ => {}
+        }
+    }
+
+    fn die_moves(&self, die: u8, out: &mut MoveList) {
+        if self.first_roll_pending(self.seat) {
+            return self.first_roll_moves(die, out);
+        }
+        self.gen_die(self.controlled(self.seat), die, out);
+        if out.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
+            self.gen_die(self.partner_colours(self.seat), die, out);
+        }
+    }
+
+    fn count_moves(&self, amount: u8, out: &mut MoveList) {
+        self.gen_count(self.controlled(self.seat), amount, out);
+        if out.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
+            self.gen_count(self.partner_colours(self.seat), amount, out);
+        }
+    }
+
+    fn gen_count(&self, mask: u8, amount: u8, out: &mut MoveList) {
         for c in 0..self.layout.n_colours {
             if mask & (1 << c) != 0 {
-                self.gen_steps(c, amount, &mut out);
+                self.gen_steps(c, amount, out);
             }
         }
         if self.options.morocco_priorities && out.iter().any(|m| m.captures()) {
             out.retain(|m| m.captures());
         }
-        out
     }
 
     fn gen_steps(&self, c: u8, distance: u8, out: &mut MoveList) {
@@ -498,8 +514,7 @@ impl Game {
         }
     }
 
-    fn gen_die(&self, mask: u8, die: u8) -> MoveList {
-        let mut out = MoveList::new();
+    fn gen_die(&self, mask: u8, die: u8, out: &mut MoveList) {
         let n = self.layout.n_colours;
         if die == 5 {
             for c in (0..n).filter(|c| mask & (1 << c) != 0) {
@@ -510,18 +525,18 @@ impl Game {
                 }
             }
             if !out.is_empty() && self.options.exit_mandatory {
-                return out;
+                return;
             }
         }
         for c in (0..n).filter(|c| mask & (1 << c) != 0) {
             if die == 6 {
                 let (d, alt) = self.six_distances(c);
-                self.gen_steps(c, d, &mut out);
+                self.gen_steps(c, d, out);
                 if let Some(d2) = alt {
-                    self.gen_steps(c, d2, &mut out);
+                    self.gen_steps(c, d2, out);
                 }
             } else {
-                self.gen_steps(c, die, &mut out);
+                self.gen_steps(c, die, out);
             }
         }
         if die == 6 && self.options.must_open_blockade_on_six {
@@ -547,7 +562,6 @@ impl Game {
                 m.distance() == 12 || twelve & (1 << self.layout.colour_of_piece(m.piece)) == 0
             });
         }
-        out
     }
 
     /// Whether a move takes a piece off a circuit blockade made only of the given colours.
@@ -620,16 +634,15 @@ impl Game {
             return None;
         }
         let c = self.layout.colour_of_piece(piece);
-        let slot = self.layout.path_slot[c as usize];
-        for p in from + 1..to {
-            let cell = board.cell(slot, p)?;
+        let path = board.path_cells(self.layout.path_slot[c as usize]);
+        for &cell in &path[from as usize + 1..to as usize] {
             if self.cells[cell as usize][1] != 0 && self.is_blockade(cell) {
                 return None;
             }
         }
         let mut flags = 0;
         if to != goal {
-            let cell = board.cell(slot, to)?;
+            let cell = path[to as usize];
             let [a, b] = self.cells[cell as usize];
             if b != 0 {
                 return None;
@@ -646,25 +659,18 @@ impl Game {
                 }
             }
         }
-        Some(Move {
-            piece,
-            from,
-            to,
-            companion: NO_PIECE,
-            flags,
-        })
+        Some(Move { piece, from, to, companion: NO_PIECE, flags })
     }
 
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
     /// two out, one on the exit and one five squares further.
-    fn first_roll_moves(&self, die: u8) -> MoveList {
-        let mut out = MoveList::new();
+    fn first_roll_moves(&self, die: u8, out: &mut MoveList) {
         let mask = self.layout.seat_colours[self.seat as usize];
         let principal = mask.trailing_zeros() as u8;
         let mut home = self
             .colour_pieces(principal)
             .filter(|&p| self.pos[p as usize] == 0);
-        let Some(first) = home.next() else { return out };
+        let Some(first) = home.next() else { return };
         if die == 5 {
             if let (Some(m), Some(second)) = (self.exit_move(first), home.next())
                 && let Some(s) = self.step(second, 1, 5)
@@ -682,7 +688,6 @@ impl Game {
                 ..m
             });
         }
-        out
     }
 
     // ----- acting ----------------------------------------------------------------------------------
@@ -719,7 +724,9 @@ impl Game {
             self.sixes = 0;
             self.extra_roll = false;
         }
-        if self.die_moves(die).is_empty() {
+        let mut moves = MoveList::new();
+        self.die_moves(die, &mut moves);
+        if moves.is_empty() {
             ev.push(Event::NoLegalMove {
                 seat: self.seat,
                 die,
@@ -772,6 +779,24 @@ impl Game {
         let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
             return Err(PlayError::Illegal(self.why_illegal(&mv, &legal)));
         };
+        Ok(self.apply_legal(m, die, count))
+    }
+
+    /// Plays a move taken from [`Game::legal_moves`] of this very position, without checking it again.
+    ///
+    /// For simulations and search, where the move list was just generated. Passing any other move breaks the
+    /// rules (checked in debug builds only); use [`Game::play`] for anything that comes from a player.
+    pub fn play_unchecked(&mut self, m: Move) -> Events {
+        debug_assert!(self.legal_moves().iter().any(|l| l.same_as(&m)), "play_unchecked: illegal move");
+        let (die, count) = match self.phase {
+            Phase::Move { die } => (die, false),
+            Phase::Count { amount } => (amount, true),
+            _ => return Events::new(),
+        };
+        self.apply_legal(m, die, count)
+    }
+
+    fn apply_legal(&mut self, m: Move, die: u8, count: bool) -> Events {
         let mut ev = Events::new();
         let loses_reroll = !count && die == 6 && self.loses_reroll(&m);
         let first = !count && self.first_roll_pending(self.seat);
@@ -802,7 +827,7 @@ impl Game {
         if !self.is_over() {
             self.advance(&mut ev);
         }
-        Ok(ev)
+        ev
     }
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
@@ -950,7 +975,9 @@ impl Game {
             self.queued.copy_within(1.., 0);
             self.queued[3] = 0;
             self.n_queued -= 1;
-            if self.count_moves(amount).is_empty() {
+            let mut moves = MoveList::new();
+            self.count_moves(amount, &mut moves);
+            if moves.is_empty() {
                 ev.push(Event::BonusLost {
                     seat: self.seat,
                     amount,

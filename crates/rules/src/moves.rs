@@ -49,8 +49,9 @@ impl Move {
     }
 }
 
-/// Legal moves, on the stack: at most 24 pieces × 2 distances.
-pub type MoveList = ArrayVec<Move, 48>;
+/// Legal moves, on the stack. A seat moves at most 12 pieces (two colours of six), with two distances each
+/// for Morocco's 12-or-6, plus two pieces coming out.
+pub type MoveList = ArrayVec<Move, 32>;
 
 impl Game {
     /// The text form of a move: `y1:5-12`, `y1:h-5`, `y1:63-l2`, `y1:l7-goal`, `b1:h-5+b2:h-10`.

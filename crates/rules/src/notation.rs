@@ -204,6 +204,7 @@ impl Game {
             Phase::Over { side } if !won.contains(&side) => {
                 return Err(bad(format!("side {side} is said to have won but has not")));
             }
+            Phase::Over { .. } => {}
             _ if !won.is_empty() => return Err(bad("a side has won: the phase must be over")),
             Phase::Move { die } if !(1..=6).contains(&die) => {
                 return Err(bad("die must be 1 to 6"));

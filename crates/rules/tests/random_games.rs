@@ -91,3 +91,4 @@ proptest! {
         play_random(r, m, p, seed, true);
     }
 }
+

@@ -49,7 +49,7 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
                 let legal = g.legal_moves();
                 let m = legal[rng.random_range(0..legal.len())];
                 moves += 1;
-                let _ = g.play(m);
+                g.play_unchecked(m);
             }
         }
     }
