@@ -18,12 +18,18 @@ fn at(head: &str, pieces: &str, seat: u8) -> Game {
 }
 
 fn roll(g: &mut Game, die: u8) -> Vec<Event> {
-    g.roll(die).unwrap_or_else(|e| panic!("roll {die}: {e} in {g}")).to_vec()
+    g.roll(die)
+        .unwrap_or_else(|e| panic!("roll {die}: {e} in {g}"))
+        .to_vec()
 }
 
 fn play(g: &mut Game, text: &str) -> Vec<Event> {
-    let m = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
-    g.play(m).unwrap_or_else(|e| panic!("{text}: {e} in {g}")).to_vec()
+    let m = g
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
+    g.play(m)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"))
+        .to_vec()
 }
 
 fn legal(g: &Game) -> Vec<String> {
@@ -47,7 +53,8 @@ fn place(g: &Game, piece: &str) -> Place {
 }
 
 fn captured(ev: &[Event], piece: &str) -> bool {
-    ev.iter().any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
+    ev.iter()
+        .any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
 }
 
 fn any_capture(ev: &[Event]) -> bool {
@@ -175,7 +182,11 @@ fn three_sixes_send_home_the_piece_moved_with_the_second_six() {
     roll(&mut g, 6);
     play(&mut g, "y2:41-47");
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("y2")), from: Some(Place::Square(47)) }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("y2")),
+        from: Some(Place::Square(47))
+    }));
     assert!(ev.contains(&Event::TurnPassed { seat: 1 }));
     assert_eq!(place(&g, "y2"), Place::Home);
     assert_eq!(place(&g, "y1"), Place::Square(26));
@@ -191,24 +202,40 @@ fn three_sixes_send_home_the_piece_of_the_second_six_not_the_one_moved_by_its_co
     assert!(captured(&ev, "b1"));
     play(&mut g, "y1:26-46"); // the count of 20, with the other piece
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("y2")), from: Some(Place::Square(47)) }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("y2")),
+        from: Some(Place::Square(47))
+    }));
     assert_eq!(place(&g, "y1"), Place::Square(46));
 }
 
 #[test]
 fn three_sixes_spare_a_piece_already_in_its_lane() {
-    let mut g = game(&format!("{IND} y:l3,30,h,h/{OTHERS_HOME} 0 roll sixes=2,last=y1,six=y1,extra=0,first=-"));
+    let mut g = game(&format!(
+        "{IND} y:l3,30,h,h/{OTHERS_HOME} 0 roll sixes=2,last=y1,six=y1,extra=0,first=-"
+    ));
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: None, from: None }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
     assert_eq!(place(&g, "y1"), Place::Lane(3));
     assert_eq!(g.seat(), 1);
 }
 
 #[test]
 fn three_sixes_penalty_applies_even_on_a_safe_square() {
-    let mut g = game(&format!("{IND} y:12,30,h,h/{OTHERS_HOME} 0 roll sixes=2,last=y1,six=y1,extra=0,first=-"));
+    let mut g = game(&format!(
+        "{IND} y:12,30,h,h/{OTHERS_HOME} 0 roll sixes=2,last=y1,six=y1,extra=0,first=-"
+    ));
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("y1")), from: Some(Place::Square(12)) }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("y1")),
+        from: Some(Place::Square(12))
+    }));
     assert_eq!(place(&g, "y1"), Place::Home);
 }
 
@@ -237,7 +264,10 @@ fn a_piece_cannot_pass_a_barrier_of_another_colour() {
     assert!(ev.contains(&Event::NoLegalMove { seat: 0, die: 6 }));
     let mut g = at(IND, "y:11,h,h,h/b:15,15',h,h/r:h,h,h,h/g:h,h,h,h", 0);
     let ev = roll(&mut g, 4);
-    assert!(ev.contains(&Event::NoLegalMove { seat: 0, die: 4 }), "cannot land on it either");
+    assert!(
+        ev.contains(&Event::NoLegalMove { seat: 0, die: 4 }),
+        "cannot land on it either"
+    );
     let mut g = at(IND, "y:11,h,h,h/b:15,15',h,h/r:h,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 3);
     assert_legal(&g, &["y1:11-14"]);
@@ -261,7 +291,10 @@ fn a_barrier_in_the_lane_also_blocks() {
 fn reaching_the_goal_needs_the_exact_count() {
     let mut g = at(IND, &format!("y:l5,h,h,h/{OTHERS_HOME}"), 0);
     let ev = roll(&mut g, 4);
-    assert!(ev.contains(&Event::NoLegalMove { seat: 0, die: 4 }), "a 4 would overshoot");
+    assert!(
+        ev.contains(&Event::NoLegalMove { seat: 0, die: 4 }),
+        "a 4 would overshoot"
+    );
     let mut g = at(IND, &format!("y:l5,h,h,h/{OTHERS_HOME}"), 0);
     roll(&mut g, 3);
     assert_legal(&g, &["y1:l5-goal"]);
@@ -273,7 +306,10 @@ fn a_piece_reaching_the_goal_earns_a_count_of_ten_with_another_piece() {
     roll(&mut g, 3);
     let ev = play(&mut g, "y1:l5-goal");
     assert!(ev.contains(&Event::ReachedGoal { piece: pr("y1") }));
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 10 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 10
+    }));
     assert_eq!(g.phase(), Phase::Count { amount: 10 });
     assert_legal(&g, &["y2:30-40"]);
     play(&mut g, "y2");
@@ -285,7 +321,10 @@ fn a_count_that_no_piece_can_play_exactly_is_lost() {
     let mut g = at(IND, &format!("y:l5,l6,h,h/{OTHERS_HOME}"), 0);
     roll(&mut g, 3);
     let ev = play(&mut g, "y1:l5-goal");
-    assert!(ev.contains(&Event::BonusLost { seat: 0, amount: 10 }));
+    assert!(ev.contains(&Event::BonusLost {
+        seat: 0,
+        amount: 10
+    }));
     assert!(ev.contains(&Event::TurnPassed { seat: 1 }));
 }
 
@@ -309,7 +348,11 @@ fn landing_on_a_lone_piece_of_another_colour_captures_it() {
     let mut g = at(IND, "y:10,h,h,h/b:14,h,h,h/r:h,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:10-14");
-    assert!(ev.contains(&Event::Captured { piece: pr("b1"), by: pr("y1"), at: Place::Square(14) }));
+    assert!(ev.contains(&Event::Captured {
+        piece: pr("b1"),
+        by: pr("y1"),
+        at: Place::Square(14)
+    }));
     assert_eq!(place(&g, "b1"), Place::Home);
 }
 
@@ -318,7 +361,10 @@ fn a_capture_earns_a_count_of_twenty_with_any_piece() {
     let mut g = at(IND, "y:10,40,h,h/b:14,h,h,h/r:h,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:10-14");
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 20 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 20
+    }));
     assert_eq!(g.phase(), Phase::Count { amount: 20 });
     assert_legal(&g, &["y1:14-34", "y2:40-60"]);
     let ev = play(&mut g, "y2:40-60");
@@ -371,7 +417,10 @@ fn coming_out_onto_your_piece_and_an_opponent_captures_the_opponent() {
     roll(&mut g, 5);
     let ev = play(&mut g, "y2:h-5");
     assert!(captured(&ev, "b1"));
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 20 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 20
+    }));
     assert_eq!(place(&g, "y1"), Place::Square(5));
     // And the other way round.
     let mut g = at(IND, "y:5,h,h,h/b:5',h,h,h/r:h,h,h,h/g:h,h,h,h", 0);
@@ -421,12 +470,19 @@ fn stuck_player_moves_a_partner_piece() {
     roll(&mut g, 3);
     assert_legal(&g, &["r1:30-33"]);
     let ev = play(&mut g, "r1");
-    assert!(ev.iter().any(|e| matches!(e, Event::Moved { seat: 0, piece, .. } if *piece == pr("r1"))));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Moved { seat: 0, piece, .. } if *piece == pr("r1")))
+    );
 }
 
 #[test]
 fn a_player_who_has_finished_moves_a_partner_piece() {
-    let mut g = at(PAIRS, "y:goal,goal,goal,goal/b:h,h,h,h/r:30,h,h,h/g:h,h,h,h", 0);
+    let mut g = at(
+        PAIRS,
+        "y:goal,goal,goal,goal/b:h,h,h,h/r:30,h,h,h/g:h,h,h,h",
+        0,
+    );
     roll(&mut g, 3);
     assert_legal(&g, &["r1:30-33"]);
 }
@@ -443,13 +499,24 @@ fn teammates_can_capture_each_other_in_pairs() {
     let mut g = at(PAIRS, "y:10,h,h,h/b:h,h,h,h/r:14,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:10-14");
-    assert!(ev.contains(&Event::Captured { piece: pr("r1"), by: pr("y1"), at: Place::Square(14) }));
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 20 }));
+    assert!(ev.contains(&Event::Captured {
+        piece: pr("r1"),
+        by: pr("y1"),
+        at: Place::Square(14)
+    }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 20
+    }));
 }
 
 #[test]
 fn a_pairs_team_wins_only_with_all_eight_pieces_of_both_colours() {
-    let mut g = at(PAIRS, "y:goal,goal,goal,l7/b:h,h,h,h/r:goal,goal,goal,30/g:h,h,h,h", 0);
+    let mut g = at(
+        PAIRS,
+        "y:goal,goal,goal,l7/b:h,h,h,h/r:goal,goal,goal,30/g:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "y4:l7-goal");
     assert!(!ev.iter().any(|e| matches!(e, Event::GameWon { .. })));
@@ -457,7 +524,11 @@ fn a_pairs_team_wins_only_with_all_eight_pieces_of_both_colours() {
     // Yellow is done: with the count of 10 he moves red.
     assert_legal(&g, &["r4:30-l6"]);
 
-    let mut g = at(PAIRS, "y:goal,goal,goal,goal/b:h,h,h,h/r:goal,goal,goal,l7/g:h,h,h,h", 0);
+    let mut g = at(
+        PAIRS,
+        "y:goal,goal,goal,goal/b:h,h,h,h/r:goal,goal,goal,l7/g:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "r4:l7-goal");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
@@ -495,7 +566,10 @@ fn in_1v1_a_player_can_capture_his_own_other_colour() {
 fn in_1v1_each_colour_counts_its_own_seven() {
     let mut g = at(ONE, "y:10,20,30,40/b:h,h,h,h/r:50,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 6);
-    assert_legal(&g, &["r1:50-56", "y1:10-17", "y2:20-27", "y3:30-37", "y4:40-47"]);
+    assert_legal(
+        &g,
+        &["r1:50-56", "y1:10-17", "y2:20-27", "y3:30-37", "y4:40-47"],
+    );
 }
 
 #[test]
@@ -508,13 +582,24 @@ fn in_1v1_the_count_of_twenty_may_be_played_with_the_other_colour() {
 
 #[test]
 fn a_1v1_player_wins_only_with_all_eight_pieces_of_both_colours() {
-    let mut g = at(ONE, "y:goal,goal,goal,l7/b:h,h,h,h/r:goal,goal,goal,30/g:h,h,h,h", 0);
+    let mut g = at(
+        ONE,
+        "y:goal,goal,goal,l7/b:h,h,h,h/r:goal,goal,goal,30/g:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "y4:l7-goal");
     assert!(!g.is_over());
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 10 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 10
+    }));
 
-    let mut g = at(ONE, "y:goal,goal,goal,goal/b:h,h,h,h/r:goal,goal,goal,l7/g:h,h,h,h", 0);
+    let mut g = at(
+        ONE,
+        "y:goal,goal,goal,goal/b:h,h,h,h/r:goal,goal,goal,l7/g:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "r4:l7-goal");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
@@ -527,7 +612,12 @@ const SIX: &str = "ludoteka 6-piece/2";
 #[test]
 fn six_piece_game_starts_with_three_pieces_on_the_first_three_safe_squares() {
     let g = Game::new(RuleSet::Ludoteka, Mode::SixPiece, 2).unwrap();
-    for (c, squares) in [("y", [5, 12, 17]), ("b", [22, 29, 34]), ("r", [39, 46, 51]), ("g", [56, 63, 68])] {
+    for (c, squares) in [
+        ("y", [5, 12, 17]),
+        ("b", [22, 29, 34]),
+        ("r", [39, 46, 51]),
+        ("g", [56, 63, 68]),
+    ] {
         for (k, sq) in squares.into_iter().enumerate() {
             assert_eq!(place(&g, &format!("{c}{}", k + 1)), Place::Square(sq));
         }
@@ -539,7 +629,11 @@ fn six_piece_game_starts_with_three_pieces_on_the_first_three_safe_squares() {
 
 #[test]
 fn six_piece_player_moves_either_colour_and_can_capture_his_other_colour() {
-    let mut g = at(SIX, "y:10,h,h,h,h,h/b:h,h,h,h,h,h/r:14,h,h,h,h,h/g:h,h,h,h,h,h", 0);
+    let mut g = at(
+        SIX,
+        "y:10,h,h,h,h,h/b:h,h,h,h,h,h/r:14,h,h,h,h,h/g:h,h,h,h,h,h",
+        0,
+    );
     roll(&mut g, 4);
     assert_legal(&g, &["r1:14-18", "y1:10-14"]);
     let ev = play(&mut g, "y1:10-14");
@@ -548,17 +642,29 @@ fn six_piece_player_moves_either_colour_and_can_capture_his_other_colour() {
 
 #[test]
 fn six_piece_six_counts_seven_only_when_all_six_pieces_of_the_colour_are_out() {
-    let mut g = at(SIX, "y:10,20,30,40,50,60/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h", 0);
+    let mut g = at(
+        SIX,
+        "y:10,20,30,40,50,60/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h",
+        0,
+    );
     roll(&mut g, 6);
     assert!(legal(&g).contains(&"y1:10-17".to_string()));
-    let mut g = at(SIX, "y:10,20,30,40,50,h/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h", 0);
+    let mut g = at(
+        SIX,
+        "y:10,20,30,40,50,h/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h",
+        0,
+    );
     roll(&mut g, 6);
     assert!(legal(&g).contains(&"y1:10-16".to_string()));
 }
 
 #[test]
 fn six_piece_player_wins_with_the_six_pieces_of_one_of_his_colours() {
-    let mut g = at(SIX, "y:goal,goal,goal,goal,goal,l7/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h", 0);
+    let mut g = at(
+        SIX,
+        "y:goal,goal,goal,goal,goal,l7/b:h,h,h,h,h,h/r:h,h,h,h,h,h/g:h,h,h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "y6:l7-goal");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
@@ -571,14 +677,22 @@ const T_HOME: &str = "b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:h,h,h,h/t:h,h,h,h";
 
 #[test]
 fn stuck_3v3_player_moves_a_piece_of_his_team() {
-    let mut g = at(THREE, "y:h,h,h,h/b:30,h,h,h/r:40,h,h,h/g:h,h,h,h/o:80,h,h,h/t:h,h,h,h", 0);
+    let mut g = at(
+        THREE,
+        "y:h,h,h,h/b:30,h,h,h/r:40,h,h,h/g:h,h,h,h/o:80,h,h,h/t:h,h,h,h",
+        0,
+    );
     roll(&mut g, 3);
     assert_legal(&g, &["o1:80-83", "r1:40-43"]);
 }
 
 #[test]
 fn teammates_can_capture_each_other_in_3v3() {
-    let mut g = at(THREE, "y:10,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:14,h,h,h/t:h,h,h,h", 0);
+    let mut g = at(
+        THREE,
+        "y:10,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:14,h,h,h/t:h,h,h,h",
+        0,
+    );
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:10-14");
     assert!(captured(&ev, "o1"));
@@ -590,7 +704,11 @@ fn pieces_go_round_102_squares_in_3v3() {
     let mut g = at(THREE, &format!("y:100,h,h,h/{T_HOME}"), 0);
     roll(&mut g, 4);
     assert_legal(&g, &["y1:100-l2"]);
-    let mut g = at(THREE, "y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:101,h,h,h/t:h,h,h,h", 4);
+    let mut g = at(
+        THREE,
+        "y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:101,h,h,h/t:h,h,h,h",
+        4,
+    );
     roll(&mut g, 3);
     assert_legal(&g, &["o1:101-2"]);
 }
@@ -624,7 +742,11 @@ fn coming_out_breaks_an_opponent_barrier_on_your_exit_capturing_the_last_arrived
     let mut g = at(IND, "y:30,h,h,h/b:5,5',h,h/r:h,h,h,h/g:h,h,h,h", 0);
     roll(&mut g, 5);
     let ev = play(&mut g, "y2:h-5");
-    assert!(ev.contains(&Event::Captured { piece: pr("b2"), by: pr("y2"), at: Place::Square(5) }));
+    assert!(ev.contains(&Event::Captured {
+        piece: pr("b2"),
+        by: pr("y2"),
+        at: Place::Square(5)
+    }));
     assert_eq!(place(&g, "b1"), Place::Square(5));
 }
 

@@ -20,12 +20,18 @@ fn at(head: &str, pieces: &str, seat: u8) -> Game {
 }
 
 fn roll(g: &mut Game, die: u8) -> Vec<Event> {
-    g.roll(die).unwrap_or_else(|e| panic!("roll {die}: {e} in {g}")).to_vec()
+    g.roll(die)
+        .unwrap_or_else(|e| panic!("roll {die}: {e} in {g}"))
+        .to_vec()
 }
 
 fn play(g: &mut Game, text: &str) -> Vec<Event> {
-    let m = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
-    g.play(m).unwrap_or_else(|e| panic!("{text}: {e} in {g}")).to_vec()
+    let m = g
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
+    g.play(m)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"))
+        .to_vec()
 }
 
 fn legal(g: &Game) -> Vec<String> {
@@ -49,7 +55,8 @@ fn place(g: &Game, piece: &str) -> Place {
 }
 
 fn captured(ev: &[Event], piece: &str) -> bool {
-    ev.iter().any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
+    ev.iter()
+        .any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
 }
 
 fn any_capture(ev: &[Event]) -> bool {
@@ -205,7 +212,10 @@ fn a_capture_with_the_die_is_mandatory() {
     roll(&mut g, 3);
     assert_legal(&g, &["b1:10-13"]);
     let wrong = g.parse_move("b2:30-33").unwrap();
-    assert_eq!(g.play(wrong), Err(PlayError::Illegal(IllegalMove::MustCapture)));
+    assert_eq!(
+        g.play(wrong),
+        Err(PlayError::Illegal(IllegalMove::MustCapture))
+    );
 }
 
 #[test]
@@ -213,7 +223,10 @@ fn each_capture_earns_a_mandatory_count_of_twenty_which_must_capture_too() {
     let mut g = at(FOUR, "b:10,30,h,h/y:13,50,h,h/g:h,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 3);
     let ev = play(&mut g, "b1:10-13");
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 20 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 20
+    }));
     assert_eq!(g.phase(), Phase::Count { amount: 20 });
     assert_legal(&g, &["b2:30-50"]);
     let ev = play(&mut g, "b2");
@@ -244,8 +257,15 @@ fn visitor_on_an_exit_square_is_captured_only_by_its_owner_coming_out_with_a_fiv
     roll(&mut g, 5);
     assert_legal(&g, &["b2:h-5"]);
     let ev = play(&mut g, "b2");
-    assert!(ev.contains(&Event::Captured { piece: pr("y1"), by: pr("b2"), at: Place::Square(5) }));
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 20 }));
+    assert!(ev.contains(&Event::Captured {
+        piece: pr("y1"),
+        by: pr("b2"),
+        at: Place::Square(5)
+    }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 20
+    }));
 }
 
 #[test]
@@ -254,7 +274,14 @@ fn coming_out_captures_both_opponents_on_your_exit_each_worth_twenty() {
     roll(&mut g, 5);
     let ev = play(&mut g, "b2:h-5");
     assert!(captured(&ev, "y1") && captured(&ev, "g1"));
-    assert_eq!(count(&ev, |e| *e == Event::BonusGranted { seat: 0, amount: 20 }), 2);
+    assert_eq!(
+        count(&ev, |e| *e
+            == Event::BonusGranted {
+                seat: 0,
+                amount: 20
+            }),
+        2
+    );
     assert_eq!(g.phase(), Phase::Count { amount: 20 });
     assert_eq!(g.queued_counts(), &[20]);
 }
@@ -299,7 +326,10 @@ fn opening_an_outer_blockade_on_a_six_comes_before_any_capture() {
     roll(&mut g, 6);
     assert_legal(&g, &["b1:20-26", "b2:20-26"]);
     let wrong = g.parse_move("b3:30-36").unwrap();
-    assert_eq!(g.play(wrong), Err(PlayError::Illegal(IllegalMove::MustOpenBlockade)));
+    assert_eq!(
+        g.play(wrong),
+        Err(PlayError::Illegal(IllegalMove::MustOpenBlockade))
+    );
 }
 
 #[test]
@@ -307,7 +337,10 @@ fn a_blockade_opened_on_a_six_keeps_the_reroll() {
     let mut g = at(FOUR, "b:20,20',30,h/y:36,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 6);
     let ev = play(&mut g, "b1:20-26");
-    assert!(ev.contains(&Event::BlockadeOpened { at: Place::Square(20), colour: parchis_rules::Colour::Blue }));
+    assert!(ev.contains(&Event::BlockadeOpened {
+        at: Place::Square(20),
+        colour: parchis_rules::Colour::Blue
+    }));
     assert!(ev.contains(&Event::ExtraRoll { seat: 0 }));
     assert!(!any_capture(&ev));
 }
@@ -355,7 +388,11 @@ fn three_sixes_send_the_piece_moved_with_the_second_six_home() {
     assert!(ev.contains(&Event::Rolled { seat: 0, die: 6 }));
     play(&mut g, "b2:41-47");
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("b2")), from: Some(Place::Square(47)) }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("b2")),
+        from: Some(Place::Square(47))
+    }));
     assert!(ev.contains(&Event::TurnPassed { seat: 1 }));
     assert_eq!(place(&g, "b2"), Place::Home);
     assert_eq!(place(&g, "b1"), Place::Square(26));
@@ -369,7 +406,11 @@ fn three_sixes_spare_a_piece_that_ended_on_a_safe_square() {
     roll(&mut g, 6);
     play(&mut g, "b2:40-46");
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: None, from: None }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
     assert_eq!(place(&g, "b2"), Place::Square(46));
     assert_eq!(g.seat(), 1);
 }
@@ -381,18 +422,31 @@ fn three_sixes_spare_a_piece_that_ended_in_a_blockade() {
     play(&mut g, "b1:24-30");
     roll(&mut g, 6);
     let ev = play(&mut g, "b2:41-47");
-    assert!(ev.contains(&Event::BlockadeFormed { at: Place::Square(47), colour: parchis_rules::Colour::Blue }));
+    assert!(ev.contains(&Event::BlockadeFormed {
+        at: Place::Square(47),
+        colour: parchis_rules::Colour::Blue
+    }));
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: None, from: None }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
     assert_eq!(place(&g, "b2"), Place::Square(47));
 }
 
 #[test]
 fn three_sixes_with_no_piece_moved_on_the_second_six_have_no_penalty() {
-    let line = format!("{FOUR} b:30,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 roll sixes=2,last=b1,six=-,extra=0,first=-");
+    let line = format!(
+        "{FOUR} b:30,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 roll sixes=2,last=b1,six=-,extra=0,first=-"
+    );
     let mut g = game(&line);
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: None, from: None }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
     assert_eq!(place(&g, "b1"), Place::Square(30));
 }
 
@@ -410,13 +464,20 @@ fn each_arrived_piece_earns_a_mandatory_count_of_ten_that_must_capture_when_it_c
     let mut g = at(FOUR, "b:l5,30,35,h/y:45,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 3);
     let ev = play(&mut g, "b1:l5-goal");
-    assert!(ev.contains(&Event::BonusGranted { seat: 0, amount: 10 }));
+    assert!(ev.contains(&Event::BonusGranted {
+        seat: 0,
+        amount: 10
+    }));
     assert_legal(&g, &["b3:35-45"]);
 }
 
 #[test]
 fn the_first_player_to_bring_all_pieces_home_wins_at_once() {
-    let mut g = at(FOUR, "b:goal,goal,goal,l7/y:30,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    let mut g = at(
+        FOUR,
+        "b:goal,goal,goal,l7/y:30,h,h,h/g:h,h,h,h/r:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "b4");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
@@ -438,7 +499,10 @@ fn with_two_players_allied_colours_form_a_blockade_on_a_safe_square() {
     let mut g = at(TWO, "b:10,h,h,h/y:12,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 2);
     let ev = play(&mut g, "b1:10-12");
-    assert!(ev.contains(&Event::BlockadeFormed { at: Place::Square(12), colour: parchis_rules::Colour::Blue }));
+    assert!(ev.contains(&Event::BlockadeFormed {
+        at: Place::Square(12),
+        colour: parchis_rules::Colour::Blue
+    }));
     // Green cannot pass it.
     let mut g = at(TWO, "b:12,h,h,h/y:12',h,h,h/g:8,h,h,h/r:h,h,h,h", 1);
     let ev = roll(&mut g, 6);
@@ -464,7 +528,8 @@ fn with_two_players_a_capture_by_six_keeps_the_reroll_when_only_the_other_colour
 }
 
 #[test]
-fn with_two_players_a_blockade_opening_capture_by_six_loses_the_reroll_when_any_colour_had_a_twelve() {
+fn with_two_players_a_blockade_opening_capture_by_six_loses_the_reroll_when_any_colour_had_a_twelve()
+ {
     let mut g = at(TWO, "b:20,20',h,h/y:40,45,50,55/g:26,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 6);
     assert_legal(&g, &["b1:20-26", "b2:20-26"]);
@@ -477,7 +542,12 @@ fn with_two_players_a_blockade_opening_capture_by_six_loses_the_reroll_when_any_
 fn with_two_players_each_colour_counts_six_or_twelve_on_its_own() {
     let mut g = at(TWO, "b:20,30,h,h/y:40,45,50,55/g:h,h,h,h/r:h,h,h,h", 0);
     roll(&mut g, 6);
-    assert_legal(&g, &["b1:20-26", "b2:30-36", "y1:40-52", "y2:45-57", "y3:50-62", "y4:55-67"]);
+    assert_legal(
+        &g,
+        &[
+            "b1:20-26", "b2:30-36", "y1:40-52", "y2:45-57", "y3:50-62", "y4:55-67",
+        ],
+    );
 }
 
 #[test]
@@ -486,16 +556,27 @@ fn with_two_players_coming_out_does_not_capture_your_own_other_colour() {
     roll(&mut g, 5);
     let ev = play(&mut g, "b2:h-5");
     assert!(!any_capture(&ev));
-    assert!(ev.contains(&Event::BlockadeFormed { at: Place::Square(5), colour: parchis_rules::Colour::Blue }));
+    assert!(ev.contains(&Event::BlockadeFormed {
+        at: Place::Square(5),
+        colour: parchis_rules::Colour::Blue
+    }));
 }
 
 #[test]
 fn with_two_players_the_winner_needs_all_eight_pieces() {
-    let mut g = at(TWO, "b:goal,goal,goal,l7/y:goal,goal,goal,30/g:h,h,h,h/r:h,h,h,h", 0);
+    let mut g = at(
+        TWO,
+        "b:goal,goal,goal,l7/y:goal,goal,goal,30/g:h,h,h,h/r:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     play(&mut g, "b4");
     assert!(!g.is_over());
-    let mut g = at(TWO, "b:goal,goal,goal,goal/y:goal,goal,goal,l7/g:h,h,h,h/r:h,h,h,h", 0);
+    let mut g = at(
+        TWO,
+        "b:goal,goal,goal,goal/y:goal,goal,goal,l7/g:h,h,h,h/r:h,h,h,h",
+        0,
+    );
     roll(&mut g, 1);
     let ev = play(&mut g, "y4");
     assert!(ev.contains(&Event::GameWon { side: 0 }));
@@ -531,5 +612,9 @@ fn three_sixes_spare_is_judged_where_the_second_six_move_ended() {
     let ev = play(&mut g, "b3:27-47");
     assert!(ev.iter().any(|e| matches!(e, Event::BlockadeFormed { .. })));
     let ev = roll(&mut g, 6);
-    assert!(ev.contains(&Event::ThreeSixes { seat: 0, sent_home: Some(pr("b2")), from: Some(Place::Square(47)) }));
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("b2")),
+        from: Some(Place::Square(47))
+    }));
 }
