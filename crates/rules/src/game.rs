@@ -180,6 +180,8 @@ pub struct Game {
     pub(crate) last_moved: u8,
     /// Piece moved with the latest six (the penalty of Ludoteka and Morocco).
     pub(crate) last_six_moved: u8,
+    /// That six move ended on a safe square or in a blockade (Morocco spares the piece then).
+    pub(crate) last_six_spared: bool,
     /// A six was rolled: the seat rolls again once the counts are played.
     pub(crate) extra_roll: bool,
     /// Counts waiting after the current one, in order.
@@ -219,6 +221,7 @@ impl Game {
             sixes: 0,
             last_moved: NONE,
             last_six_moved: NONE,
+            last_six_spared: false,
             extra_roll: false,
             queued: [0; 4],
             n_queued: 0,
@@ -659,7 +662,13 @@ impl Game {
                 }
             }
         }
-        Some(Move { piece, from, to, companion: NO_PIECE, flags })
+        Some(Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        })
     }
 
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
@@ -720,6 +729,7 @@ impl Game {
             }
             self.extra_roll = true;
             self.last_six_moved = NONE;
+            self.last_six_spared = false;
         } else {
             self.sixes = 0;
             self.extra_roll = false;
@@ -749,10 +759,14 @@ impl Game {
         if piece != NONE {
             let pos = self.pos[piece as usize];
             let on_circuit = pos != 0 && pos <= self.board().last_circuit() + 1;
+            // Morocco: "s'il avait terminé son déplacement sur une case sûre ou dans un barrage" — judged where
+            // its six move ended (LastMoved has no such record: judged where it stands).
             let spared = self.options.penalty_spares_safe_and_blockade
-                && self
-                    .cell_of(piece)
-                    .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c));
+                && if self.options.three_sixes == Penalty::MovedWithSecondSix {
+                    self.last_six_spared
+                } else {
+                    self.ends_safe(piece)
+                };
             if on_circuit && !spared {
                 let from = self.place(piece);
                 self.lift(piece);
@@ -787,7 +801,10 @@ impl Game {
     /// For simulations and search, where the move list was just generated. Passing any other move breaks the
     /// rules (checked in debug builds only); use [`Game::play`] for anything that comes from a player.
     pub fn play_unchecked(&mut self, m: Move) -> Events {
-        debug_assert!(self.legal_moves().iter().any(|l| l.same_as(&m)), "play_unchecked: illegal move");
+        debug_assert!(
+            self.legal_moves().iter().any(|l| l.same_as(&m)),
+            "play_unchecked: illegal move"
+        );
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
             Phase::Count { amount } => (amount, true),
@@ -819,6 +836,7 @@ impl Game {
         }
         if !count && die == 6 {
             self.last_six_moved = m.piece;
+            self.last_six_spared = self.ends_safe(m.piece);
         }
         if loses_reroll && self.extra_roll {
             self.extra_roll = false;
@@ -944,6 +962,12 @@ impl Game {
         self.last_moved = piece;
     }
 
+    /// The piece stands on a safe square (or in its lane) or in a blockade.
+    fn ends_safe(&self, piece: u8) -> bool {
+        self.cell_of(piece)
+            .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c))
+    }
+
     fn grant(&mut self, amount: u8, ev: &mut Events) {
         if amount == 0 {
             return;
@@ -1001,6 +1025,7 @@ impl Game {
         self.sixes = 0;
         self.last_moved = NONE;
         self.last_six_moved = NONE;
+        self.last_six_spared = false;
         self.extra_roll = false;
         self.phase = Phase::Roll;
         ev.push(Event::TurnPassed { seat: self.seat });

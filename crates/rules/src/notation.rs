@@ -36,6 +36,8 @@ pub struct Setup {
     pub sixes: u8,
     pub last_moved: Option<PieceRef>,
     pub last_six_moved: Option<PieceRef>,
+    /// The six move ended on a safe square or in a blockade (written `!` after the piece).
+    pub last_six_spared: bool,
     pub extra_roll: bool,
     /// Seats that have not yet made Morocco's first roll.
     pub first_roll: Vec<u8>,
@@ -76,6 +78,7 @@ impl Game {
             sixes: self.sixes,
             last_moved: opt(self.last_moved),
             last_six_moved: opt(self.last_six_moved),
+            last_six_spared: self.last_six_spared,
             extra_roll: self.extra_roll,
             first_roll: (0..l.n_seats)
                 .filter(|&s| self.first_roll_pending(s))
@@ -184,6 +187,12 @@ impl Game {
         };
         g.last_moved = piece(s.last_moved)?;
         g.last_six_moved = piece(s.last_six_moved)?;
+        if s.last_six_spared && g.last_six_moved == 0xFF {
+            return Err(bad(
+                "`!` marks the piece moved with the last six: name that piece",
+            ));
+        }
+        g.last_six_spared = s.last_six_spared;
         g.extra_roll = s.extra_roll;
         if s.queued.len() > 4 || s.queued.iter().any(|&n| n == 0 || n > 40) {
             return Err(bad(
@@ -290,10 +299,11 @@ impl fmt::Display for Setup {
         let first: String = self.first_roll.iter().map(|s| s.to_string()).collect();
         write!(
             f,
-            " sixes={},last={},six={},extra={},first={}",
+            " sixes={},last={},six={}{},extra={},first={}",
             self.sixes,
             piece(self.last_moved),
             piece(self.last_six_moved),
+            if self.last_six_spared { "!" } else { "" },
             u8::from(self.extra_roll),
             if first.is_empty() {
                 "-".to_string()
@@ -398,6 +408,7 @@ impl FromStr for Setup {
             sixes: 0,
             last_moved: None,
             last_six_moved: None,
+            last_six_spared: false,
             extra_roll: false,
             first_roll: Vec::new(),
         };
@@ -417,7 +428,14 @@ impl FromStr for Setup {
             match k {
                 "sixes" => setup.sixes = v.parse().map_err(|_| bad("sixes must be a number"))?,
                 "last" => setup.last_moved = piece(v)?,
-                "six" => setup.last_six_moved = piece(v)?,
+                "six" => {
+                    let (v, spared) = match v.strip_suffix('!') {
+                        Some(v) => (v, true),
+                        None => (v, false),
+                    };
+                    setup.last_six_moved = piece(v)?;
+                    setup.last_six_spared = spared;
+                }
                 "extra" => setup.extra_roll = v == "1",
                 "first" if v == "-" => {}
                 "first" => {

@@ -599,7 +599,6 @@ fn coming_out_breaks_an_opponent_blockade_on_your_exit_capturing_both() {
 }
 
 #[test]
-#[ignore = "BUG?: the three-sixes spare is judged where the piece is at the third six, not where its second-six move ended"]
 fn three_sixes_spare_is_judged_where_the_second_six_move_ended() {
     // The second six captures on 47 (an ordinary square, alone); the count of 20 then brings b3 onto 47,
     // making a blockade. Literally, b2 "had ended its move" alone on an ordinary square: it goes home.
