@@ -1,0 +1,50 @@
+// REST client and the locally stored identity (player id + token).
+
+const KEY = 'parchis.player';
+
+export function me() {
+  try { return JSON.parse(localStorage.getItem(KEY) || 'null'); } catch { return null; }
+}
+export function forget() { localStorage.removeItem(KEY); }
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = body && body.code;
+  }
+}
+
+async function call(method, path, body, auth = true) {
+  const headers = { accept: 'application/json' };
+  const who = me();
+  if (auth && who && who.token) headers.authorization = `Bearer ${who.token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, { code: 'network', message: e.message });
+  }
+  const text = await res.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  if (!res.ok) throw new ApiError(res.status, json);
+  return json;
+}
+
+export async function register(displayName) {
+  const p = await call('POST', '/api/players', { display_name: displayName }, false);
+  localStorage.setItem(KEY, JSON.stringify({ id: p.id, display_name: p.display_name, token: p.token }));
+  return p;
+}
+
+export const api = {
+  createRoom: (req) => call('POST', '/api/rooms', req),
+  listRooms: () => call('GET', '/api/rooms', undefined, false),
+  room: (idOrCode) => call('GET', `/api/rooms/${encodeURIComponent(idOrCode)}`),
+  join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
+  leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
+  start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
+  record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
+};

@@ -1,0 +1,229 @@
+// Entry point: router (history API; the server answers index.html for /room/… and /replay/…),
+// header with the language switch, and the home/lobby page.
+import { h, clear, $ } from './dom.js';
+import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
+import { api, me, register } from './api.js';
+import { COLOURS } from './geometry.js';
+import { mountRoom } from './room.js';
+import { mountReplay } from './replay.js';
+
+const MODES = {
+  individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
+};
+const TIMERS = [null, 10, 15, 20, 30, 45, 60, 120];
+
+let unmount = null;
+
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState({}, '', path); else history.pushState({}, '', path);
+  route();
+}
+
+export function banner(text, kind = '') {
+  const b = $('#banner');
+  if (!text) { b.classList.add('hidden'); b.textContent = ''; return; }
+  b.className = `banner ${kind}`;
+  b.textContent = text;
+}
+
+export function announce(text) {
+  const a = $('#announce');
+  const p = document.createElement('p');
+  p.textContent = text;
+  a.appendChild(p);
+  while (a.childNodes.length > 5) a.removeChild(a.firstChild);
+}
+
+function route() {
+  if (unmount) { try { unmount(); } catch (e) { console.warn(e); } unmount = null; }
+  banner('');
+  const main = $('#main');
+  clear(main);
+  const path = location.pathname.replace(/\/+$/, '');
+  let m;
+  if ((m = path.match(/^\/room\/([^/]+)$/))) unmount = mountRoom(main, decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/replay\/([^/]+)$/))) unmount = mountReplay(main, decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/(?:join|j)\/([^/]+)$/))) { navigate(`/room/${m[1]}`, true); return; }
+  else unmount = mountHome(main);
+  document.title = t('title');
+}
+
+function setupHeader() {
+  const sel = $('#lang');
+  clear(sel, Object.entries(LANGS).map(([k, v]) => h('option', { value: k }, v)));
+  sel.value = getLang();
+  sel.onchange = () => setLang(sel.value);
+  onLangChange(() => { translate(); route(); });
+  translate();
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest && e.target.closest('a[data-link]');
+    if (a && a.origin === location.origin && !e.metaKey && !e.ctrlKey && !e.shiftKey) {
+      e.preventDefault();
+      navigate(a.pathname + a.search);
+    }
+  });
+  window.addEventListener('popstate', route);
+}
+
+/* ---------- Home / lobby ---------- */
+
+function nameCard(onChange) {
+  const card = h('section.card', { 'aria-labelledby': 'name-h' });
+  const who = me();
+  const err = h('p.error', { role: 'alert' });
+  if (who) {
+    const input = h('input', { id: 'name', value: who.display_name, maxlength: 32, autocomplete: 'nickname' });
+    const edit = h('form.row.hidden', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        try { await register(input.value.trim()); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); }
+      },
+    }, h('label', { for: 'name' }, t('your_name')), input, h('button.primary', { type: 'submit' }, t('save_name')));
+    card.append(
+      h('h2', { id: 'name-h' }, t('hello', { name: who.display_name })),
+      h('div.row', h('button', { type: 'button', id: 'change-name', onclick: () => { edit.classList.toggle('hidden'); input.focus(); } }, t('change_name'))),
+      edit, err,
+    );
+  } else {
+    const input = h('input', { id: 'name', required: true, maxlength: 32, autocomplete: 'nickname', placeholder: 'Ana' });
+    card.append(
+      h('h2', { id: 'name-h' }, t('your_name')),
+      h('form.row', {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const v = input.value.trim();
+          if (!v) return;
+          try { await register(v); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); }
+        },
+      }, h('label.sr-only', { for: 'name' }, t('your_name')), input, h('button.primary', { type: 'submit', id: 'save-name' }, t('save_name'))),
+      err,
+    );
+  }
+  return card;
+}
+
+function createCard(onCreated) {
+  const rules = h('select', { id: 'rules' }, ['playgridia', 'ludoteka', 'morocco'].map((r) => h('option', { value: r }, t('rulesets.' + r))));
+  const mode = h('select', { id: 'mode' }, Object.keys(MODES).map((m) => h('option', { value: m }, t('modes.' + m))));
+  const players = h('select', { id: 'players' });
+  const seats = h('div.seat-bots', { id: 'seat-bots' });
+  const timer = h('select', { id: 'timer' }, TIMERS.map((s) => h('option', { value: s === null ? '' : s }, s === null ? t('no_limit') : t('seconds', { n: s }))));
+  timer.value = '30';
+  const preview = h('input', { type: 'checkbox', id: 'preview' });
+  const pub = h('input', { type: 'checkbox', id: 'public', checked: true });
+  const err = h('p.error', { role: 'alert' });
+  const fillPlayers = () => {
+    const list = MODES[mode.value];
+    const prev = Number(players.value);
+    clear(players, list.map((n) => h('option', { value: n }, n)));
+    players.value = list.includes(prev) ? prev : list[list.length - 1];
+    fillSeats();
+  };
+  const fillSeats = () => {
+    const n = Number(players.value);
+    const old = [...seats.querySelectorAll('select')].map((s) => s.value);
+    clear(seats);
+    for (let i = 1; i < n; i++) {
+      const s = h('select', { id: `bot-${i}`, 'data-seat': i },
+        h('option', { value: '' }, `${t('human')} / ${t('bot_medium')}`),
+        ['easy', 'medium', 'hard'].map((l) => h('option', { value: l }, t('bot_' + l))));
+      s.value = old[i - 1] ?? 'medium';
+      seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s));
+    }
+  };
+  mode.onchange = fillPlayers;
+  players.onchange = fillSeats;
+  fillPlayers();
+  const form = h('form.form-grid', {
+    id: 'create-form',
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      if (!me()) { err.textContent = t('name_required'); return; }
+      const n = Number(players.value);
+      const bots = [null];
+      for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || null);
+      try {
+        const room = await api.createRoom({
+          rules: rules.value, mode: mode.value, players: n, bots,
+          turn_time_secs: timer.value === '' ? null : Number(timer.value),
+          preview_next_roll: preview.checked, public: pub.checked,
+        });
+        onCreated(room);
+      } catch (x) { err.textContent = t('error', { msg: x.message }); }
+    },
+  },
+  h('label', { for: 'rules' }, t('rules')), rules,
+  h('label', { for: 'mode' }, t('mode')), mode,
+  h('label', { for: 'players' }, t('players')), players,
+  h('span', t('bots')), seats,
+  h('label', { for: 'timer' }, t('turn_timer')), timer,
+  h('label', { for: 'preview' }, t('preview')), h('div', preview),
+  h('label', { for: 'public' }, t('public_room')), h('div', pub),
+  h('span'), h('div', h('button.primary', { type: 'submit', id: 'create-room' }, t('create'))),
+  );
+  return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
+}
+
+function roomsCard() {
+  const list = h('ul.rooms', { id: 'room-list', 'aria-live': 'polite' });
+  const load = async () => {
+    try {
+      const { rooms } = await api.listRooms();
+      clear(list);
+      if (!rooms.length) list.append(h('li.muted', t('no_rooms')));
+      for (const r of rooms) {
+        const taken = r.seats.filter((s) => s.player_id || s.bot).length;
+        const free = r.seats.length - taken;
+        const owner = r.seats.find((s) => s.player_id === r.owner_id);
+        list.append(h('li', { 'data-room': r.id },
+          h('div.info',
+            h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
+            h('span.muted', `${owner ? owner.display_name + ' · ' : ''}${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`)),
+          h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))),
+          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true }, t('watch'))));
+      }
+    } catch (x) {
+      clear(list, h('li.error', t('error', { msg: x.message })));
+    }
+  };
+  load();
+  const timer = setInterval(load, 5000);
+  const card = h('section.card', { 'aria-labelledby': 'rooms-h' },
+    h('div.row', h('h2', { id: 'rooms-h', style: 'flex:1' }, t('public_rooms')), h('button', { type: 'button', onclick: load, id: 'refresh-rooms' }, t('refresh'))),
+    list);
+  return { card, stop: () => clearInterval(timer) };
+}
+
+function joinCard() {
+  const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off' });
+  return h('section.card', { 'aria-labelledby': 'join-h' },
+    h('h2', { id: 'join-h' }, t('join_by_code')),
+    h('form.row', {
+      onsubmit: (e) => {
+        e.preventDefault();
+        let v = input.value.trim();
+        const m = v.match(/\/room\/([^/?#]+)/);
+        if (m) v = m[1];
+        if (v) navigate(`/room/${encodeURIComponent(v)}`);
+      },
+    }, h('label.sr-only', { for: 'join-code' }, t('code')), input, h('button.primary', { type: 'submit' }, t('go'))));
+}
+
+function mountHome(main) {
+  const rooms = roomsCard();
+  const render = () => {
+    clear(main,
+      h('p.muted', t('tagline')),
+      h('div.grid2',
+        h('div', nameCard(render), joinCard(), rooms.card),
+        h('div', createCard((room) => navigate(`/room/${room.id}`)))),
+      h('p.muted', h('span', { 'aria-hidden': 'true' }, Object.entries(COLOURS).slice(0, 6).map(([k, c]) => h('span.swatch', { class: k, style: `background:${c.fill}` }, c.letter)))),
+    );
+  };
+  render();
+  return () => rooms.stop();
+}
+
+setupHeader();
+route();

@@ -1,0 +1,345 @@
+// SVG board: draws the static board once per (board, rotation) and the pieces for each view.
+import { Geometry, COLOURS, slotColours, isSafeSquare, LANE_LEN } from './geometry.js';
+import { t, placeName, pieceName } from './i18n.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function el(name, attrs = {}, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+const pts = (list) => list.map((p) => `${p[0].toFixed(3)},${p[1].toFixed(3)}`).join(' ');
+
+/** `square:12`, `lane:3`, `home`, `goal`: the place as data attributes carry it. */
+export function placeAttr(place) {
+  return place.at === undefined || place.at === null ? place.kind : `${place.kind}:${place.at}`;
+}
+
+export class BoardView {
+  constructor(container, { onMove, onPreselect } = {}) {
+    this.container = container;
+    this.onMove = onMove || (() => {});
+    this.onPreselect = onPreselect || (() => {});
+    this.key = null;
+    this.pieceEls = new Map();
+    this.positions = new Map();
+    this.animating = new Map();
+    this.selected = null;
+    this.preselected = null;
+    this.moves = [];
+    this.interactive = false;
+  }
+
+  /** Builds the static board for this board kind, rule set and bottom slot. */
+  build(board, rules, bottomSlot) {
+    const key = `${board}/${rules}/${bottomSlot}`;
+    if (this.key === key) return;
+    this.key = key;
+    this.geo = new Geometry(board, bottomSlot);
+    this.slotCols = slotColours(rules, board);
+    const g = this.geo;
+    this.container.textContent = '';
+    const svg = el('svg', {
+      viewBox: `0 0 ${g.size.toFixed(3)} ${g.size.toFixed(3)}`,
+      class: `board board-${board}`,
+      role: 'img',
+      'aria-label': t(board === 'six' ? 'board_six' : 'board_four'),
+      'data-board': board,
+      'data-bottom-slot': bottomSlot,
+    });
+    this.svg = svg;
+    const defs = el('defs', {}, svg);
+    // Patterns so that bases differ without colour: stripes, dots, checks, crosses, waves, rings.
+    const patterns = ['stripes', 'dots', 'checks', 'cross', 'hstripes', 'rings'];
+    this.slotCols.forEach((col, k) => {
+      const c = COLOURS[col];
+      const p = el('pattern', { id: `pat-${k}`, width: 0.8, height: 0.8, patternUnits: 'userSpaceOnUse' }, defs);
+      el('rect', { width: 0.8, height: 0.8, fill: c.fill }, p);
+      const kind = patterns[k % patterns.length];
+      const st = { stroke: c.dark, 'stroke-width': 0.08, 'stroke-opacity': 0.45, fill: 'none' };
+      if (kind === 'stripes') el('path', { d: 'M0,0.8 L0.8,0', ...st }, p);
+      else if (kind === 'dots') el('circle', { cx: 0.4, cy: 0.4, r: 0.12, fill: c.dark, 'fill-opacity': 0.4 }, p);
+      else if (kind === 'checks') el('rect', { width: 0.4, height: 0.4, fill: c.dark, 'fill-opacity': 0.25 }, p);
+      else if (kind === 'cross') el('path', { d: 'M0,0 L0.8,0.8 M0.8,0 L0,0.8', ...st }, p);
+      else if (kind === 'hstripes') el('path', { d: 'M0,0.4 L0.8,0.4', ...st }, p);
+      else el('circle', { cx: 0.4, cy: 0.4, r: 0.22, ...st }, p);
+    });
+    el('rect', { x: 0, y: 0, width: g.size, height: g.size, class: 'board-bg', rx: 0.3 }, svg);
+    const layer = el('g', { class: 'board-static' }, svg);
+    // Bases.
+    for (let k = 0; k < g.n; k++) {
+      const c = COLOURS[this.slotCols[k]];
+      if (g.n === 4) {
+        const r = g.baseCorner(k);
+        el('rect', { x: r.x + 0.1, y: r.y + 0.1, width: r.w - 0.2, height: r.h - 0.2, fill: `url(#pat-${k})`, class: 'base', rx: 0.25 }, layer);
+      }
+      const b = g.base(k);
+      el('circle', { cx: b.centre[0], cy: b.centre[1], r: b.r, fill: g.n === 4 ? '#fffdf6' : `url(#pat-${k})`, class: 'base-ring', stroke: c.dark }, layer);
+      if (g.n === 6) el('circle', { cx: b.centre[0], cy: b.centre[1], r: b.r * 0.8, fill: '#fffdf6', opacity: 0.9 }, layer);
+    }
+    // Circuit squares.
+    this.squareEls = new Map();
+    for (let sq = 1; sq <= g.len; sq++) {
+      const cell = g.square(sq);
+      const exitSlot = (sq - 5) % 17 === 0 ? (sq - 5) / 17 : -1;
+      let fill = '#fffdf6';
+      if (exitSlot >= 0 && exitSlot < g.n) fill = COLOURS[this.slotCols[exitSlot]].fill;
+      const grp = el('g', { class: 'sq', 'data-square': sq }, layer);
+      el('polygon', { points: pts(cell.corners), fill, class: 'cell' }, grp);
+      if (isSafeSquare(sq)) el('circle', { cx: cell.centre[0], cy: cell.centre[1], r: 0.36, class: 'safe-mark' }, grp);
+      el('text', { x: cell.centre[0], y: cell.centre[1], class: 'sq-num' }, grp).textContent = String(sq);
+      this.squareEls.set(`square:${sq}`, grp);
+    }
+    // Lanes and goal.
+    for (let k = 0; k < g.n; k++) {
+      const c = COLOURS[this.slotCols[k]];
+      for (let i = 1; i <= LANE_LEN; i++) {
+        const cell = g.lane(k, i);
+        const grp = el('g', { class: 'sq lane', 'data-lane': `${k}:${i}` }, layer);
+        el('polygon', { points: pts(cell.corners), fill: c.light, class: 'cell', stroke: c.dark }, grp);
+        this.squareEls.set(`lane:${k}:${i}`, grp);
+      }
+      const tri = g.goalTriangle(k);
+      const grp = el('g', { class: 'goal', 'data-goal': k }, layer);
+      el('polygon', { points: pts(tri), fill: `url(#pat-${k})`, class: 'cell goal-tri' }, grp);
+      this.squareEls.set(`goal:${k}`, grp);
+    }
+    this.targetLayer = el('g', { class: 'targets' }, svg);
+    this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    this.container.appendChild(svg);
+    this.pieceEls.clear();
+    this.positions.clear();
+  }
+
+  /** Home slot of a colour (which base it sits in). */
+  homeSlot(colour, pathSlot) {
+    const i = this.slotCols.indexOf(colour);
+    return i >= 0 ? i : pathSlot;
+  }
+
+  /** Computes the drawn position of every piece, sharing cells and bases between pieces. */
+  layout(pieces) {
+    const g = this.geo;
+    const groups = new Map();
+    for (const p of pieces) {
+      const home = this.homeSlot(p.colour, p.path_slot);
+      const key = g.placeKey(p.place, p.path_slot, home);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(p);
+    }
+    const out = new Map();
+    for (const [key, list] of groups) {
+      const p0 = list[0];
+      if (p0.place.kind === 'home') {
+        const home = this.homeSlot(p0.colour, p0.path_slot);
+        const total = Math.max(4, pieces.filter((q) => q.colour === p0.colour).length);
+        const spots = g.homeSpots(home, total);
+        // Keep each piece in its own spot (by number) so pieces do not jump around in the base.
+        list.forEach((p) => {
+          const n = parseInt(p.id.slice(1), 10) - 1;
+          out.set(p.id, { xy: spots[n % spots.length], r: 0.42, key });
+        });
+      } else if (p0.place.kind === 'goal') {
+        const spots = g.goalSpots(p0.path_slot, Math.max(list.length, 1));
+        list.forEach((p, i) => out.set(p.id, { xy: spots[i], r: g.n === 6 ? 0.24 : 0.2, key }));
+      } else {
+        const cell = g.placeCell(p0.place, p0.path_slot);
+        // Two pieces side by side along the row; more (only transiently) in a small ring.
+        const sorted = [...list].sort((a, b) => Number(a.last_arrived) - Number(b.last_arrived));
+        sorted.forEach((p, i) => {
+          let xy = cell.centre;
+          let r = 0.36;
+          if (sorted.length >= 2) {
+            const off = sorted.length === 2 ? (i === 0 ? -0.24 : 0.24) : (i - (sorted.length - 1) / 2) * 0.2;
+            xy = [cell.centre[0] + cell.lat[0] * off, cell.centre[1] + cell.lat[1] * off];
+            r = sorted.length === 2 ? 0.25 : 0.2;
+          }
+          out.set(p.id, { xy, r, key, cell, count: sorted.length, blockade: p.in_blockade });
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Renders a view. `moved` lists Moved/Captured events (from the server) to animate step by step.
+   */
+  render(view, { bottomSlot = 0, moved = [], mySeat = null } = {}) {
+    this.build(view.board, view.rules, bottomSlot);
+    this.view = view;
+    const g = this.geo;
+    const layout = this.layout(view.pieces);
+    const seen = new Set();
+    for (const p of view.pieces) {
+      seen.add(p.id);
+      const pos = layout.get(p.id);
+      let pe = this.pieceEls.get(p.id);
+      const c = COLOURS[p.colour] || COLOURS.yellow;
+      if (!pe) {
+        pe = el('g', { class: 'piece', 'data-piece': p.id, 'data-colour': p.colour }, this.pieceLayer);
+        el('circle', { class: 'piece-body', r: 0.36, fill: c.fill, stroke: c.dark }, pe);
+        el('circle', { class: 'piece-ring', r: 0.26, fill: 'none', stroke: '#fff' }, pe);
+        const tx = el('text', { class: 'piece-label', fill: p.colour === 'yellow' ? '#3a2c00' : '#fff' }, pe);
+        tx.textContent = `${c.letter}${p.id.slice(1)}`;
+        el('title', {}, pe);
+        pe.addEventListener('click', (ev) => { ev.stopPropagation(); this.pieceClicked(p.id); });
+        pe.addEventListener('keydown', (ev) => this.pieceKey(ev, p.id));
+        this.pieceEls.set(p.id, pe);
+      }
+      const old = this.positions.get(p.id);
+      pe.setAttribute('data-place', placeAttr(p.place));
+      pe.setAttribute('data-path-slot', p.path_slot);
+      pe.classList.toggle('blockade', !!p.in_blockade);
+      pe.classList.toggle('at-goal', p.place.kind === 'goal');
+      pe.querySelector('.piece-body').setAttribute('r', pos.r);
+      pe.querySelector('.piece-ring').setAttribute('r', pos.r * 0.72);
+      pe.querySelector('.piece-label').setAttribute('font-size', (pos.r * 0.95).toFixed(3));
+      pe.querySelector('title').textContent = `${pieceName(p.id)} — ${placeName(p.place)}${p.in_blockade ? ' (' + t('blockade') + ')' : ''}`;
+      const mv = moved.find((m) => m.piece === p.id);
+      if (old && mv && mv.type === 'moved' && old.key !== pos.key) {
+        this.animate(pe, p, mv.from, mv.to, pos.xy);
+      } else {
+        this.place(pe, pos.xy);
+      }
+      this.positions.set(p.id, pos);
+    }
+    for (const [id, pe] of this.pieceEls) if (!seen.has(id)) { pe.remove(); this.pieceEls.delete(id); }
+    this.drawBlockades(layout);
+    this.svg.setAttribute('data-turn-seat', view.turn.seat);
+  }
+
+  place(pe, xy) {
+    const a = this.animating.get(pe);
+    if (a) { clearInterval(a); this.animating.delete(pe); }
+    pe.setAttribute('transform', `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})`);
+  }
+
+  /** Moves a piece square by square along its path. */
+  animate(pe, piece, from, to, finalXY) {
+    const g = this.geo;
+    const steps = g.path(from, to, piece.path_slot);
+    const prev = this.animating.get(pe);
+    if (prev) clearInterval(prev);
+    if (steps.length <= 1 || document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+      this.place(pe, finalXY);
+      return;
+    }
+    const cells = steps.slice(0, -1).map((pl) => g.placeCell(pl, piece.path_slot)).filter(Boolean);
+    let i = 0;
+    pe.classList.add('moving');
+    const tick = () => {
+      if (i < cells.length) {
+        const c = cells[i++].centre;
+        pe.setAttribute('transform', `translate(${c[0].toFixed(3)},${c[1].toFixed(3)})`);
+      } else {
+        clearInterval(id);
+        this.animating.delete(pe);
+        pe.classList.remove('moving');
+        pe.setAttribute('transform', `translate(${finalXY[0].toFixed(3)},${finalXY[1].toFixed(3)})`);
+      }
+    };
+    const id = setInterval(tick, Math.max(25, Math.min(90, 900 / cells.length)));
+    this.animating.set(pe, id);
+    tick();
+  }
+
+  /** A blockade is drawn as one: a joined outline around both pieces. */
+  drawBlockades(layout) {
+    this.svg.querySelectorAll('.blockade-mark').forEach((e) => e.remove());
+    const done = new Set();
+    for (const [, pos] of layout) {
+      if (!pos.blockade || !pos.cell || done.has(pos.key)) continue;
+      done.add(pos.key);
+      const c = pos.cell;
+      const angle = (Math.atan2(c.lat[1], c.lat[0]) * 180) / Math.PI;
+      el('rect', {
+        class: 'blockade-mark', 'data-at': pos.key,
+        x: -0.5, y: -0.3, width: 1.0, height: 0.6, rx: 0.3,
+        transform: `translate(${c.centre[0].toFixed(3)},${c.centre[1].toFixed(3)}) rotate(${angle.toFixed(1)})`,
+      }, this.targetLayer);
+    }
+  }
+
+  /** Sets the moves the user may choose from (empty when not their turn). */
+  setMoves(moves, { interactive, preselectable = false } = {}) {
+    this.moves = moves || [];
+    this.interactive = !!interactive;
+    this.preselectable = preselectable;
+    if (this.selected && !this.moves.some((m) => m.piece === this.selected)) this.selected = null;
+    this.refreshHighlights();
+  }
+
+  refreshHighlights() {
+    this.targetLayer.querySelectorAll('.target').forEach((e) => e.remove());
+    const movable = new Set(this.interactive ? this.moves.map((m) => m.piece) : []);
+    for (const [id, pe] of this.pieceEls) {
+      const can = movable.has(id);
+      pe.classList.toggle('movable', can);
+      pe.classList.toggle('selected', this.selected === id);
+      pe.classList.toggle('preselected', this.preselected === id);
+      const mine = this.preselectable && this.preselectable(id);
+      if (can || mine) {
+        pe.setAttribute('tabindex', '0');
+        pe.setAttribute('role', 'button');
+        const mv = this.moves.filter((m) => m.piece === id);
+        pe.setAttribute('aria-label', can
+          ? `${pieceName(id)}: ${mv.map((m) => `${placeName(m.from)} → ${placeName(m.to)}`).join(', ')}`
+          : `${pieceName(id)} — ${t('preselect')}`);
+      } else {
+        pe.removeAttribute('tabindex');
+        pe.removeAttribute('role');
+        pe.removeAttribute('aria-label');
+      }
+    }
+    const shown = this.interactive ? this.moves.filter((m) => !this.selected || m.piece === this.selected) : [];
+    for (const m of shown) {
+      const piece = this.view.pieces.find((p) => p.id === m.piece);
+      if (!piece) continue;
+      let xy;
+      if (m.to.kind === 'goal') xy = this.geo.goalSpots(piece.path_slot, 1)[0];
+      else { const c = this.geo.placeCell(m.to, piece.path_slot); if (!c) continue; xy = c.centre; }
+      const tg = el('circle', {
+        class: `target${m.captures ? ' captures' : ''}${this.selected ? ' chosen' : ''}`,
+        cx: xy[0].toFixed(3), cy: xy[1].toFixed(3), r: 0.46,
+        'data-move': m.text, 'data-to': placeAttr(m.to),
+      }, this.targetLayer);
+      tg.addEventListener('click', () => this.chooseTarget(m));
+    }
+  }
+
+  chooseTarget(m) {
+    const same = this.moves.filter((x) => placeAttr(x.to) === placeAttr(m.to) && (!this.selected || x.piece === this.selected));
+    if (same.length === 1 || this.selected) { this.selected = null; this.onMove(m); }
+    else { this.selected = m.piece; this.refreshHighlights(); }
+  }
+
+  pieceClicked(id) {
+    const mv = this.interactive ? this.moves.filter((m) => m.piece === id) : [];
+    if (mv.length === 1) { this.selected = null; this.onMove(mv[0]); return; }
+    if (mv.length > 1) { this.selected = this.selected === id ? null : id; this.refreshHighlights(); return; }
+    if (this.preselectable && this.preselectable(id)) {
+      this.preselected = this.preselected === id ? null : id;
+      this.onPreselect(this.preselected);
+      this.refreshHighlights();
+    }
+  }
+
+  pieceKey(ev, id) {
+    if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); this.pieceClicked(id); return; }
+    if (['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'].includes(ev.key)) {
+      ev.preventDefault();
+      const list = [...this.pieceEls.values()].filter((e) => e.getAttribute('tabindex') === '0');
+      const i = list.indexOf(ev.currentTarget);
+      const step = ev.key === 'ArrowRight' || ev.key === 'ArrowDown' ? 1 : -1;
+      const next = list[(i + step + list.length) % list.length];
+      if (next) next.focus();
+    }
+  }
+
+  /** A compact description of what is drawn, for tests and debugging. */
+  snapshot() {
+    return [...this.pieceEls].map(([id, e]) => ({ id, place: e.getAttribute('data-place') }));
+  }
+}

@@ -1,0 +1,136 @@
+// The room WebSocket (PROTOCOL.md): snapshot + updates (JSON Patch) with versions, resume by
+// version/epoch after a disconnect, exponential backoff, commands with ids answered by ack/error.
+import { applyPatch } from './patch.js';
+
+export class RoomConnection {
+  /**
+   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onError(msg),
+   * onStatus('connecting'|'open'|'reconnecting'|'closed', info)
+   */
+  constructor(roomRef, token, handlers) {
+    this.roomRef = roomRef;
+    this.token = token;
+    this.h = handlers;
+    this.state = null;
+    this.version = null;
+    this.epoch = null;
+    this.attempt = 0;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.closed = false;
+    this.ws = null;
+    this.everOpened = false;
+    this.connect();
+  }
+
+  url() {
+    const q = new URLSearchParams();
+    if (this.token) q.set('token', this.token);
+    if (this.version !== null && this.epoch) { q.set('since', String(this.version)); q.set('epoch', this.epoch); }
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const qs = q.toString();
+    return `${proto}//${location.host}/api/rooms/${encodeURIComponent(this.roomRef)}/ws${qs ? '?' + qs : ''}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.h.onStatus?.(this.attempt ? 'reconnecting' : 'connecting');
+    let ws;
+    try { ws = new WebSocket(this.url()); } catch { this.schedule(); return; }
+    this.ws = ws;
+    ws.onopen = () => { this.everOpened = true; };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const [, p] of this.pending) p.reject(new Error('disconnected'));
+      this.pending.clear();
+      if (this.closed || (ev.code === 1000 && ev.reason === 'left')) { this.h.onStatus?.('closed', ev); return; }
+      this.schedule();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  schedule() {
+    if (this.closed) return;
+    this.attempt++;
+    const base = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5));
+    const delay = base / 2 + Math.random() * base / 2;
+    this.h.onStatus?.('reconnecting', { attempt: this.attempt, delay });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  handle(msg) {
+    switch (msg.type) {
+      case 'snapshot':
+        this.state = msg.state;
+        this.version = msg.version;
+        this.epoch = msg.epoch;
+        if (this.attempt) this.h.onStatus?.('open', { resumed: false });
+        this.attempt = 0;
+        this.h.onState?.(this.state, { events: [], kind: 'snapshot' });
+        break;
+      case 'update': {
+        if (this.version === null || msg.version !== this.version + 1) {
+          if (this.version !== null && msg.version <= this.version) return; // already applied
+          this.send({ type: 'resync' }).catch(() => {});
+          return;
+        }
+        try {
+          this.state = applyPatch(this.state, msg.patch || []);
+        } catch (e) {
+          this.send({ type: 'resync' }).catch(() => {});
+          return;
+        }
+        this.version = msg.version;
+        if (this.attempt) { this.attempt = 0; this.h.onStatus?.('open', { resumed: true }); }
+        this.h.onState?.(this.state, { events: msg.events || [], kind: 'update' });
+        break;
+      }
+      case 'hello':
+        if (this.attempt) { this.attempt = 0; this.h.onStatus?.('open', { resumed: true }); }
+        this.h.onStatus?.('open', {});
+        this.h.onHello?.(msg);
+        break;
+      case 'preview':
+        this.h.onPreview?.(msg);
+        break;
+      case 'ack': {
+        const p = this.pending.get(String(msg.id));
+        if (p) { this.pending.delete(String(msg.id)); p.resolve(msg); }
+        break;
+      }
+      case 'error': {
+        const p = this.pending.get(String(msg.id));
+        if (p) { this.pending.delete(String(msg.id)); p.reject(Object.assign(new Error(msg.message || msg.code), msg)); }
+        this.h.onError?.(msg);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Sends a command; resolves with its ack, rejects with its error. */
+  send(cmd) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error('not connected')); return; }
+      const id = `c${this.nextId++}`;
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...cmd, id }));
+    });
+  }
+
+  get open() { return !!this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(1000); } catch { /* ignore */ } }
+  }
+}

@@ -1,0 +1,171 @@
+// Spanish, French and English texts. The language comes from localStorage, else navigator.language.
+
+const S = {
+  en: {
+    title: 'Parchís', tagline: 'Online Parchís — Playgridia, Ludoteka and Morocco rules',
+    language: 'Language', your_name: 'Your name', save_name: 'Save', change_name: 'Change name',
+    hello: 'Hello, {name}', create_room: 'Create a room', rules: 'Rules', mode: 'Mode', players: 'Players',
+    bots: 'Empty seats', seat_n: 'Seat {n}', human: 'Human', bot_easy: 'Bot (easy)', bot_medium: 'Bot (medium)', bot_hard: 'Bot (hard)',
+    turn_timer: 'Turn timer', no_limit: 'No limit', seconds: '{n} s', preview: 'Show my next roll in advance',
+    public_room: 'Public room (listed below)', create: 'Create', public_rooms: 'Public rooms waiting', no_rooms: 'No public room is waiting. Create one!',
+    refresh: 'Refresh', join: 'Join', watch: 'Watch', join_by_code: 'Join with a code or link', code: 'Code', go: 'Go',
+    waiting_room: 'Waiting room', share_link: 'Share this link', copy: 'Copy', copied: 'Copied!', room_code: 'Room code',
+    seat: 'Seat', empty_seat: 'empty', bot_fills: 'a bot will play ({level})', owner: 'owner', you: 'you',
+    preferred_colour: 'Preferred colour', any_colour: 'Any', take_seat: 'Take a seat', leave_seat: 'Leave seat',
+    start_game: 'Start the game', start_hint: 'Empty seats are filled by bots.', wait_owner: 'Waiting for the owner to start…',
+    connected: 'connected', away: 'away', bot: 'bot', spectators: '{n} watching', spectator_mode: 'You are watching',
+    roll: 'Roll the die', auto_roll: 'Auto-roll', your_turn: 'Your turn', turn_of: "{name}'s turn", moves_to_play: 'Moves',
+    count_to_play: 'Count {n}: move a piece {n} squares', pick_move: 'Choose a move', no_moves: 'No move to play',
+    next_roll: 'Your next roll: {n}', sixes_in_a_row: 'Sixes in a row: {n}', log: 'Game log', timer: 'Time left',
+    reconnecting: 'Connection lost — reconnecting…', reconnected: 'Reconnected', offline_protocol: 'Live play is not available on this server yet.',
+    game_over: 'Game over', winner: 'Winner: {names}', you_won: 'You won!', you_lost: 'You lost.', replay: 'Replay', back_home: 'Home',
+    dice_proof: 'Dice fairness', seed_hash: 'Seed hash (published at start)', seed: 'Seed (revealed at the end)', verified: 'verified: SHA-256(seed) = hash',
+    not_verified: 'NOT verified: hash mismatch', seed_hidden: 'hidden until the game ends', first: 'First', prev: 'Previous', next: 'Next', last: 'Last', play: 'Play', pause: 'Pause',
+    step: 'Step {i} / {n}', preselect: 'pre-select for your next move', preselected: 'Pre-selected: {piece}',
+    board_four: 'Four-colour Parchís board', board_six: 'Six-colour Parchís board',
+    home: 'home', square: 'square {n}', lane: 'lane {n}', goal: 'goal', blockade: 'blockade', captures: 'captures',
+    ev_rolled: '{who} rolled {die}', ev_no_move: '{who} rolled {die}: no legal move', ev_moved: '{who}: {piece} {from} → {to}',
+    ev_count: '{who} counts {n}: {piece} {from} → {to}', ev_captured: '{by} captures {piece} on {at}! It goes home',
+    ev_goal: '{piece} reaches the goal', ev_blockade: 'Blockade on {at}', ev_blockade_open: 'Blockade opened on {at}',
+    ev_bonus: '{who} earns a count of {n}', ev_bonus_lost: '{who} loses the count of {n}', ev_reroll_lost: '{who} loses the extra roll',
+    ev_three_sixes: 'Three sixes for {who}!', ev_three_sixes_home: 'Three sixes for {who}: {piece} goes home from {at}',
+    ev_extra: '{who} rolls again', ev_turn: "{who}'s turn", ev_won: '{names} win the game!',
+    modes: { individual: 'Individual', quick: 'Quick', pairs: 'Pairs (2 v 2)', '1v1': '1 v 1 (two colours each)', '6-piece': '6 pieces', '3v3': '3 v 3 (six colours)' },
+    rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Morocco' },
+    colours: { yellow: 'Yellow', blue: 'Blue', red: 'Red', green: 'Green', orange: 'Orange', turquoise: 'Turquoise', purple: 'Turquoise' },
+    status: { waiting: 'waiting', playing: 'playing', finished: 'finished' },
+    error: 'Error: {msg}', room_not_found: 'Room not found.', name_required: 'Choose a name first.', loading: 'Loading…',
+    side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves',
+  },
+  es: {
+    title: 'Parchís', tagline: 'Parchís en línea — reglas Playgridia, Ludoteka y Marruecos',
+    language: 'Idioma', your_name: 'Tu nombre', save_name: 'Guardar', change_name: 'Cambiar nombre',
+    hello: 'Hola, {name}', create_room: 'Crear una sala', rules: 'Reglas', mode: 'Modalidad', players: 'Jugadores',
+    bots: 'Asientos vacíos', seat_n: 'Asiento {n}', human: 'Humano', bot_easy: 'Bot (fácil)', bot_medium: 'Bot (medio)', bot_hard: 'Bot (difícil)',
+    turn_timer: 'Tiempo por turno', no_limit: 'Sin límite', seconds: '{n} s', preview: 'Ver mi próxima tirada por adelantado',
+    public_room: 'Sala pública (aparece en la lista)', create: 'Crear', public_rooms: 'Salas públicas en espera', no_rooms: 'No hay salas públicas en espera. ¡Crea una!',
+    refresh: 'Actualizar', join: 'Unirse', watch: 'Mirar', join_by_code: 'Unirse con un código o enlace', code: 'Código', go: 'Ir',
+    waiting_room: 'Sala de espera', share_link: 'Comparte este enlace', copy: 'Copiar', copied: '¡Copiado!', room_code: 'Código de sala',
+    seat: 'Asiento', empty_seat: 'libre', bot_fills: 'jugará un bot ({level})', owner: 'anfitrión', you: 'tú',
+    preferred_colour: 'Color preferido', any_colour: 'Cualquiera', take_seat: 'Sentarse', leave_seat: 'Dejar el asiento',
+    start_game: 'Empezar la partida', start_hint: 'Los asientos libres los ocupan bots.', wait_owner: 'Esperando a que el anfitrión empiece…',
+    connected: 'conectado', away: 'ausente', bot: 'bot', spectators: '{n} mirando', spectator_mode: 'Estás mirando',
+    roll: 'Tirar el dado', auto_roll: 'Tirada automática', your_turn: 'Tu turno', turn_of: 'Turno de {name}', moves_to_play: 'Jugadas',
+    count_to_play: 'Cuenta {n}: mueve una ficha {n} casillas', pick_move: 'Elige una jugada', no_moves: 'Ninguna jugada posible',
+    next_roll: 'Tu próxima tirada: {n}', sixes_in_a_row: 'Seises seguidos: {n}', log: 'Historial', timer: 'Tiempo restante',
+    reconnecting: 'Conexión perdida — reconectando…', reconnected: 'Reconectado', offline_protocol: 'El juego en directo aún no está disponible en este servidor.',
+    game_over: 'Fin de la partida', winner: 'Gana: {names}', you_won: '¡Has ganado!', you_lost: 'Has perdido.', replay: 'Repetición', back_home: 'Inicio',
+    dice_proof: 'Dado justo', seed_hash: 'Hash de la semilla (publicado al empezar)', seed: 'Semilla (revelada al final)', verified: 'verificado: SHA-256(semilla) = hash',
+    not_verified: 'NO verificado: el hash no coincide', seed_hidden: 'oculta hasta el final', first: 'Inicio', prev: 'Anterior', next: 'Siguiente', last: 'Final', play: 'Reproducir', pause: 'Pausa',
+    step: 'Paso {i} / {n}', preselect: 'preseleccionar para tu próxima jugada', preselected: 'Preseleccionada: {piece}',
+    board_four: 'Tablero de parchís de cuatro colores', board_six: 'Tablero de parchís de seis colores',
+    home: 'casa', square: 'casilla {n}', lane: 'pasillo {n}', goal: 'meta', blockade: 'barrera', captures: 'come',
+    ev_rolled: '{who} saca un {die}', ev_no_move: '{who} saca un {die}: no puede mover', ev_moved: '{who}: {piece} {from} → {to}',
+    ev_count: '{who} cuenta {n}: {piece} {from} → {to}', ev_captured: '¡{by} se come a {piece} en {at}! Vuelve a casa',
+    ev_goal: '{piece} llega a la meta', ev_blockade: 'Barrera en {at}', ev_blockade_open: 'Se abre la barrera en {at}',
+    ev_bonus: '{who} se cuenta {n}', ev_bonus_lost: '{who} pierde la cuenta de {n}', ev_reroll_lost: '{who} pierde la tirada extra',
+    ev_three_sixes: '¡Tres seises para {who}!', ev_three_sixes_home: 'Tres seises para {who}: {piece} vuelve a casa desde {at}',
+    ev_extra: '{who} vuelve a tirar', ev_turn: 'Turno de {who}', ev_won: '¡{names} ganan la partida!',
+    modes: { individual: 'Individual', quick: 'Rápida', pairs: 'Parejas (2 c 2)', '1v1': '1 c 1 (dos colores cada uno)', '6-piece': '6 fichas', '3v3': '3 c 3 (seis colores)' },
+    rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Marruecos' },
+    colours: { yellow: 'Amarillo', blue: 'Azul', red: 'Rojo', green: 'Verde', orange: 'Naranja', turquoise: 'Turquesa', purple: 'Turquesa' },
+    status: { waiting: 'en espera', playing: 'en juego', finished: 'terminada' },
+    error: 'Error: {msg}', room_not_found: 'Sala no encontrada.', name_required: 'Elige primero un nombre.', loading: 'Cargando…',
+    side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas',
+  },
+  fr: {
+    title: 'Parchís', tagline: 'Parchís en ligne — règles Playgridia, Ludoteka et Maroc',
+    language: 'Langue', your_name: 'Votre nom', save_name: 'Enregistrer', change_name: 'Changer de nom',
+    hello: 'Bonjour, {name}', create_room: 'Créer une salle', rules: 'Règles', mode: 'Mode', players: 'Joueurs',
+    bots: 'Places vides', seat_n: 'Place {n}', human: 'Humain', bot_easy: 'Bot (facile)', bot_medium: 'Bot (moyen)', bot_hard: 'Bot (difficile)',
+    turn_timer: 'Temps par tour', no_limit: 'Sans limite', seconds: '{n} s', preview: 'Voir mon prochain lancer à l’avance',
+    public_room: 'Salle publique (listée ci-dessous)', create: 'Créer', public_rooms: 'Salles publiques en attente', no_rooms: 'Aucune salle publique en attente. Créez-en une !',
+    refresh: 'Actualiser', join: 'Rejoindre', watch: 'Regarder', join_by_code: 'Rejoindre avec un code ou un lien', code: 'Code', go: 'Aller',
+    waiting_room: 'Salle d’attente', share_link: 'Partagez ce lien', copy: 'Copier', copied: 'Copié !', room_code: 'Code de la salle',
+    seat: 'Place', empty_seat: 'libre', bot_fills: 'un bot jouera ({level})', owner: 'hôte', you: 'vous',
+    preferred_colour: 'Couleur préférée', any_colour: 'Peu importe', take_seat: 'S’asseoir', leave_seat: 'Quitter la place',
+    start_game: 'Lancer la partie', start_hint: 'Les places vides sont prises par des bots.', wait_owner: 'En attente du lancement par l’hôte…',
+    connected: 'connecté', away: 'absent', bot: 'bot', spectators: '{n} spectateurs', spectator_mode: 'Vous regardez',
+    roll: 'Lancer le dé', auto_roll: 'Lancer automatique', your_turn: 'À vous', turn_of: 'Au tour de {name}', moves_to_play: 'Coups',
+    count_to_play: 'Compter {n} : avancez un pion de {n} cases', pick_move: 'Choisissez un coup', no_moves: 'Aucun coup possible',
+    next_roll: 'Votre prochain lancer : {n}', sixes_in_a_row: 'Six d’affilée : {n}', log: 'Journal', timer: 'Temps restant',
+    reconnecting: 'Connexion perdue — reconnexion…', reconnected: 'Reconnecté', offline_protocol: 'Le jeu en direct n’est pas encore disponible sur ce serveur.',
+    game_over: 'Partie terminée', winner: 'Vainqueur : {names}', you_won: 'Vous avez gagné !', you_lost: 'Vous avez perdu.', replay: 'Revoir', back_home: 'Accueil',
+    dice_proof: 'Équité du dé', seed_hash: 'Empreinte de la graine (publiée au début)', seed: 'Graine (révélée à la fin)', verified: 'vérifié : SHA-256(graine) = empreinte',
+    not_verified: 'NON vérifié : empreinte différente', seed_hidden: 'cachée jusqu’à la fin', first: 'Début', prev: 'Précédent', next: 'Suivant', last: 'Fin', play: 'Lecture', pause: 'Pause',
+    step: 'Étape {i} / {n}', preselect: 'présélectionner pour votre prochain coup', preselected: 'Présélectionné : {piece}',
+    board_four: 'Plateau de parchís à quatre couleurs', board_six: 'Plateau de parchís à six couleurs',
+    home: 'maison', square: 'case {n}', lane: 'couloir {n}', goal: 'arrivée', blockade: 'barrage', captures: 'capture',
+    ev_rolled: '{who} fait {die}', ev_no_move: '{who} fait {die} : aucun coup possible', ev_moved: '{who} : {piece} {from} → {to}',
+    ev_count: '{who} compte {n} : {piece} {from} → {to}', ev_captured: '{by} capture {piece} sur {at} ! Retour à la maison',
+    ev_goal: '{piece} arrive', ev_blockade: 'Barrage sur {at}', ev_blockade_open: 'Barrage ouvert sur {at}',
+    ev_bonus: '{who} gagne {n} cases', ev_bonus_lost: '{who} perd les {n} cases', ev_reroll_lost: '{who} perd le lancer supplémentaire',
+    ev_three_sixes: 'Trois six pour {who} !', ev_three_sixes_home: 'Trois six pour {who} : {piece} retourne à la maison depuis {at}',
+    ev_extra: '{who} rejoue', ev_turn: 'Au tour de {who}', ev_won: '{names} gagnent la partie !',
+    modes: { individual: 'Individuel', quick: 'Rapide', pairs: 'Équipes (2 c. 2)', '1v1': '1 c. 1 (deux couleurs chacun)', '6-piece': '6 pions', '3v3': '3 c. 3 (six couleurs)' },
+    rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Maroc' },
+    colours: { yellow: 'Jaune', blue: 'Bleu', red: 'Rouge', green: 'Vert', orange: 'Orange', turquoise: 'Turquoise', purple: 'Turquoise' },
+    status: { waiting: 'en attente', playing: 'en cours', finished: 'terminée' },
+    error: 'Erreur : {msg}', room_not_found: 'Salle introuvable.', name_required: 'Choisissez d’abord un nom.', loading: 'Chargement…',
+    side: 'Équipe {n}', seats_free: '{n} libres', game: 'Partie', close: 'Fermer', move_log: 'Coups',
+  },
+};
+
+export const LANGS = { es: 'Español', fr: 'Français', en: 'English' };
+
+function detect() {
+  try {
+    const saved = localStorage.getItem('parchis.lang');
+    if (saved && S[saved]) return saved;
+  } catch { /* storage unavailable */ }
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const code = String(l).slice(0, 2).toLowerCase();
+    if (S[code]) return code;
+  }
+  return 'en';
+}
+
+let lang = detect();
+const listeners = new Set();
+
+export function getLang() { return lang; }
+export function setLang(l) {
+  if (!S[l]) return;
+  lang = l;
+  try { localStorage.setItem('parchis.lang', l); } catch { /* ignore */ }
+  document.documentElement.lang = l;
+  listeners.forEach((f) => f(l));
+}
+export function onLangChange(f) { listeners.add(f); return () => listeners.delete(f); }
+
+/** Translates a key; `vars` fill `{name}` holes. Dotted keys reach nested tables (modes.pairs). */
+export function t(key, vars = {}) {
+  const get = (table) => key.split('.').reduce((o, k) => (o == null ? undefined : o[k]), table);
+  let s = get(S[lang]);
+  if (s === undefined) s = get(S.en);
+  if (s === undefined) return key;
+  return String(s).replace(/\{(\w+)\}/g, (_, k) => (vars[k] !== undefined ? vars[k] : `{${k}}`));
+}
+
+const LETTER = { y: 'yellow', b: 'blue', r: 'red', g: 'green', o: 'orange', t: 'turquoise' };
+export function colourOfPiece(id) { return LETTER[id[0]] || 'yellow'; }
+export function pieceName(id) {
+  return `${t('colours.' + colourOfPiece(id))} ${id.slice(1)} (${id.toUpperCase()})`;
+}
+export function placeName(place) {
+  if (!place) return '';
+  switch (place.kind) {
+    case 'square': return t('square', { n: place.at });
+    case 'lane': return t('lane', { n: place.at });
+    case 'goal': return t('goal');
+    default: return t('home');
+  }
+}
+
+/** Fills every `[data-i18n]` element of root with its text. */
+export function translate(root = document) {
+  root.querySelectorAll('[data-i18n]').forEach((e) => { e.textContent = t(e.dataset.i18n); });
+  root.querySelectorAll('[data-i18n-label]').forEach((e) => { e.setAttribute('aria-label', t(e.dataset.i18nLabel)); });
+}
+
+document.documentElement.lang = lang;

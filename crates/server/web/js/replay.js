@@ -1,0 +1,202 @@
+// Replay viewer of a finished (or running) game from GET /api/games/{id}/record.
+// The record holds rolls and moves (PROTOCOL.md section 6), not per-step states, so the viewer steps
+// through the log and shows each move on the board by moving the piece from → to as the move text says.
+// Pieces sent home (captures, three sixes) are put back in their base when the record shows them
+// leaving home again, or when another colour lands on their square; the last step is the server's
+// final view. The dice are checked against the revealed seed in the browser.
+import { h, clear } from './dom.js';
+import { t, pieceName, placeName } from './i18n.js';
+import { api } from './api.js';
+import { BoardView } from './board.js';
+import { slotColours } from './geometry.js';
+import { verifySeed, dieOf } from './sha256.js';
+import { dieFace } from './room.js';
+
+/** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
+export function parseMoveText(text) {
+  const out = [];
+  for (const part of String(text).split('+')) {
+    const m = part.match(/^([a-z]\d+):([^-]+)-(.+)$/);
+    if (!m) continue;
+    out.push({ piece: m[1], from: parsePlace(m[2]), to: parsePlace(m[3]) });
+  }
+  return out;
+}
+function parsePlace(s) {
+  if (s === 'h') return { kind: 'home' };
+  if (s === 'goal') return { kind: 'goal' };
+  if (s[0] === 'l') return { kind: 'lane', at: Number(s.slice(1)) };
+  return { kind: 'square', at: Number(s) };
+}
+const samePlace = (a, b) => a && b && a.kind === b.kind && (a.at ?? null) === (b.at ?? null);
+
+function seatLabel(rec, i) {
+  const s = rec.seats[i];
+  return (s && (s.display_name || (s.bot ? `Bot ${i + 1}` : null))) || `#${i + 1}`;
+}
+
+/** Log lines (in words) from a record, for the live page after a reload. */
+export function historyFromRecord(rec, names) {
+  const name = names || ((i) => seatLabel(rec, i));
+  return rec.log.map((e) => {
+    const p = e.payload || {};
+    if (e.kind === 'roll') return { text: t('ev_rolled', { who: name(p.seat), die: p.die }), kind: 'roll', type: 'rolled', fromRecord: true };
+    const parts = parseMoveText(p.move);
+    const text = parts.length
+      ? parts.map((m) => t('ev_moved', { who: name(p.seat), piece: pieceName(m.piece), from: placeName(m.from), to: placeName(m.to) })).join('; ')
+      : `${name(p.seat)}: ${p.move}`;
+    return { text, kind: 'move', type: 'moved', fromRecord: true };
+  });
+}
+
+/** Final view of the game's room (one snapshot over the WebSocket, as a spectator). */
+function finalView(roomId) {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v) => { if (!done) { done = true; try { ws.close(); } catch { /* ignore */ } resolve(v); } };
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(roomId)}/ws`);
+    ws.onmessage = (ev) => {
+      try {
+        const m = JSON.parse(ev.data);
+        if (m.type === 'snapshot') finish(m.state && m.state.game ? m.state.game : null);
+      } catch { finish(null); }
+    };
+    ws.onerror = () => finish(null);
+    ws.onclose = () => finish(null);
+    setTimeout(() => finish(null), 4000);
+  });
+}
+
+/** Builds one board state per log step from the move texts. */
+function buildSteps(rec, final) {
+  const pieces = final.view.pieces.map((p) => ({ ...p, place: p.place }));
+  const moves = [];
+  rec.log.forEach((e, i) => {
+    if (e.kind === 'move') for (const m of parseMoveText(e.payload.move)) moves.push({ step: i, ...m });
+  });
+  // Initial place: the first recorded `from`, or the final place for a piece that never moved.
+  const start = new Map();
+  for (const p of pieces) {
+    const first = moves.find((m) => m.piece === p.id);
+    start.set(p.id, first ? first.from : p.place);
+  }
+  // Sent-home times: a piece whose next recorded `from` (or final place) is home while it was out.
+  const sentHome = new Map(); // step index → [piece ids]
+  for (const p of pieces) {
+    const own = moves.filter((m) => m.piece === p.id);
+    for (let k = 0; k < own.length; k++) {
+      const here = own[k].to;
+      if (here.kind !== 'square') continue;
+      const next = own[k + 1];
+      const nextFrom = next ? next.from : p.place;
+      if (nextFrom.kind !== 'home') continue;
+      const until = next ? next.step : rec.log.length;
+      const hit = moves.find((m) => m.step > own[k].step && m.step < until && m.piece[0] !== p.id[0] && samePlace(m.to, here));
+      const at = hit ? hit.step : Math.max(own[k].step, until - 1);
+      if (!sentHome.has(at)) sentHome.set(at, []);
+      sentHome.get(at).push(p.id);
+    }
+  }
+  const steps = [];
+  let cur = new Map(start);
+  steps.push(new Map(cur));
+  rec.log.forEach((e, i) => {
+    if (e.kind === 'move') for (const m of parseMoveText(e.payload.move)) cur.set(m.piece, m.to);
+    for (const id of sentHome.get(i) || []) cur.set(id, { kind: 'home' });
+    steps.push(new Map(cur));
+  });
+  const viewAt = (k) => {
+    const places = steps[k];
+    const isLast = k === steps.length - 1 && final.view;
+    const ps = isLast ? final.view.pieces : pieces.map((p) => ({ ...p, place: places.get(p.id), in_blockade: false, last_arrived: false }));
+    return { ...final.view, pieces: ps, legal_moves: [] };
+  };
+  return { count: steps.length, viewAt };
+}
+
+export function mountReplay(main, gameId) {
+  const root = h('div.replay', { id: 'replay' }, h('p.muted', t('loading')));
+  main.append(root);
+  let timer = null;
+  let stopped = false;
+  (async () => {
+    let rec;
+    try { rec = await api.record(gameId); } catch (x) { clear(root, h('p.error', t('error', { msg: x.message }))); return; }
+    const final = await finalView(rec.room_id);
+    if (stopped) return;
+    const lines = historyFromRecord(rec);
+    const boardBox = h('div.board-wrap', { id: 'board' });
+    const pos = h('span', { id: 'replay-step', 'aria-live': 'polite' });
+    const die = h('div');
+    const list = h('ol.log', { id: 'replay-log' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
+    const proof = h('div.proof', { id: 'proof' });
+    const steps = final && final.view ? buildSteps(rec, final) : null;
+    const board = steps ? new BoardView(boardBox) : null;
+    let k = 0;
+    const n = rec.log.length;
+    const show = (i) => {
+      k = Math.max(0, Math.min(n, i));
+      pos.textContent = t('step', { i: k, n });
+      list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === k));
+      const cur = list.querySelector(`li[data-step="${k}"]`);
+      if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); cur.scrollIntoView({ block: 'nearest' }); }
+      let lastRoll = null;
+      for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
+      clear(die, dieFace(lastRoll));
+      if (board) {
+        const v = steps.viewAt(k);
+        const prev = k > 0 ? rec.log[k - 1] : null;
+        const moved = prev && prev.kind === 'move' ? parseMoveText(prev.payload.move).map((m) => ({ type: 'moved', ...m })) : [];
+        board.render(v, { bottomSlot: 0, moved });
+        board.svg.setAttribute('data-step', k);
+      }
+    };
+    const play = h('button', { type: 'button', id: 'replay-play' }, t('play'));
+    play.onclick = () => {
+      if (timer) { clearInterval(timer); timer = null; play.textContent = t('play'); return; }
+      if (k >= n) show(0);
+      play.textContent = t('pause');
+      timer = setInterval(() => { if (k >= n) { clearInterval(timer); timer = null; play.textContent = t('play'); } else show(k + 1); }, 500);
+    };
+    clear(root,
+      h('div.game',
+        h('div', h('section.card',
+          h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
+          h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '⏮ ', t('first')),
+            h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, '◀ ', t('prev')),
+            play,
+            h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ' ▶'),
+            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' ⏭'), pos)),
+        boardBox),
+        h('div.side', h('section.card', die), h('section.card', h('h2', t('move_log')), list), h('section.card', h('h2', t('dice_proof')), proof),
+          h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
+    root.addEventListener('keydown', (e) => {
+      if (e.target.closest('input,select')) return;
+      if (e.key === 'ArrowRight') { e.preventDefault(); show(k + 1); } else if (e.key === 'ArrowLeft') { e.preventDefault(); show(k - 1); }
+    });
+    show(n);
+    // Dice proof: the seed hashes to the published hash, and every roll follows from the seed.
+    const status = h('p', { id: 'proof-status' });
+    clear(proof, h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash' }, rec.seed_hash)),
+      h('p', t('seed'), ': ', rec.seed ? h('code', { id: 'seed' }, rec.seed) : h('em.muted', t('seed_hidden'))), status);
+    if (rec.seed) {
+      let ok = await verifySeed(rec.seed, rec.seed_hash).catch(() => false);
+      let rolls = 0;
+      let bad = null;
+      if (ok) {
+        for (const e of rec.log) {
+          if (e.kind !== 'roll') continue;
+          const expect = await dieOf(rec.seed, e.payload.roll ?? rolls);
+          rolls++;
+          if (expect !== e.payload.die) { bad = e.seq; ok = false; break; }
+        }
+      }
+      status.className = ok ? 'verified' : 'not-verified';
+      status.dataset.verified = String(ok);
+      status.textContent = ok ? `✓ ${t('verified')} (${rolls} 🎲)` : `✗ ${t('not_verified')}${bad !== null ? ` (log ${bad})` : ''}`;
+    }
+    void slotColours;
+  })();
+  return () => { stopped = true; if (timer) clearInterval(timer); };
+}

@@ -1,0 +1,490 @@
+// The room page: waiting room, live game and end of game, all driven by the room WebSocket.
+import { h, clear } from './dom.js';
+import { t, pieceName, placeName } from './i18n.js';
+import { api, me, register } from './api.js';
+import { RoomConnection } from './conn.js';
+import { BoardView } from './board.js';
+import { COLOURS, slotColours } from './geometry.js';
+import { describe } from './events.js';
+import { verifySeed } from './sha256.js';
+import { navigate, banner, announce } from './app.js';
+import { historyFromRecord } from './replay.js';
+
+const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'purple'] };
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+export function dieFace(n, extra = '') {
+  const d = h('div.die', { class: extra, role: 'img', 'aria-label': n ? String(n) : '–', 'data-die': n || '' });
+  for (let i = 0; i < 9; i++) d.append(h('i', { class: n && PIPS[n].includes(i) ? 'on' : '' }));
+  return d;
+}
+
+function swatch(colour) {
+  const c = COLOURS[colour] || COLOURS.yellow;
+  return h('span.swatch', { class: colour, style: `background:${c.fill}`, title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
+}
+
+/** Room state shape of the WebSocket, built from the REST room view (fallback before the WS answers). */
+function stateFromRest(r) {
+  return {
+    room: { id: r.id, status: r.status, owner_id: r.owner_id, settings: r.settings },
+    seats: r.seats.map((s) => ({ ...s, status: s.bot ? 'bot' : s.player_id ? 'away' : 'empty' })),
+    spectators: 0,
+    game: r.game_id ? { id: r.game_id, seed_hash: null, seed: null, view: null, result: null } : null,
+    rest: true,
+  };
+}
+
+export function mountRoom(main, ref) {
+  const params = new URLSearchParams(location.search);
+  const ctx = {
+    ref, state: null, hello: null, preview: null, rest: null, conn: null, version: null,
+    log: [], lastDie: null, rolling: false, autoRoll: localStorage.getItem('parchis.autoRoll') === '1',
+    preselected: null, autoSentFor: null, timerId: null, mode: null, board: null, els: {}, error: '',
+    proof: null, recordLoaded: false, watch: params.has('watch'),
+  };
+  window.__parchis = ctx;
+  const root = h('div.room', { id: 'room' });
+  main.append(root);
+  root.append(h('p.muted', t('loading')));
+
+  const mySeatIndex = () => {
+    const who = me();
+    if (ctx.hello && ctx.hello.seat !== null && ctx.hello.seat !== undefined) return ctx.hello.seat;
+    if (!who || !ctx.state) return null;
+    const s = ctx.state.seats.find((x) => x.player_id === who.id);
+    return s ? s.seat : null;
+  };
+
+  async function loadRest() {
+    try {
+      ctx.rest = await api.room(ref);
+      if (!ctx.state || ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
+    } catch (x) {
+      if (x.status === 404) { clear(root, h('p.error', t('room_not_found')), h('a', { href: '/', 'data-link': true }, t('back_home'))); ctx.dead = true; }
+      else if (!ctx.state) clear(root, h('p.error', t('error', { msg: x.message })));
+    }
+  }
+
+  function connect() {
+    if (ctx.conn) ctx.conn.close();
+    const who = me();
+    ctx.conn = new RoomConnection(ref, who && who.token, {
+      onState: (state, { events, kind }) => {
+        ctx.state = state;
+        ctx.version = ctx.conn.version;
+        if (kind === 'snapshot') { ctx.preview = null; }
+        render(events || [], kind);
+      },
+      onHello: (msg) => { ctx.hello = msg; render([]); },
+      onPreview: (msg) => { ctx.preview = msg; renderControls(); },
+      onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
+      onStatus: (status) => {
+        ctx.connStatus = status;
+        if (status === 'reconnecting') banner(t('reconnecting'));
+        else if (status === 'open') { if (ctx.wasDown) { banner(t('reconnected'), 'ok'); setTimeout(() => { if (ctx.connStatus === 'open') banner(''); }, 1500); } else banner(''); }
+        ctx.wasDown = status === 'reconnecting' || (ctx.wasDown && status !== 'open');
+        if (status === 'reconnecting' && !ctx.restPoll) {
+          // Keep the lobby fresh over REST while the socket is down.
+          ctx.restPoll = setInterval(() => { if (ctx.connStatus !== 'open') loadRest(); }, 3000);
+        }
+        if (status === 'open' && ctx.restPoll) { clearInterval(ctx.restPoll); ctx.restPoll = null; }
+      },
+    });
+  }
+
+  function showError(msg) {
+    ctx.error = msg;
+    const e = root.querySelector('#room-error');
+    if (e) e.textContent = msg ? t('error', { msg }) : '';
+  }
+
+  /* ----- rendering ----- */
+
+  function render(events, kind) {
+    if (ctx.dead || !ctx.state) return;
+    const st = ctx.state;
+    const status = st.room.status;
+    const hasGame = st.game && st.game.view;
+    const mode = status === 'waiting' || !hasGame ? 'waiting' : 'game';
+    if (mode !== ctx.mode) {
+      ctx.mode = mode;
+      clear(root);
+      if (mode === 'waiting') buildWaiting(); else buildGame();
+    }
+    if (mode === 'waiting') renderWaiting(); else renderGame(events, kind);
+  }
+
+  function seatName(i) {
+    const s = ctx.state.seats[i];
+    if (!s) return `#${i + 1}`;
+    if (s.display_name) return s.display_name;
+    if (s.bot) return `Bot ${i + 1}`;
+    return `${t('seat')} ${i + 1}`;
+  }
+  function sideNames(side) {
+    const v = ctx.state.game && ctx.state.game.view;
+    if (!v) return '';
+    return v.seats.filter((s) => s.side === side).map((s) => seatName(s.seat)).join(', ');
+  }
+
+  function statusChip(s) {
+    const label = s.label || s.status;
+    if (s.status === 'connected') return h('span.chip.ok', { 'data-status': 'connected' }, t('connected'));
+    if (s.status === 'away') return h('span.chip.away', { 'data-status': 'away' }, s.bot_playing ? `${t('away')} (${t('bot')})` : t('away'));
+    if (s.status === 'bot') return h('span.chip.bot', { 'data-status': 'bot' }, `${t('bot')}${s.bot ? ' · ' + t('bot_' + s.bot).replace(/^.*\((.*)\)$/, '$1') : ''}`);
+    return h('span.chip', { 'data-status': label || 'empty' }, t('empty_seat'));
+  }
+
+  /* ----- waiting room ----- */
+
+  function buildWaiting() {
+    ctx.els = {};
+    root.append(
+      h('section.card', { 'aria-labelledby': 'wr-h' },
+        h('h2', { id: 'wr-h' }, t('waiting_room')),
+        h('p', { id: 'wr-settings' }),
+        h('div', { id: 'wr-share' }),
+        h('ul.seats', { id: 'seats', 'aria-live': 'polite' }),
+        h('div.row', { id: 'wr-actions', style: 'margin-top:0.75rem' }),
+        h('p.muted', { id: 'wr-hint' }),
+        h('p.error', { id: 'room-error', role: 'alert' }, ctx.error ? t('error', { msg: ctx.error }) : '')),
+    );
+  }
+
+  function renderWaiting() {
+    const st = ctx.state;
+    const who = me();
+    const mine = mySeatIndex();
+    const owner = who && st.room.owner_id === who.id;
+    const s = st.room.settings;
+    clear(root.querySelector('#wr-settings'),
+      h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
+      `${s.players} ${t('players').toLowerCase()} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
+      s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
+      st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
+    const code = ctx.rest && ctx.rest.join_code;
+    const link = `${location.origin}/room/${code || st.room.id}`;
+    const share = root.querySelector('#wr-share');
+    clear(share,
+      code ? h('p', t('room_code'), ': ', h('span.code-big', { id: 'join-code-value' }, code)) : null,
+      h('p.row', h('span', t('share_link'), ': '), h('span.share', { id: 'share-link' }, link),
+        h('button', {
+          type: 'button',
+          onclick: async (e) => {
+            try { await navigator.clipboard.writeText(link); e.target.textContent = t('copied'); } catch { /* clipboard denied */ }
+          },
+        }, t('copy'))));
+    const board = s.mode === '3v3' ? 'six' : 'four';
+    clear(root.querySelector('#seats'), st.seats.map((seat) => {
+      const isMe = mine === seat.seat;
+      return h('li', { class: isMe ? 'me' : '', 'data-seat': seat.seat },
+        h('strong', `${seat.seat + 1}.`),
+        seat.preferred_colour ? swatch(seat.preferred_colour === 'purple' ? 'turquoise' : seat.preferred_colour) : null,
+        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${t('bot_fills', { level: t('bot_medium').replace(/^.*\((.*)\)$/, '$1') })}`)),
+          isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
+        statusChip(seat));
+    }));
+    const actions = clear(root.querySelector('#wr-actions'));
+    if (!who) {
+      const input = h('input', { id: 'wr-name', maxlength: 32, placeholder: t('your_name') });
+      actions.append(h('form.row', {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          if (!input.value.trim()) return;
+          try { await register(input.value.trim()); connect(); await join(); } catch (x) { showError(x.message); }
+        },
+      }, h('label.sr-only', { for: 'wr-name' }, t('your_name')), input, h('button.primary', { type: 'submit' }, t('take_seat'))));
+    } else {
+      const colourSel = h('select', { id: 'pref-colour' }, h('option', { value: '' }, t('any_colour')),
+        SERVER_COLOURS[board].map((c) => h('option', { value: c }, t('colours.' + c))));
+      const mySeat = mine !== null ? st.seats[mine] : null;
+      colourSel.value = (mySeat && mySeat.preferred_colour) || '';
+      colourSel.onchange = () => { if (mine !== null) join(colourSel.value || null); };
+      actions.append(h('label', { for: 'pref-colour' }, t('preferred_colour')), colourSel);
+      if (mine === null) actions.append(h('button.primary', { type: 'button', id: 'take-seat', onclick: () => join(colourSel.value || null) }, t('take_seat')));
+      else if (!owner) actions.append(h('button', { type: 'button', id: 'leave-seat', onclick: leave }, t('leave_seat')));
+      if (owner) actions.append(h('button.primary', { type: 'button', id: 'start-game', onclick: start }, t('start_game')));
+    }
+    root.querySelector('#wr-hint').textContent = owner ? t('start_hint') : t('wait_owner');
+  }
+
+  async function join(colour = null) {
+    showError('');
+    try {
+      const body = {};
+      if (colour) body.preferred_colour = colour;
+      ctx.rest = await api.join(ref, body);
+      if (!ctx.conn || !ctx.conn.token) connect();
+      else if (ctx.state && ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
+      else if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); }
+      // A spectator socket must reconnect to become a player.
+      if (ctx.hello && ctx.hello.role === 'spectator') connect();
+    } catch (x) { showError(x.message); }
+  }
+  async function leave() {
+    try { ctx.rest = await api.leave(ref); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  async function start() {
+    try {
+      ctx.rest = await api.start(ref);
+      if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); }
+    } catch (x) { showError(x.message); }
+  }
+
+  /* ----- game ----- */
+
+  function buildGame() {
+    const boardBox = h('div.board-wrap', { id: 'board' });
+    const els = {
+      turn: h('div.turn-line', { id: 'turn-line', 'aria-live': 'polite' }),
+      timer: h('div.timer', { id: 'turn-timer', role: 'progressbar', 'aria-label': t('timer'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div')),
+      dice: h('div.dice-row', { id: 'dice' }),
+      info: h('div', { id: 'turn-info' }),
+      moves: h('ul.moves', { id: 'moves', 'aria-label': t('moves_to_play') }),
+      players: h('ul.seats', { id: 'players' }),
+      spect: h('p.muted', { id: 'spectators' }),
+      log: h('ol.log', { id: 'log', 'aria-label': t('log') }),
+      end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
+      proof: h('div.proof', { id: 'proof' }),
+    };
+    ctx.els = els;
+    root.append(h('div.game',
+      h('div', els.end, boardBox),
+      h('div.side',
+        h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
+          h('p.error', { id: 'room-error', role: 'alert' })),
+        h('section.card', h('h2', t('players')), els.players, els.spect),
+        h('section.card', h('h2', t('log')), els.log),
+        h('details.card', h('summary', t('dice_proof')), els.proof))));
+    ctx.board = new BoardView(boardBox, {
+      onMove: (m) => playMove(m.text),
+      onPreselect: (id) => {
+        ctx.preselected = id;
+        if (ctx.conn && ctx.conn.open) ctx.conn.send({ type: 'preselect', move: id }).catch(() => {});
+        renderControls();
+      },
+    });
+    ctx.timerId = setInterval(updateTimer, 250);
+  }
+
+  function myColours() {
+    const v = ctx.state.game.view;
+    const s = mySeatIndex();
+    return s === null || !v.seats[s] ? [] : v.seats[s].colours;
+  }
+
+  function renderGame(events, kind) {
+    const st = ctx.state;
+    const g = st.game;
+    const v = g.view;
+    const mine = mySeatIndex();
+    const slots = slotColours(v.rules, v.board);
+    const bottom = mine !== null && v.seats[mine] ? Math.max(0, slots.indexOf(v.seats[mine].colours[0])) : 0;
+    const moved = events.filter((e) => e.type === 'moved');
+    ctx.board.render(v, { bottomSlot: bottom, moved, mySeat: mine });
+    ctx.board.svg.setAttribute('data-version', ctx.version ?? '');
+    for (const e of events) {
+      const d = describe(e, seatName, sideNames);
+      ctx.log.push({ ...d, type: e.type });
+      if (e.type === 'rolled') { ctx.lastDie = e.die; ctx.rolling = true; }
+      if (['moved', 'captured', 'reached_goal', 'three_sixes', 'game_won', 'no_legal_move', 'bonus_granted'].includes(e.type)
+        || (e.type === 'turn_passed' && e.seat === mine) || (e.type === 'rolled')) announce(d.text);
+      if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
+      if (e.type === 'moved' && ctx.preselected && e.piece === ctx.preselected) ctx.preselected = null;
+    }
+    if (kind === 'snapshot' && !ctx.recordLoaded && g.id) loadHistory(g.id);
+    renderLog();
+    renderPlayers();
+    renderControls();
+    renderEnd();
+    maybeAuto();
+  }
+
+  async function loadHistory(gameId) {
+    ctx.recordLoaded = true;
+    try {
+      const rec = await api.record(gameId);
+      const past = historyFromRecord(rec, seatName);
+      if (ctx.log.length === 0 || past.length) ctx.log = [...past, ...ctx.log.filter((l) => !l.fromRecord)];
+      renderLog();
+    } catch { /* the log just starts empty */ }
+  }
+
+  function renderLog() {
+    const ol = ctx.els.log;
+    if (!ol) return;
+    const shown = ctx.log.filter((l) => l.type !== 'turn_passed' || true).slice(-150);
+    clear(ol, shown.map((l) => h('li', { class: l.kind }, l.text)));
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  function renderPlayers() {
+    const st = ctx.state;
+    const v = st.game.view;
+    const mine = mySeatIndex();
+    clear(ctx.els.players, v.seats.map((s) => {
+      const seat = st.seats[s.seat] || {};
+      return h('li', { class: `${mine === s.seat ? 'me' : ''} ${v.turn.seat === s.seat && v.turn.phase !== 'over' ? 'turn' : ''}`, 'data-seat': s.seat },
+        s.colours.map(swatch),
+        h('span', { style: 'flex:1' }, seatName(s.seat), mine === s.seat ? ` (${t('you')})` : ''),
+        v.seats.length > 2 && new Set(v.seats.map((x) => x.side)).size < v.seats.length ? h('span.muted', t('side', { n: s.side + 1 })) : null,
+        statusChip(seat));
+    }));
+    ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
+  }
+
+  function isMyTurn() {
+    const v = ctx.state.game.view;
+    const mine = mySeatIndex();
+    return mine !== null && v.turn.seat === mine && v.turn.phase !== 'over' && ctx.state.room.status === 'playing';
+  }
+
+  function renderControls() {
+    if (ctx.mode !== 'game' || !ctx.els.turn) return;
+    const st = ctx.state;
+    const v = st.game.view;
+    const turn = v.turn;
+    const mine = mySeatIndex();
+    const my = isMyTurn();
+    const over = turn.phase === 'over' || st.room.status === 'finished';
+    ctx.els.turn.textContent = over ? t('game_over') : my ? t('your_turn') : t('turn_of', { name: seatName(turn.seat) });
+    const turnColours = v.seats[turn.seat] ? v.seats[turn.seat].colours : [];
+    ctx.els.turn.prepend(...turnColours.map(swatch), ' ');
+    // Dice.
+    const die = turn.phase === 'move' ? turn.die : ctx.lastDie;
+    const face = dieFace(die, ctx.rolling ? 'rolling' : '');
+    ctx.rolling = false;
+    const rollBtn = h('button.primary', { type: 'button', id: 'roll', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
+    const auto = h('input', { type: 'checkbox', id: 'auto-roll', checked: ctx.autoRoll });
+    auto.onchange = () => { ctx.autoRoll = auto.checked; localStorage.setItem('parchis.autoRoll', auto.checked ? '1' : '0'); maybeAuto(); };
+    const els = [face];
+    if (mine !== null && !over) els.push(rollBtn, h('label.row', { for: 'auto-roll', style: 'gap:0.3rem' }, auto, t('auto_roll')));
+    clear(ctx.els.dice, els);
+    // Info: counts, sixes, penalty, preview, pre-selection.
+    const info = [];
+    if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, t('count_to_play', { n: turn.amount })));
+    if (turn.queued_counts && turn.queued_counts.length) info.push(h('div.counts', { id: 'queued-counts' }, turn.queued_counts.map((n) => h('span.count-chip', `+${n}`))));
+    if (turn.sixes_in_a_row > 0 && !over) info.push(h('p.muted', { id: 'sixes' }, t('sixes_in_a_row', { n: turn.sixes_in_a_row })));
+    if (ctx.penalty && ctx.penalty.until > Date.now()) info.push(h('p.penalty', { id: 'penalty', role: 'alert' }, ctx.penalty.text));
+    if (ctx.preview && st.game.rolls === ctx.preview.roll && !over) info.push(h('p.preview', { id: 'preview' }, t('next_roll', { n: ctx.preview.die })));
+    if (ctx.preselected && !over) info.push(h('p.muted', { id: 'preselected' }, t('preselected', { piece: pieceName(ctx.preselected) })));
+    clear(ctx.els.info, info);
+    // Moves.
+    const moves = my && (turn.phase === 'move' || turn.phase === 'count') ? v.legal_moves : [];
+    clear(ctx.els.moves, moves.map((m) => h('li', h('button', {
+      type: 'button', class: m.captures ? 'capture' : '', 'data-move': m.text,
+      onclick: () => playMove(m.text),
+    }, swatch(v.pieces.find((p) => p.id === m.piece)?.colour || 'yellow'),
+    `${m.piece.toUpperCase()} ${placeName(m.from)} → ${placeName(m.to)}${m.captures ? ` (${t('captures')})` : ''}`))));
+    const colours = new Set(myColours());
+    ctx.board.preselectable = !over && mine !== null && !my ? (id) => {
+      const p = v.pieces.find((x) => x.id === id);
+      return p && colours.has(p.colour) && p.place.kind !== 'goal';
+    } : false;
+    ctx.board.setMoves(moves, { interactive: moves.length > 0, preselectable: ctx.board.preselectable });
+    if (ctx.preselected !== ctx.board.preselected) { ctx.board.preselected = ctx.preselected; ctx.board.refreshHighlights(); }
+    updateTimer();
+  }
+
+  function updateTimer() {
+    const g = ctx.state && ctx.state.game;
+    const bar = ctx.els.timer;
+    if (!g || !bar) return;
+    const secs = ctx.state.room.settings.turn_time_secs;
+    const over = g.view.turn.phase === 'over';
+    if (!g.deadline_ms || !secs || over) { bar.classList.add('hidden'); return; }
+    bar.classList.remove('hidden');
+    const left = Math.max(0, g.deadline_ms - Date.now());
+    const pct = Math.max(0, Math.min(100, (left / (secs * 1000)) * 100));
+    bar.firstChild.style.width = `${pct}%`;
+    bar.classList.toggle('low', pct < 25);
+    bar.setAttribute('aria-valuenow', Math.round(pct));
+    bar.title = `${Math.ceil(left / 1000)} s`;
+  }
+
+  function maybeAuto() {
+    if (ctx.mode !== 'game' || !ctx.conn || !ctx.conn.open || !isMyTurn()) return;
+    const v = ctx.state.game.view;
+    const key = `${ctx.version}`;
+    if (ctx.autoSentFor === key) return;
+    if (v.turn.phase === 'roll' && ctx.autoRoll) {
+      ctx.autoSentFor = key;
+      setTimeout(() => { if (isMyTurn() && ctx.state.game.view.turn.phase === 'roll' && `${ctx.version}` === key) roll(); }, 450);
+    } else if ((v.turn.phase === 'move' || v.turn.phase === 'count') && ctx.preselected) {
+      const mv = v.legal_moves.filter((m) => m.piece === ctx.preselected);
+      if (mv.length === 1) { ctx.autoSentFor = key; const text = mv[0].text; ctx.preselected = null; setTimeout(() => playMove(text), 300); }
+    }
+  }
+
+  async function roll() {
+    showError('');
+    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { if (x.code) showError(x.message || x.code); }
+  }
+  async function playMove(text) {
+    showError('');
+    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { if (x.code) showError(x.message || x.code); }
+  }
+
+  async function renderEnd() {
+    const st = ctx.state;
+    const g = st.game;
+    renderProof();
+    const over = g.view.turn.phase === 'over' || st.room.status === 'finished';
+    const end = ctx.els.end;
+    if (!over) { end.classList.add('hidden'); return; }
+    const side = g.result ? g.result.winner_side : g.view.turn.winner_side;
+    const seats = g.result && g.result.winner_seats ? g.result.winner_seats : g.view.seats.filter((s) => s.side === side).map((s) => s.seat);
+    const mine = mySeatIndex();
+    const key = `${side}/${seats.join(',')}/${mine}/${!!g.seed}`;
+    if (end.dataset.key === key) return;
+    end.dataset.key = key;
+    end.classList.remove('hidden');
+    clear(end,
+      h('h2', { id: 'end-title' }, t('game_over')),
+      h('p', { id: 'winner' }, seats.map((s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null)), ' ',
+        t('winner', { names: seats.map(seatName).join(', ') })),
+      mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
+      h('div.row',
+        h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link' }, h('button.primary', { type: 'button', tabindex: -1 }, t('replay'))),
+        h('a', { href: '/', 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('back_home')))),
+    );
+  }
+
+  async function renderProof() {
+    const g = ctx.state.game;
+    const box = ctx.els.proof;
+    if (!box) return;
+    const key = `${g.seed_hash}/${g.seed}`;
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    const status = h('p', { id: 'proof-status' });
+    clear(box,
+      h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash' }, g.seed_hash || '…')),
+      h('p', t('seed'), ': ', g.seed ? h('code', { id: 'seed' }, g.seed) : h('em.muted', t('seed_hidden'))),
+      status);
+    if (g.seed && g.seed_hash) {
+      const ok = await verifySeed(g.seed, g.seed_hash).catch(() => false);
+      status.className = ok ? 'verified' : 'not-verified';
+      status.textContent = ok ? `✓ ${t('verified')}` : `✗ ${t('not_verified')}`;
+      status.dataset.verified = ok ? 'true' : 'false';
+      // The end card also shows the proof.
+      const end = ctx.els.end;
+      if (end && !end.classList.contains('hidden') && !end.querySelector('.proof')) {
+        end.append(h('div.proof', h('p', h('strong', t('dice_proof')), ': ', h('span', { class: status.className, id: 'end-proof' }, status.textContent))));
+      }
+    }
+  }
+
+  loadRest().then(() => { if (!ctx.dead) connect(); });
+  const onVis = () => { if (!document.hidden && ctx.conn && !ctx.conn.open && ctx.connStatus === 'reconnecting') { clearTimeout(ctx.conn.timer); ctx.conn.connect(); } };
+  document.addEventListener('visibilitychange', onVis);
+  void navigate;
+  return () => {
+    if (ctx.conn) ctx.conn.close();
+    clearInterval(ctx.timerId);
+    clearInterval(ctx.restPoll);
+    document.removeEventListener('visibilitychange', onVis);
+    if (window.__parchis === ctx) window.__parchis = null;
+  };
+}
