@@ -3,7 +3,6 @@
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
 import { api, me, register } from './api.js';
-import { COLOURS } from './geometry.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 
@@ -125,7 +124,7 @@ function createCard(onCreated) {
     clear(seats);
     for (let i = 1; i < n; i++) {
       const s = h('select', { id: `bot-${i}`, 'data-seat': i },
-        h('option', { value: '' }, `${t('human')} / ${t('bot_medium')}`),
+        h('option', { value: '' }, t('human_or_bot')),
         ['easy', 'medium', 'hard'].map((l) => h('option', { value: l }, t('bot_' + l))));
       s.value = old[i - 1] ?? 'medium';
       seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s));
@@ -218,7 +217,6 @@ function mountHome(main) {
       h('div.grid2',
         h('div', nameCard(render), joinCard(), rooms.card),
         h('div', createCard((room) => navigate(`/room/${room.id}`)))),
-      h('p.muted', h('span', { 'aria-hidden': 'true' }, Object.entries(COLOURS).slice(0, 6).map(([k, c]) => h('span.swatch', { class: k, style: `background:${c.fill}` }, c.letter)))),
     );
   };
   render();

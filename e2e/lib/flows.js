@@ -1,0 +1,58 @@
+// Browser flows shared by the tests: register, create a room, join, play.
+import assert from 'node:assert/strict';
+import { assertBoardMatches, pageState } from './checks.js';
+
+export async function register(page, base, name) {
+  await page.goto(`${base}/`);
+  await page.fill('#name', name);
+  await page.click('#save-name');
+  await page.waitForSelector('#change-name');
+}
+
+/** Creates a room from the home page form; returns the room id. */
+export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true } = {}) {
+  await page.selectOption('#rules', rules);
+  await page.selectOption('#mode', mode);
+  if (players) await page.selectOption('#players', String(players));
+  for (let i = 0; i < bots.length; i++) await page.selectOption(`#bot-${i + 1}`, bots[i] || '');
+  await page.selectOption('#timer', timer);
+  if (preview) await page.check('#preview');
+  if (!isPublic) await page.uncheck('#public');
+  await page.click('#create-room');
+  await page.waitForSelector('#seats li');
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
+}
+
+export async function waitBoard(page, board = null) {
+  await page.waitForSelector(board ? `svg.board[data-board="${board}"]` : 'svg.board', { timeout: 20000 });
+}
+
+/** Waits until the page's board matches the state it holds (after every update). */
+export async function checkBoard(page, label) {
+  const s = await pageState(page);
+  assert.ok(s && s.state.game && s.state.game.view, 'page has a game state');
+  await assertBoardMatches(page, s.state.game.view, label);
+  return s;
+}
+
+/**
+ * If it is this page's turn, acts once (roll, or the first legal move) and waits for the change.
+ * Returns true when it acted.
+ */
+export async function actOnce(page) {
+  const before = await pageState(page);
+  if (!before || !before.state.game) return false;
+  const roll = await page.$('#roll:not([disabled])');
+  const move = await page.$('#moves button');
+  if (!roll && !move) return false;
+  if (move) await move.click(); else await roll.click();
+  await page.waitForFunction((v) => window.__parchis && window.__parchis.version > v, before.version, { timeout: 15000 });
+  return true;
+}
+
+export async function isOver(page) {
+  return page.evaluate(() => {
+    const c = window.__parchis;
+    return !!(c && c.state && c.state.game && c.state.game.view && (c.state.game.view.turn.phase === 'over' || c.state.room.status === 'finished'));
+  });
+}

@@ -1,0 +1,147 @@
+// Live games over the room WebSocket (PROTOCOL.md): two browsers play real moves, a game against bots
+// runs to the end, a reload and a server restart resume the game, the 3v3 six-colour board plays.
+// After every change the board in the DOM is compared with the state the page received.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, hasWebSocket, rest } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot, pageState } from '../lib/checks.js';
+import { register, createRoom, waitBoard, checkBoard, actOnce, isOver } from '../lib/flows.js';
+
+let srv; let browser; let ws = false;
+before(async () => {
+  srv = await startServer({ BOT_DELAY_MS: '40', AWAY_GRACE_SECS: '2' });
+  ws = await hasWebSocket(srv.api);
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+// A reconnecting socket logs its failed handshakes while the server is down (restart test only).
+const restartAllow = [/WebSocket connection to .* failed/, /ERR_CONNECTION_REFUSED/];
+
+test('two browsers create, join and play real moves; reload and server restart resume', { timeout: 240000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser);
+  const b = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'es-ES' });
+  await register(a.page, srv.url, 'Ana');
+  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'medium', 'medium'], timer: '' });
+  const link = (await a.page.textContent('#share-link')).trim();
+  await register(b.page, srv.url, 'Bea');
+  await b.page.goto(link.replace(/^https?:\/\/[^/]+/, srv.url));
+  await b.page.click('#take-seat');
+  await b.page.waitForSelector('#seats li.me');
+  await a.page.waitForFunction(() => document.querySelectorAll('#seats [data-status="connected"]').length === 2, null, { timeout: 10000 });
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  await waitBoard(b.page, 'four');
+  // Each player sees their own colour at the bottom.
+  assert.equal(await a.page.getAttribute('svg.board', 'data-bottom-slot'), '0');
+  assert.equal(await b.page.getAttribute('svg.board', 'data-bottom-slot'), '1');
+  let actions = 0;
+  let reloaded = false;
+  let restarted = false;
+  const deadline = Date.now() + 150000;
+  while (actions < 40 && Date.now() < deadline && !(await isOver(a.page))) {
+    let acted = false;
+    for (const p of [a.page, b.page]) {
+      if (await actOnce(p)) { acted = true; actions++; await checkBoard(p, `after action ${actions}`); }
+    }
+    if (!acted) await a.page.waitForTimeout(100);
+    await checkBoard(a.page, 'A');
+    await checkBoard(b.page, 'B');
+    if (actions >= 8 && !reloaded) {
+      reloaded = true;
+      const before = await pageState(b.page);
+      await b.page.reload();
+      await waitBoard(b.page, 'four');
+      await b.page.waitForFunction(() => window.__parchis && window.__parchis.hello, null, { timeout: 10000 });
+      const afterReload = await pageState(b.page);
+      assert.equal(afterReload.state.game.id, before.state.game.id, 'same game after reload');
+      assert.equal(afterReload.hello.seat, 1);
+      await checkBoard(b.page, 'after reload');
+      await shot(b.page, 'game-four-phone');
+      await shot(a.page, 'game-four-desktop');
+    }
+    if (actions >= 16 && !restarted) {
+      restarted = true;
+      const gid = (await pageState(a.page)).state.game.id;
+      await srv.restart();
+      await a.page.waitForFunction(() => document.querySelector('#banner') && !document.querySelector('#banner').classList.contains('hidden'), null, { timeout: 10000 }).catch(() => {});
+      await a.page.waitForFunction((g) => window.__parchis && window.__parchis.conn && window.__parchis.conn.open && window.__parchis.state.game && window.__parchis.state.game.id === g, gid, { timeout: 30000 });
+      await b.page.waitForFunction((g) => window.__parchis && window.__parchis.conn && window.__parchis.conn.open && window.__parchis.state.game.id === g, gid, { timeout: 30000 });
+      await checkBoard(a.page, 'after restart');
+    }
+  }
+  assert.ok(actions >= 16, `played ${actions} actions`);
+  // The log tells the game in words.
+  assert.ok((await a.page.locator('#log li').count()) > 5);
+  assertNoErrors(a.page, restartAllow);
+  assertNoErrors(b.page, restartAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('a game against bots runs to the end; the end screen shows the winner and the verified dice', { timeout: 300000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser);
+  await register(a.page, srv.url, 'Solo');
+  await createRoom(a.page, { mode: 'quick', players: 4, bots: ['hard', 'medium', 'easy'], timer: '5' });
+  await a.page.check('#start-game').catch(() => {});
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  await a.page.check('#auto-roll');
+  const deadline = Date.now() + 240000;
+  let n = 0;
+  while (!(await isOver(a.page)) && Date.now() < deadline) {
+    const mv = await a.page.$('#moves button');
+    if (mv) await mv.click().catch(() => {});
+    await a.page.waitForTimeout(120);
+    if (++n % 10 === 0) await checkBoard(a.page, `bots ${n}`);
+  }
+  assert.ok(await isOver(a.page), 'game finished');
+  await a.page.waitForSelector('#end:not(.hidden) #winner');
+  await checkBoard(a.page, 'final');
+  await a.page.waitForSelector('#proof-status[data-verified="true"]', { timeout: 10000 });
+  await shot(a.page, 'end-desktop');
+  await a.page.setViewportSize({ width: 375, height: 667 });
+  await a.page.waitForTimeout(200);
+  await shot(a.page, 'end-phone');
+  await a.page.setViewportSize({ width: 1280, height: 800 });
+  // Replay viewer: steps through the whole record; its dice check passes too.
+  const gameId = (await pageState(a.page)).state.game.id;
+  const rec = await rest(srv.api).record(gameId);
+  assert.ok(rec.seed, 'seed revealed at the end');
+  await a.page.click('#replay-link');
+  await a.page.waitForSelector('#replay svg.board');
+  await a.page.waitForSelector('#replay #proof-status[data-verified="true"]', { timeout: 30000 });
+  await a.page.click('#replay-first');
+  assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), '0');
+  await a.page.click('#replay-next');
+  await a.page.click('#replay-next');
+  assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), '2');
+  await shot(a.page, 'replay-desktop');
+  assertNoErrors(a.page);
+  await a.context.close();
+});
+
+test('3v3 on the six-colour board renders and plays', { timeout: 180000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  for (const [label, opts] of [['desktop', {}], ['phone', { viewport: { width: 375, height: 667 }, isMobile: true }]]) {
+    const a = await newPage(browser, opts);
+    await register(a.page, srv.url, `Six ${label}`);
+    await createRoom(a.page, { mode: '3v3', bots: ['medium', 'medium', 'medium', 'medium', 'medium'], timer: '' });
+    await a.page.click('#start-game');
+    await waitBoard(a.page, 'six');
+    assert.equal(await a.page.locator('svg.board [data-square]').count(), 102);
+    let acted = 0;
+    const deadline = Date.now() + 60000;
+    while (acted < 8 && Date.now() < deadline && !(await isOver(a.page))) {
+      if (await actOnce(a.page)) { acted++; await checkBoard(a.page, `3v3 ${acted}`); } else await a.page.waitForTimeout(100);
+    }
+    assert.ok(acted >= 4, `acted ${acted} times`);
+    await checkBoard(a.page, '3v3');
+    await shot(a.page, `game-3v3-${label}`);
+    assertNoErrors(a.page);
+    await a.context.close();
+  }
+});

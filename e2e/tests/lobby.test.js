@@ -1,0 +1,66 @@
+// Lobby and waiting room over REST: names, create, public list, join by code, preferred colour.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+import { register, createRoom } from '../lib/flows.js';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+// Before the room WebSocket exists, the page reports its failed handshakes; those are expected then.
+const wsAllow = [/WebSocket connection to .* failed/];
+
+test('create a room, see it listed, join it by code from a second browser', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser, { locale: 'es-ES' });
+  await register(a.page, srv.url, 'Ana');
+  await shot(a.page, 'lobby-desktop');
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'easy', 'hard'] });
+  const code = (await a.page.textContent('#join-code-value')).trim();
+  assert.match(code, /^[A-Z0-9]{6}$/);
+  assert.equal(await a.page.locator('#seats li').count(), 4);
+  // The second browser (Spanish) sees the room listed on its home page.
+  await register(b.page, srv.url, 'Bea');
+  assert.equal(await b.page.textContent('#create-h'), 'Crear una sala');
+  await b.page.waitForSelector(`#room-list li[data-room="${roomId}"]`);
+  // … and joins with the code, choosing a colour.
+  await b.page.fill('#join-code', code);
+  await b.page.press('#join-code', 'Enter');
+  await b.page.waitForSelector('#take-seat');
+  await b.page.selectOption('#pref-colour', 'blue');
+  await b.page.click('#take-seat');
+  await b.page.waitForSelector('#seats li.me');
+  const seat = await b.page.getAttribute('#seats li.me', 'data-seat');
+  assert.equal(seat, '1');
+  // The owner sees Bea seated (WebSocket update, or REST poll while the socket is down).
+  await a.page.waitForFunction(() => [...document.querySelectorAll('#seats li')].some((li) => li.textContent.includes('Bea')), null, { timeout: 10000 });
+  assertNoErrors(a.page, wsAllow);
+  assertNoErrors(b.page, wsAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('lobby on a phone (375x667) and language switch', async () => {
+  const p = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'fr-FR' });
+  await p.page.goto(`${srv.url}/`);
+  assert.equal(await p.page.textContent('#create-h'), 'Créer une salle');
+  await register(p.page, srv.url, 'Chloé');
+  const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 375, `no horizontal scroll (${width})`);
+  await shot(p.page, 'lobby-phone');
+  await p.page.selectOption('#lang', 'en');
+  assert.equal(await p.page.textContent('#create-h'), 'Create a room');
+  assert.equal(await p.page.evaluate(() => localStorage.getItem('parchis.lang')), 'en');
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
+test('unknown room shows a message', async () => {
+  const p = await newPage(browser);
+  await p.page.goto(`${srv.url}/room/NOPE99`);
+  await p.page.waitForSelector('.error');
+  await p.context.close();
+});
