@@ -54,7 +54,12 @@ fn sample_positions(n: usize) -> Vec<Game> {
 fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_game");
     for (name, rules, mode, players) in [
-        ("playgridia_individual_4", RuleSet::Playgridia, Mode::Individual, 4),
+        (
+            "playgridia_individual_4",
+            RuleSet::Playgridia,
+            Mode::Individual,
+            4,
+        ),
         ("ludoteka_3v3_6", RuleSet::Ludoteka, Mode::ThreeVsThree, 6),
         ("morocco_1v1_2", RuleSet::Morocco, Mode::OneVsOne, 2),
     ] {
@@ -76,7 +81,10 @@ fn games(c: &mut Criterion) {
 fn legal(c: &mut Criterion) {
     let positions = sample_positions(1024);
     let total: usize = positions.iter().map(|g| g.legal_moves().len()).sum();
-    assert!(total >= positions.len(), "every sampled position has a legal move");
+    assert!(
+        total >= positions.len(),
+        "every sampled position has a legal move"
+    );
     let mut group = c.benchmark_group("legal_moves");
     group.throughput(Throughput::Elements(positions.len() as u64));
     let mut list = MoveList::new();

@@ -172,6 +172,10 @@ pub struct Game {
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
     pub(crate) cells: [[u8; 2]; CELLS],
+    /// Circuit cells holding a blockade (bit = cell): passing checks are a mask test, not a walk.
+    pub(crate) blocked: u128,
+    /// Lane cells holding a blockade (bit = slot × 7 + lane index).
+    pub(crate) lane_blocked: u64,
     pub(crate) seat: u8,
     pub(crate) phase: Phase,
     /// Sixes rolled in a row this turn.
@@ -216,6 +220,8 @@ impl Game {
             layout,
             pos: [0; MAX_PIECES],
             cells: [[0; 2]; CELLS],
+            blocked: 0,
+            lane_blocked: 0,
             seat: 0,
             phase: Phase::Roll,
             sixes: 0,
@@ -352,9 +358,30 @@ impl Game {
         self.layout.colour_of_piece(cell_entry - 1)
     }
 
-    /// Whether the two pieces on a cell block it.
+    /// Whether the two pieces on a cell block it (kept up to date by `put` and `lift`).
     #[inline]
     pub(crate) fn is_blockade(&self, cell: u8) -> bool {
+        let len = self.board().circuit_len();
+        if cell < len {
+            self.blocked & (1u128 << cell) != 0
+        } else {
+            self.lane_blocked & (1u64 << (cell - len)) != 0
+        }
+    }
+
+    fn refresh_blockade(&mut self, cell: u8) {
+        let on = self.compute_blockade(cell);
+        let len = self.board().circuit_len();
+        if cell < len {
+            self.blocked = (self.blocked & !(1u128 << cell)) | (u128::from(on) << cell);
+        } else {
+            let bit = cell - len;
+            self.lane_blocked = (self.lane_blocked & !(1u64 << bit)) | (u64::from(on) << bit);
+        }
+    }
+
+    /// The blockade rule itself: two pieces of one colour (or allies on a safe square, where allowed).
+    fn compute_blockade(&self, cell: u8) -> bool {
         let [a, b] = self.cells[cell as usize];
         if b == 0 {
             return false;
@@ -386,6 +413,7 @@ impl Game {
             } else {
                 slot[1] = piece + 1;
             }
+            self.refresh_blockade(cell);
         }
     }
 
@@ -397,6 +425,7 @@ impl Game {
             } else {
                 slot[1] = 0;
             }
+            self.refresh_blockade(cell);
         }
     }
 
@@ -637,11 +666,10 @@ impl Game {
             return None;
         }
         let c = self.layout.colour_of_piece(piece);
-        let path = board.path_cells(self.layout.path_slot[c as usize]);
-        for &cell in &path[from as usize + 1..to as usize] {
-            if self.cells[cell as usize][1] != 0 && self.is_blockade(cell) {
-                return None;
-            }
+        let slot = self.layout.path_slot[c as usize];
+        let path = board.path_cells(slot);
+        if to > from + 1 && self.blockade_between(slot, from + 1, to - 1) {
+            return None;
         }
         let mut flags = 0;
         if to != goal {
@@ -669,6 +697,34 @@ impl Game {
             companion: NO_PIECE,
             flags,
         })
+    }
+
+    /// Whether a blockade stands on any stored position `lo..=hi` of `slot`'s path (circuit and lane).
+    #[inline]
+    fn blockade_between(&self, slot: u8, lo: u8, hi: u8) -> bool {
+        let board = self.board();
+        let len = board.circuit_len() as u32;
+        let last = board.last_circuit() + 1; // stored position of the last circuit square
+        if lo <= last && self.blocked != 0 {
+            let exit = (crate::board::SIDE * slot + 4) as u32;
+            let full = (1u128 << len) - 1;
+            // Rotate so that bit k is progress k of this path.
+            let rotated = ((self.blocked >> exit) | (self.blocked << (len - exit))) & full;
+            let (a, b) = ((lo - 1) as u32, (hi.min(last) - 1) as u32);
+            let range = ((1u128 << (b - a + 1)) - 1) << a;
+            if rotated & range != 0 {
+                return true;
+            }
+        }
+        if hi > last && self.lane_blocked != 0 {
+            let (a, b) = ((lo.max(last + 1) - last - 1) as u32, (hi - last - 1) as u32);
+            let lane = (self.lane_blocked >> (slot as u32 * crate::board::LANE_LEN as u32)) & 0x7f;
+            let range = ((1u64 << (b - a + 1)) - 1) << a;
+            if lane & range != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings

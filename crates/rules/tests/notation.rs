@@ -24,13 +24,18 @@ fn house_rule_options_are_written_in_brackets_and_read_back() {
     o.goal_bonus = 20;
     let g = Game::with_options(RuleSet::Playgridia, Mode::Pairs, 4, o).unwrap();
     let line = g.notation();
-    assert!(line.starts_with("playgridia[goal_bonus=20,capture_allies=1] pairs/4 "), "{line}");
+    assert!(
+        line.starts_with("playgridia[goal_bonus=20,capture_allies=1] pairs/4 "),
+        "{line}"
+    );
     assert_eq!(line.parse::<Game>().unwrap().options(), &o);
 }
 
 #[test]
 fn bad_notation_is_refused_with_a_reason() {
-    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap().notation();
+    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4)
+        .unwrap()
+        .notation();
     let cases: Vec<(String, &str)> = vec![
         ("".into(), "expected 6"),
         (start.replace("playgridia", "chess"), "unknown rule set"),
@@ -41,21 +46,33 @@ fn bad_notation_is_refused_with_a_reason() {
         (start.replace("y:h,h,h,h", "y:h,h,h,zz"), "bad place"),
         (start.replace("y:h,h,h,h", "y:h,h,h,2"), "cannot be on 2"),
         (start.replace("y:h,h,h,h", "y:30,30,30,h"), "more than two"),
-        (start.replace("y:h,h,h,h", "y:30,30,h,h"), "mark the last arrived"),
+        (
+            start.replace("y:h,h,h,h", "y:30,30,h,h"),
+            "mark the last arrived",
+        ),
         (start.replace("y:h,h,h,h", "x:h,h,h,h"), "unknown colour"),
         (start.replace(" 0 roll", " 9 roll"), "seat 9"),
         (start.replace(" 0 roll", " 0 move:9"), "die"),
         (start.replace(" 0 roll", " 0 move:3"), "none is legal"),
         (start.replace(" 0 roll", " 0 dance"), "bad phase"),
         (start.replace("sixes=0", "sixes=3"), "two sixes"),
-        (start.replace("y:h,h,h,h", "y:goal,goal,goal,goal"), "must be over"),
+        (
+            start.replace("y:h,h,h,h", "y:goal,goal,goal,goal"),
+            "must be over",
+        ),
         (start.replace(" 0 roll", " 0 over:1"), "has not"),
-        (start.replace("playgridia", "playgridia[colour=blue]"), "no such option"),
+        (
+            start.replace("playgridia", "playgridia[colour=blue]"),
+            "no such option",
+        ),
     ];
     for (line, reason) in cases {
         match line.parse::<Game>() {
             Ok(_) => panic!("accepted: {line}"),
-            Err(e) => assert!(e.to_string().contains(reason), "`{line}` gave `{e}`, expected `{reason}`"),
+            Err(e) => assert!(
+                e.to_string().contains(reason),
+                "`{line}` gave `{e}`, expected `{reason}`"
+            ),
         }
     }
 }
@@ -71,7 +88,10 @@ fn move_texts_round_trip_through_parse_move() {
         assert_eq!(g.parse_move(&text).unwrap(), m, "{text}");
     }
     assert_eq!(g.legal_texts().len(), 2);
-    assert!(g.parse_move("y1").is_ok(), "a piece with one legal move may be named alone");
+    assert!(
+        g.parse_move("y1").is_ok(),
+        "a piece with one legal move may be named alone"
+    );
     assert!(g.parse_move("q1:1-2").is_err());
     assert!(g.parse_move("y1:20").is_err());
     assert!(g.parse_move("y9").is_err());

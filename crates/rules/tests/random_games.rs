@@ -40,6 +40,45 @@ fn check_invariants(g: &Game) {
     assert!(&back == g, "notation did not round-trip: {line}");
 }
 
+/// Where a piece stands, told apart per lane (lanes of different paths are different squares).
+fn spot(g: &Game, p: u8) -> Option<(Place, u8)> {
+    let l = g.layout();
+    let slot = l.path_slot[l.colour_of_piece(p) as usize];
+    match g.place(p) {
+        Place::Home | Place::Goal => None,
+        Place::Square(s) => Some((Place::Square(s), 0)),
+        lane => Some((lane, slot)),
+    }
+}
+
+/// Independent of the engine: no square from the move's first step to its landing square holds two pieces
+/// of one colour (a blockade; lanes only where the rule set has lane blockades; Morocco's allied blockades on
+/// safe squares included).
+fn assert_no_blockade_on_the_way(g: &Game, m: &parchis_rules::Move) {
+    let l = g.layout();
+    let o = g.options();
+    let slot = l.path_slot[l.colour_of_piece(m.piece) as usize];
+    let start = m.from.max(1);
+    for pos in start + 1..=m.to {
+        let place = g.board().place(slot, pos);
+        let here = match place {
+            Place::Home | Place::Goal => continue,
+            Place::Square(s) => (Place::Square(s), 0),
+            lane => (lane, slot),
+        };
+        let pieces: Vec<u8> = (0..g.n_pieces()).filter(|&p| p != m.piece && spot(g, p) == Some(here)).collect();
+        if let [a, b] = pieces[..] {
+            let (ca, cb) = (l.colour_of_piece(a), l.colour_of_piece(b));
+            let in_lane = matches!(place, Place::Lane(_));
+            let safe = in_lane || matches!(place, Place::Square(s) if parchis_rules::BoardKind::is_safe_square(s));
+            let blockade = (ca == cb && (!in_lane || o.lane_blockades))
+                || (o.allied_blockade_on_safe && safe && l.side_of_colour(ca) == l.side_of_colour(cb) && (!in_lane || o.lane_blockades));
+            assert!(!blockade, "{} passes or lands on a blockade at {place}: {g}", g.move_text(m));
+            assert!(pos != m.to || m.enters(), "{} lands on a full square: {g}", g.move_text(m));
+        }
+    }
+}
+
 /// Plays a seeded random game; returns the number of actions.
 fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) -> usize {
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -58,7 +97,7 @@ fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) 
                 let legal = g.legal_moves();
                 assert!(!legal.is_empty(), "a move phase without legal moves: {g}");
                 let m = legal[rng.random_range(0..legal.len())];
-                // Passing or landing on a blockade: no square between from and to holds a blockade.
+                assert_no_blockade_on_the_way(&g, &m);
                 let before = g;
                 g.play(m).unwrap_or_else(|e| {
                     panic!(
@@ -91,4 +130,3 @@ proptest! {
         play_random(r, m, p, seed, true);
     }
 }
-
