@@ -28,16 +28,25 @@ pub struct Config {
     /// Turn time limit used when a room is created without `turn_time_secs`.
     #[arg(long, env = "TURN_TIMEOUT_SECS", default_value_t = 30)]
     pub turn_timeout_secs: u32,
+    /// Pause before each action of a server-played seat, so humans can follow.
+    #[arg(long, env = "BOT_DELAY_MS", default_value_t = 500)]
+    pub bot_delay_ms: u64,
+    /// How long a seated player may be disconnected before a bot covers their turns.
+    #[arg(long, env = "AWAY_GRACE_SECS", default_value_t = 15)]
+    pub away_grace_secs: u64,
 }
 
 impl Config {
-    /// Configuration for tests and embedding: given database, defaults elsewhere.
+    /// Configuration for tests and embedding: given database, no bot delay,
+    /// defaults elsewhere.
     pub fn for_database(database_url: impl Into<String>) -> Self {
         Self {
             port: 0,
             bind: IpAddr::from([127, 0, 0, 1]),
             database_url: database_url.into(),
             turn_timeout_secs: 30,
+            bot_delay_ms: 0,
+            away_grace_secs: 15,
         }
     }
 }

@@ -9,12 +9,16 @@ pub mod db;
 pub mod docs;
 pub mod error;
 pub mod extract;
+pub mod fairness;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
 pub mod rooms;
 pub mod routes;
 pub mod settings;
+pub mod verify;
+pub mod web;
+pub mod ws;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -43,7 +47,11 @@ pub struct AppState {
 impl AppState {
     /// Builds the state from an open database with a local (single-node) room registry.
     pub fn new(db: Db, config: Config) -> Self {
-        let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::new(db.clone()));
+        let timing = rooms::Timing {
+            bot_delay: std::time::Duration::from_millis(config.bot_delay_ms),
+            away_grace: std::time::Duration::from_secs(config.away_grace_secs),
+        };
+        let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::with_timing(db.clone(), timing));
         Self {
             db,
             rooms,
@@ -82,10 +90,19 @@ pub async fn run(
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     let state = AppState::new(db.clone(), config);
+    // Rebuild every unfinished game now, so bots and timers carry on and
+    // players find their game as they left it.
+    for room_id in db.playing_room_ids().await? {
+        if let Err(err) = state.rooms.lookup(&room_id).await {
+            tracing::error!(room = %room_id, %err, "cannot resume room");
+        }
+    }
+    let rooms = state.rooms.clone();
     tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await?;
+    rooms.shutdown();
     db.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -176,7 +176,7 @@ pub fn validate_settings(
             TURN_TIME_RANGE.end()
         ));
     }
-    Ok(RoomSettings {
+    let settings = RoomSettings {
         rules: req.rules,
         mode: req.mode,
         players,
@@ -184,7 +184,12 @@ pub fn validate_settings(
         turn_time_secs,
         preview_next_roll: req.preview_next_roll,
         public: req.public,
-    })
+    };
+    // The referee has the last word on whether rules × mode × players is playable.
+    if let Err(err) = crate::rooms::table::new_game(&settings) {
+        return invalid(format!("{err}."));
+    }
+    Ok(settings)
 }
 
 #[cfg(test)]

@@ -127,6 +127,15 @@ impl Db {
             .collect())
     }
 
+    /// Ids of rooms whose game is running (rebuilt at start-up).
+    pub async fn playing_room_ids(&self) -> Result<Vec<String>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, String>("SELECT id FROM rooms WHERE status = 'playing' ORDER BY created_at")
+                .fetch_all(pool)
+                .await?
+        }))
+    }
+
     /// Seats of a room in seat order, with display names.
     pub async fn room_seats(&self, room_id: &str) -> Result<Vec<SeatRow>, DbError> {
         Ok(on_pool!(self, pool => {

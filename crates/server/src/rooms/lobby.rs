@@ -213,11 +213,14 @@ impl Lobby {
             })
             .collect();
         let seed = auth::new_seed();
+        let seed_hash = crate::fairness::decode_seed(&seed)
+            .map(|bytes| crate::fairness::seed_hash(&bytes))
+            .unwrap_or_default();
         Ok(StartPlan {
             game: NewGame {
                 id: auth::new_id(),
                 room_id: self.room.id.clone(),
-                seed_hash: auth::sha256_hex(&seed),
+                seed_hash,
                 seed,
                 started_at: now_ms(),
             },

@@ -1,9 +1,16 @@
-//! Live rooms: one task per room owns its state; handlers reach it only
-//! through the [`registry::RoomRegistry`] interface.
+//! Live rooms: one task per room owns its state (lobby, game, connections);
+//! handlers reach it only through the [`registry::RoomRegistry`] interface.
 
+pub mod bot;
+mod commands;
+pub mod hub;
 pub mod lobby;
+pub mod protocol;
 pub mod registry;
+pub mod room;
+pub mod table;
 mod task;
 
 pub use lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
-pub use registry::{LocalRegistry, RegistryStats, RoomRegistry};
+pub use registry::{LocalRegistry, RegistryStats, RoomLink, RoomRegistry, RoomSender};
+pub use room::{ConnectRequest, Timing};

@@ -4,13 +4,17 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
+use super::hub::{ConnId, OUTBOUND_QUEUE};
 use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
-use super::task::{self, Envelope};
+use super::protocol::{ClientMessage, Outbound};
+use super::room::{ConnectRequest, Room, Timing};
+use super::task::{self, Envelope, Inbox};
 use crate::db::Db;
 use crate::error::AppError;
 
@@ -22,12 +26,52 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub struct RegistryStats {
     /// Rooms with a running task on this node.
     pub live_rooms: usize,
-    /// Open subscriptions to room broadcasts (one per realtime connection).
+    /// Open subscriptions to room broadcasts (in-process subscribers).
     pub subscribers: usize,
+    /// Open realtime (WebSocket) connections.
+    pub connections: usize,
 }
 
-/// How handlers reach rooms: look one up, send it a command, subscribe to it.
-/// A multi-node implementation only has to provide these.
+/// A realtime connection's link to its room: what to send to the client,
+/// and the way to pass the client's commands in.
+pub struct RoomLink {
+    /// Messages for the client, in order (a closed queue means "too slow").
+    pub outbound: mpsc::Receiver<Outbound>,
+    /// Passes commands in; tells the room when dropped.
+    pub sender: RoomSender,
+}
+
+/// Sends one connection's commands to its room; dropping it disconnects.
+pub struct RoomSender {
+    /// This connection's id in the room.
+    conn: ConnId,
+    /// The room's inbox.
+    inbox: mpsc::Sender<Inbox>,
+    /// Where to report the disconnect (unbounded: one message per connection).
+    gone: mpsc::UnboundedSender<ConnId>,
+}
+
+impl RoomSender {
+    /// Passes a command to the room (waits if the room is busy); `false` if the room is gone.
+    pub async fn send(&self, message: ClientMessage) -> bool {
+        self.inbox
+            .send(Inbox::Client {
+                conn: self.conn,
+                message,
+            })
+            .await
+            .is_ok()
+    }
+}
+
+impl Drop for RoomSender {
+    fn drop(&mut self) {
+        let _ = self.gone.send(self.conn);
+    }
+}
+
+/// How handlers reach rooms: look one up, send it a command, subscribe or
+/// connect to it. A multi-node implementation only has to provide these.
 pub trait RoomRegistry: Send + Sync + 'static {
     /// The room's current state, or `None` if no room has this id.
     fn lookup<'a>(
@@ -42,19 +86,29 @@ pub trait RoomRegistry: Send + Sync + 'static {
         command: RoomCommand,
     ) -> BoxFuture<'a, Result<RoomSnapshot, AppError>>;
 
-    /// Receives every event the room broadcasts from now on.
+    /// Receives every lobby event the room broadcasts from now on.
     fn subscribe<'a>(
         &'a self,
         room_id: &'a str,
     ) -> BoxFuture<'a, Result<broadcast::Receiver<RoomEvent>, AppError>>;
 
+    /// Opens a realtime connection to the room (snapshot or catch-up first).
+    fn connect<'a>(
+        &'a self,
+        room_id: &'a str,
+        request: ConnectRequest,
+    ) -> BoxFuture<'a, Result<RoomLink, AppError>>;
+
+    /// Stops every room task (server shutdown); their connections are closed.
+    fn shutdown(&self);
+
     /// Counts for metrics.
     fn stats(&self) -> RegistryStats;
 }
 
-/// Capacity of each room's command queue; senders wait when it is full.
+/// Capacity of each room's inbox; senders wait when it is full.
 const COMMAND_QUEUE: usize = 64;
-/// Capacity of each room's broadcast buffer; slow subscribers see `Lagged`.
+/// Capacity of each room's lobby broadcast buffer; slow subscribers see `Lagged`.
 const EVENT_BUFFER: usize = 256;
 /// How long a command may wait for a place in a full queue.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -62,8 +116,10 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 /// Channels to one running room task.
 #[derive(Clone)]
 struct RoomHandle {
-    /// Command queue into the task.
-    commands: mpsc::Sender<Envelope>,
+    /// The task's inbox.
+    inbox: mpsc::Sender<Inbox>,
+    /// Disconnect notices into the task.
+    gone: mpsc::UnboundedSender<ConnId>,
     /// Broadcast side, to hand out subscriptions.
     events: broadcast::Sender<RoomEvent>,
 }
@@ -75,23 +131,34 @@ pub struct LocalRegistry {
     db: Db,
     /// Running room tasks by room id.
     rooms: Arc<RwLock<HashMap<String, RoomHandle>>>,
+    /// Delays before the server acts for a seat.
+    timing: Timing,
+    /// Open realtime connections across rooms.
+    connections: Arc<AtomicUsize>,
+    /// Flipped to `true` to stop every room task.
+    stop: watch::Sender<bool>,
 }
 
 impl LocalRegistry {
-    /// An empty registry loading rooms from `db` on demand.
+    /// An empty registry loading rooms from `db` on demand, default timing.
     pub fn new(db: Db) -> Self {
+        Self::with_timing(db, Timing::default())
+    }
+
+    /// An empty registry with the given bot delay and away grace.
+    pub fn with_timing(db: Db, timing: Timing) -> Self {
         LocalRegistry {
             db,
             rooms: Arc::default(),
+            timing,
+            connections: Arc::default(),
+            stop: watch::Sender::new(false),
         }
     }
 
     fn running(&self, room_id: &str) -> Option<RoomHandle> {
         let rooms = self.rooms.read().unwrap_or_else(|e| e.into_inner());
-        rooms
-            .get(room_id)
-            .filter(|h| !h.commands.is_closed())
-            .cloned()
+        rooms.get(room_id).filter(|h| !h.inbox.is_closed()).cloned()
     }
 
     /// The room's task, started from storage if needed; `None` if no such room.
@@ -106,16 +173,42 @@ impl LocalRegistry {
         let game = self.db.latest_game_of_room(room_id).await?;
         let mut rooms = self.rooms.write().unwrap_or_else(|e| e.into_inner());
         // Another request may have started the task while we were loading.
-        if let Some(handle) = rooms.get(room_id).filter(|h| !h.commands.is_closed()) {
+        if let Some(handle) = rooms.get(room_id).filter(|h| !h.inbox.is_closed()) {
             return Ok(Some(handle.clone()));
         }
-        let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+        let (inbox, receiver) = mpsc::channel(COMMAND_QUEUE);
+        let (gone, gone_rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let lobby = Lobby::new(room, seats, game);
-        tokio::spawn(task::run(lobby, self.db.clone(), receiver, events.clone()));
-        let handle = RoomHandle { commands, events };
+        let room = Room::new(
+            lobby,
+            self.db.clone(),
+            events.clone(),
+            self.timing,
+            self.connections.clone(),
+        );
+        tokio::spawn(task::run(room, receiver, gone_rx, self.stop.subscribe()));
+        let handle = RoomHandle {
+            inbox,
+            gone,
+            events,
+        };
         rooms.insert(room_id.to_owned(), handle.clone());
         Ok(Some(handle))
+    }
+
+    /// Delivers an inbox message, retrying once if the task stopped in
+    /// between; returns the handle it went to.
+    async fn deliver(&self, room_id: &str, mut message: Inbox) -> Result<RoomHandle, AppError> {
+        for _ in 0..2 {
+            let handle = self.handle(room_id).await?.ok_or(AppError::RoomNotFound)?;
+            match tokio::time::timeout(SEND_TIMEOUT, handle.inbox.send(message)).await {
+                Err(_elapsed) => return Err(AppError::RoomBusy),
+                Ok(Err(mpsc::error::SendError(back))) => message = back,
+                Ok(Ok(())) => return Ok(handle),
+            }
+        }
+        Err(AppError::Internal("room task keeps stopping".into()))
     }
 
     async fn send_inner(
@@ -123,24 +216,34 @@ impl LocalRegistry {
         room_id: &str,
         command: RoomCommand,
     ) -> Result<RoomSnapshot, AppError> {
-        // Two attempts: the task may stop (idle) between lookup and send.
-        for _ in 0..2 {
-            let handle = self.handle(room_id).await?.ok_or(AppError::RoomNotFound)?;
-            let (reply, answer) = oneshot::channel();
-            let envelope = Envelope {
-                command: command.clone(),
-                reply,
-            };
-            match tokio::time::timeout(SEND_TIMEOUT, handle.commands.send(envelope)).await {
-                Err(_elapsed) => return Err(AppError::RoomBusy),
-                Ok(Err(_closed)) => continue,
-                Ok(Ok(())) => {}
-            }
-            return answer
-                .await
-                .map_err(|_| AppError::Internal("room task dropped a reply".into()))?;
-        }
-        Err(AppError::Internal("room task keeps stopping".into()))
+        let (reply, answer) = oneshot::channel();
+        let message = Inbox::Command(Envelope { command, reply });
+        self.deliver(room_id, message).await?;
+        answer
+            .await
+            .map_err(|_| AppError::Internal("room task dropped a reply".into()))?
+    }
+
+    async fn connect_inner(
+        &self,
+        room_id: &str,
+        request: ConnectRequest,
+    ) -> Result<RoomLink, AppError> {
+        let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
+        let (reply, answer) = oneshot::channel();
+        let message = Inbox::Connect { tx, request, reply };
+        let handle = self.deliver(room_id, message).await?;
+        let conn = answer
+            .await
+            .map_err(|_| AppError::Internal("room task dropped a connection".into()))?;
+        Ok(RoomLink {
+            outbound,
+            sender: RoomSender {
+                conn,
+                inbox: handle.inbox,
+                gone: handle.gone,
+            },
+        })
     }
 }
 
@@ -176,12 +279,25 @@ impl RoomRegistry for LocalRegistry {
         })
     }
 
+    fn connect<'a>(
+        &'a self,
+        room_id: &'a str,
+        request: ConnectRequest,
+    ) -> BoxFuture<'a, Result<RoomLink, AppError>> {
+        Box::pin(self.connect_inner(room_id, request))
+    }
+
+    fn shutdown(&self) {
+        self.stop.send_replace(true);
+    }
+
     fn stats(&self) -> RegistryStats {
         let rooms = self.rooms.read().unwrap_or_else(|e| e.into_inner());
-        let live: Vec<_> = rooms.values().filter(|h| !h.commands.is_closed()).collect();
+        let live: Vec<_> = rooms.values().filter(|h| !h.inbox.is_closed()).collect();
         RegistryStats {
             live_rooms: live.len(),
             subscribers: live.iter().map(|h| h.events.receiver_count()).sum(),
+            connections: self.connections.load(Ordering::Relaxed),
         }
     }
 }

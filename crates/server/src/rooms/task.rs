@@ -1,15 +1,19 @@
-//! The task that owns one room's state. Commands arrive one at a time on a
-//! bounded channel, so no lock guards the room: the task *is* the lock.
+//! The task that owns one room. Everything arrives on its inbox one at a
+//! time, so no lock guards the room: the task *is* the lock. It also wakes up
+//! on its own when the server has to act for a seat (bots, timers, away).
 
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
-use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
-use crate::db::Db;
+use super::commands;
+use super::hub::ConnId;
+use super::lobby::{RoomCommand, RoomSnapshot};
+use super::protocol::{ClientMessage, Outbound};
+use super::room::{ConnectRequest, Room};
 use crate::error::AppError;
 
-/// A command plus the channel its answer goes back on.
+/// A lobby command plus the channel its answer goes back on.
 pub(super) struct Envelope {
     /// What to do.
     pub command: RoomCommand,
@@ -17,69 +21,91 @@ pub(super) struct Envelope {
     pub reply: oneshot::Sender<Result<RoomSnapshot, AppError>>,
 }
 
-/// How long a room task lives without commands or subscribers before it
-/// stops (the registry reloads the room from storage on next use).
-const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// Runs a room until it has been idle for [`IDLE_TIMEOUT`] or every sender is gone.
-pub(super) async fn run(
-    mut lobby: Lobby,
-    db: Db,
-    mut commands: mpsc::Receiver<Envelope>,
-    events: broadcast::Sender<RoomEvent>,
-) {
-    loop {
-        let envelope = match tokio::time::timeout(IDLE_TIMEOUT, commands.recv()).await {
-            Ok(Some(envelope)) => envelope,
-            Ok(None) => break,
-            Err(_elapsed) if events.receiver_count() == 0 => break,
-            Err(_elapsed) => continue,
-        };
-        let result = handle(&mut lobby, &db, &events, envelope.command).await;
-        // The requester may have gone away (client disconnected); that is fine.
-        let _ = envelope.reply.send(result);
-    }
-    tracing::debug!(room = %lobby.room.id, "room task stopped");
+/// Everything a room task is asked to do.
+pub(super) enum Inbox {
+    /// A lobby command from the HTTP API.
+    Command(Envelope),
+    /// A realtime connection wants to join the fan-out.
+    Connect {
+        /// Its outbound queue.
+        tx: mpsc::Sender<Outbound>,
+        /// Who it is and where it left off.
+        request: ConnectRequest,
+        /// Its id in the room.
+        reply: oneshot::Sender<ConnId>,
+    },
+    /// A command from a realtime connection.
+    Client {
+        /// Which connection.
+        conn: ConnId,
+        /// What it asked.
+        message: ClientMessage,
+    },
 }
 
-/// Applies one command: decide, persist (awaited), update state, broadcast.
-async fn handle(
-    lobby: &mut Lobby,
-    db: &Db,
-    events: &broadcast::Sender<RoomEvent>,
-    command: RoomCommand,
-) -> Result<RoomSnapshot, AppError> {
-    match command {
-        RoomCommand::Snapshot => {}
-        RoomCommand::Join {
-            player_id,
-            display_name,
-            preferred_colour,
-            code,
-        } => {
-            if let Some(seat) =
-                lobby.join(&player_id, &display_name, preferred_colour, code.as_deref())?
-            {
-                db.update_seat(&lobby.room.id, &seat).await?;
-                lobby.apply_seat(seat);
-                let _ = events.send(lobby.lobby_event());
+/// How long a room task lives without messages, connections or pending
+/// server actions before it stops (the registry reloads it on next use).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Runs a room until it is idle, every sender is gone, or the server stops.
+pub(super) async fn run(
+    mut room: Room,
+    mut inbox: mpsc::Receiver<Inbox>,
+    mut gone: mpsc::UnboundedReceiver<ConnId>,
+    mut stop: watch::Receiver<bool>,
+) {
+    if let Err(err) = room.restore().await {
+        tracing::error!(room = %room.lobby.room.id, %err, "cannot rebuild the room's game");
+    }
+    let mut idle_since = tokio::time::Instant::now();
+    loop {
+        let wake = room.next_wake().map(tokio::time::Instant::from_std);
+        tokio::select! {
+            message = inbox.recv() => {
+                let Some(message) = message else { break };
+                idle_since = tokio::time::Instant::now();
+                handle(&mut room, message).await;
+            }
+            Some(conn) = gone.recv() => room.disconnect(conn),
+            () = sleep_until(wake), if wake.is_some() => room.auto_act().await,
+            _ = stop.changed() => break,
+            () = tokio::time::sleep_until(idle_since + IDLE_TIMEOUT) => {
+                if room.hub.is_empty() && wake.is_none() && room.events.receiver_count() == 0 {
+                    break;
+                }
+                idle_since = tokio::time::Instant::now();
             }
         }
-        RoomCommand::Leave { player_id } => {
-            let seat = lobby.leave(&player_id)?;
-            db.update_seat(&lobby.room.id, &seat).await?;
-            lobby.apply_seat(seat);
-            let _ = events.send(lobby.lobby_event());
-        }
-        RoomCommand::Start { player_id } => {
-            let plan = lobby.start(&player_id)?;
-            db.start_game(&plan.game, &plan.seats).await?;
-            let game_id = plan.game.id.clone();
-            lobby.apply_start(plan);
-            let _ = events.send(lobby.lobby_event());
-            let _ = events.send(RoomEvent::GameStarted { game_id });
-            // TODO(parchis-rules): hand the game to a referee task from here.
-        }
     }
-    Ok(lobby.snapshot())
+    let conns: Vec<ConnId> = room.hub.conns().map(|(id, _)| *id).collect();
+    for conn in conns {
+        room.forget(conn, Some(Outbound::Close(1011, "room_closed")));
+    }
+    tracing::debug!(room = %room.lobby.room.id, "room task stopped");
+}
+
+/// Sleeps until `at` (never returns for `None`; the branch is disabled then).
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Handles one inbox message.
+async fn handle(room: &mut Room, message: Inbox) {
+    match message {
+        Inbox::Command(envelope) => {
+            let result = room.lobby_command(envelope.command).await;
+            // The requester may have gone away (client disconnected); that is fine.
+            let _ = envelope.reply.send(result);
+        }
+        Inbox::Connect { tx, request, reply } => {
+            let id = room.connect(tx, request);
+            if reply.send(id).is_err() {
+                room.disconnect(id);
+            }
+        }
+        Inbox::Client { conn, message } => commands::dispatch(room, conn, message).await,
+    }
 }

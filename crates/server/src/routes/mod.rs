@@ -9,7 +9,6 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::AppState;
-use crate::error::AppError;
 
 /// All API and operational routes (documentation routes live in [`crate::docs`]).
 pub fn router() -> Router<AppState> {
@@ -27,10 +26,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{id}/leave", post(rooms::leave_room))
         .route("/api/rooms/{id}/start", post(rooms::start_room))
         .route("/api/games/{id}/record", get(games::game_record))
-        .fallback(not_found)
-}
-
-/// JSON 404 for unknown paths.
-async fn not_found() -> AppError {
-    AppError::NotFound
+        .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))
+        .fallback(crate::web::fallback)
 }

@@ -44,7 +44,10 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
 
 /// Resolves a path segment that may be a room id or a join code.
 /// Returns the room id and whether the segment was the join code.
-async fn resolve(state: &AppState, id_or_code: &str) -> Result<(String, bool), AppError> {
+pub(crate) async fn resolve(
+    state: &AppState,
+    id_or_code: &str,
+) -> Result<(String, bool), AppError> {
     if !auth::plausible_id(id_or_code) {
         return Err(AppError::RoomNotFound);
     }

@@ -1,0 +1,41 @@
+//! `{"type":"leave"}`: give up the seat (a bot takes it over while playing),
+//! then the connection is closed with 1000 `left`.
+
+use super::After;
+use crate::db::SeatRow;
+use crate::model::RoomStatus;
+use crate::rooms::hub::ConnId;
+use crate::rooms::protocol::CommandError;
+use crate::rooms::room::Room;
+use crate::settings::DEFAULT_BOT_LEVEL;
+
+/// Frees or hands over the seat, persisted before the ack.
+pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, CommandError> {
+    let Some(seat) = room.seat_of_conn(conn) else {
+        return Ok(After::Close); // a spectator just goes
+    };
+    let row = match room.lobby.status() {
+        RoomStatus::Finished => return Ok(After::Close),
+        RoomStatus::Waiting => {
+            let player = room.lobby.seats[seat].player_id.clone().unwrap_or_default();
+            room.lobby
+                .leave(&player)
+                .map_err(|e| CommandError::new(e.code(), e.to_string()))?
+        }
+        RoomStatus::Playing => SeatRow {
+            player_id: None,
+            display_name: None,
+            bot_level: Some(DEFAULT_BOT_LEVEL.as_str().to_owned()),
+            ..room.lobby.seats[seat].clone()
+        },
+    };
+    if let Err(e) = room.db.update_seat(&room.lobby.room.id, &row).await {
+        tracing::error!(%e, "storing a leave failed");
+        return Err(CommandError::new(
+            "internal",
+            "The server could not store that; nothing changed.",
+        ));
+    }
+    room.seat_changed(row);
+    Ok(After::Close)
+}

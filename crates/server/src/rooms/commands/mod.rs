@@ -1,0 +1,71 @@
+//! One file per realtime command (PROTOCOL.md §3). Each handler either
+//! changes the room and returns `Ok`, or returns why not and changes nothing;
+//! [`dispatch`] turns that into the `ack` or `error`.
+
+mod leave;
+mod play;
+mod preselect;
+mod resync;
+mod roll;
+
+use std::time::Instant;
+
+use super::hub::ConnId;
+use super::protocol::{self, ClientCommand, ClientMessage, CommandError, Outbound};
+use super::room::Room;
+use super::table::ActError;
+
+/// What a handler wants done after the ack.
+pub(super) enum After {
+    /// Nothing: the connection stays.
+    Stay,
+    /// Close the connection normally (after `leave`).
+    Close,
+}
+
+/// Runs one command of connection `conn` and answers it.
+pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessage) {
+    if room.hub.conn(conn).is_none() {
+        return; // already dropped (too slow); nobody to answer
+    }
+    let started = Instant::now();
+    let result = match message.command {
+        ClientCommand::Roll => roll::handle(room, conn, started).await,
+        ClientCommand::Move { text, version } => {
+            play::handle(room, conn, &text, version, started).await
+        }
+        ClientCommand::Preselect { text } => preselect::handle(room, conn, text),
+        ClientCommand::Resync => resync::handle(room, conn),
+        ClientCommand::Leave => leave::handle(room, conn).await,
+    };
+    match result {
+        Ok(after) => {
+            room.reply(conn, protocol::ack(&message.id, room.hub.version()));
+            if let After::Close = after {
+                room.forget(conn, Some(Outbound::Close(1000, "left")));
+                room.publish(&[]);
+            }
+        }
+        Err(err) => {
+            metrics::counter!("parchis_commands_refused_total", "code" => err.code).increment(1);
+            room.reply(conn, protocol::error(&message.id, &err));
+        }
+    }
+}
+
+/// The error to show for an action the table refused.
+fn act_error(err: ActError) -> CommandError {
+    match err {
+        ActError::Play(parchis_rules::PlayError::Illegal(i)) => {
+            CommandError::illegal(i.code(), format!("illegal move: {i}"))
+        }
+        ActError::Play(e) => CommandError::new(e.code(), e.to_string()),
+        ActError::Storage(e) => {
+            tracing::error!(%e, "storing an action failed");
+            CommandError::new(
+                "internal",
+                "The server could not store that; nothing changed.",
+            )
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! `{"type":"move","move":"y1:5-12","version":N}`: the seat to act plays a move.
+
+use std::time::Instant;
+
+use parchis_rules::Phase;
+
+use super::{After, act_error};
+use crate::rooms::hub::ConnId;
+use crate::rooms::protocol::CommandError;
+use crate::rooms::room::Room;
+
+/// Longest move text accepted (the longest real one is about 25 characters).
+const MAX_MOVE_TEXT: usize = 64;
+
+/// Plays the move if it is this seat's move, chosen at a current version, and legal.
+pub(super) async fn handle(
+    room: &mut Room,
+    conn: ConnId,
+    text: &str,
+    version: u64,
+    started: Instant,
+) -> Result<After, CommandError> {
+    let seat = room.acting_seat(conn)?;
+    if version < room.game_version || version > room.hub.version() {
+        return Err(CommandError::new(
+            "stale_version",
+            format!(
+                "That move was chosen at version {version}, but the game changed at version {}.",
+                room.game_version
+            ),
+        ));
+    }
+    let Some(table) = &room.table else {
+        return Err(CommandError::new(
+            "not_started",
+            "The game has not started yet.",
+        ));
+    };
+    if table.game.phase() == Phase::Roll {
+        return Err(CommandError::new("must_roll", "Roll the die first."));
+    }
+    if text.len() > MAX_MOVE_TEXT {
+        return Err(CommandError::new(
+            "malformed",
+            "That move text is too long.",
+        ));
+    }
+    let mv = table
+        .game
+        .parse_move(text)
+        .map_err(|e| CommandError::illegal(e.code(), e.to_string()))?;
+    let events = room.act_move(seat, mv, "player").await.map_err(act_error)?;
+    room.after_action(&events, started);
+    Ok(After::Stay)
+}

@@ -1,0 +1,609 @@
+//! Everything one room task owns: the lobby, the running game, the
+//! connections and the clocks that make the server act for a seat.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use parchis_rules::{Event, Phase};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use super::bot::Bots;
+use super::hub::{Conn, ConnId, Hub};
+use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
+use super::protocol::{CommandError, Outbound, frame};
+use super::table::{ActError, Table};
+use crate::db::{Db, now_ms};
+use crate::error::AppError;
+use crate::model::RoomStatus;
+use crate::settings::BotLevel;
+
+/// How long the server waits before acting for a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// Pause before each bot action, so humans can follow (0 in tests).
+    pub bot_delay: Duration,
+    /// How long a seated player may be away before a bot covers their turns.
+    pub away_grace: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            bot_delay: Duration::from_millis(500),
+            away_grace: Duration::from_secs(15),
+        }
+    }
+}
+
+/// A connection asks to join the room's fan-out.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectRequest {
+    /// The authenticated player, `None` for an anonymous spectator.
+    pub player_id: Option<String>,
+    /// `(since, epoch)` of a reconnecting client.
+    pub resume: Option<(u64, String)>,
+}
+
+/// Pause after a storage failure before the server tries to act again.
+const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
+
+/// The state of one room, owned by its task (no locks).
+pub struct Room {
+    /// Seats, settings and status.
+    pub lobby: Lobby,
+    /// The running (or finished) game, once started.
+    pub table: Option<Table>,
+    /// Connections, versioned public state, recent updates.
+    pub hub: Hub,
+    /// Storage: every action is written before it is shown.
+    pub db: Db,
+    /// Lobby events for in-process subscribers ([`super::RoomRegistry::subscribe`]).
+    pub events: broadcast::Sender<RoomEvent>,
+    /// Delays before the server acts.
+    pub timing: Timing,
+    /// Room version of the latest roll or move: moves chosen before it are stale.
+    pub game_version: u64,
+    /// When the current decision (roll or move) began.
+    decision_since: Instant,
+    /// Unix ms when the turn timer of the current decision runs out (shown to clients).
+    deadline_ms: Option<i64>,
+    /// Since when each seat's player has had no connection (`None`: connected or not human).
+    away_since: Vec<Option<Instant>>,
+    /// Seats the server is playing for an away player right now (shown as "away (bot playing)").
+    bot_playing: Vec<bool>,
+    /// Move text each seat pre-selected for its next turn.
+    pub preselected: Vec<Option<String>>,
+    /// Bots that choose moves for the server.
+    bots: Bots,
+    /// No automatic action before this (after a storage failure).
+    paused_until: Option<Instant>,
+    /// Registry-wide count of open connections (for metrics).
+    connections: Arc<AtomicUsize>,
+}
+
+impl Room {
+    /// A room from its stored lobby; call [`Room::restore`] before use.
+    pub fn new(
+        lobby: Lobby,
+        db: Db,
+        events: broadcast::Sender<RoomEvent>,
+        timing: Timing,
+        connections: Arc<AtomicUsize>,
+    ) -> Self {
+        let n = lobby.seats.len();
+        // Random bots are seeded from the room id: reproducible, different per room.
+        let bot_seed = u64::from_str_radix(&crate::auth::sha256_hex(&lobby.room.id)[..16], 16)
+            .unwrap_or_default();
+        let mut room = Room {
+            lobby,
+            table: None,
+            hub: Hub::new(Value::Null),
+            db,
+            events,
+            timing,
+            game_version: 0,
+            decision_since: Instant::now(),
+            deadline_ms: None,
+            away_since: vec![None; n],
+            bot_playing: vec![false; n],
+            preselected: vec![None; n],
+            bots: Bots::new(bot_seed),
+            paused_until: None,
+            connections,
+        };
+        let now = Instant::now();
+        for (i, seat) in room.lobby.seats.iter().enumerate() {
+            if seat.player_id.is_some() {
+                room.away_since[i] = Some(now);
+            }
+        }
+        room.hub = Hub::new(room.public_state());
+        room
+    }
+
+    /// Rebuilds the room's game (if any) from the stored log.
+    pub async fn restore(&mut self) -> Result<(), String> {
+        let Some(game_id) = self.lobby.game_id.clone() else {
+            return Ok(());
+        };
+        let row = self
+            .db
+            .game(&game_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("game row missing")?;
+        let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
+        tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
+        self.table = Some(table);
+        self.reset_decision();
+        self.hub = Hub::new(self.public_state());
+        Ok(())
+    }
+
+    // ----- who is who -------------------------------------------------------------------------
+
+    /// Seat of a player, if seated.
+    pub fn seat_of_player(&self, player_id: &str) -> Option<usize> {
+        self.lobby
+            .seats
+            .iter()
+            .position(|s| s.player_id.as_deref() == Some(player_id))
+    }
+
+    /// Seat of the player behind a connection.
+    pub fn seat_of_conn(&self, conn: ConnId) -> Option<usize> {
+        let player = self.hub.conn(conn)?.player_id.as_deref()?;
+        self.seat_of_player(player)
+    }
+
+    /// Whether any connection of the seat's player is open.
+    fn connected(&self, seat: usize) -> bool {
+        let Some(player) = self
+            .lobby
+            .seats
+            .get(seat)
+            .and_then(|s| s.player_id.as_deref())
+        else {
+            return false;
+        };
+        self.hub
+            .conns()
+            .any(|(_, c)| c.player_id.as_deref() == Some(player))
+    }
+
+    /// Bot level of a bot seat.
+    fn bot_level(&self, seat: usize) -> Option<BotLevel> {
+        self.lobby
+            .seats
+            .get(seat)
+            .and_then(|s| s.bot_level.as_deref())
+            .and_then(BotLevel::parse)
+    }
+
+    // ----- public state -----------------------------------------------------------------------
+
+    /// The public state every client sees (PROTOCOL.md §2 `snapshot.state`).
+    pub fn public_state(&self) -> Value {
+        let room = &self.lobby.room;
+        let seats: Vec<Value> = self
+            .lobby
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let bot = s.bot_level.as_deref().and_then(BotLevel::parse);
+                let (status, label) = if bot.is_some() {
+                    ("bot", "bot")
+                } else if s.player_id.is_none() {
+                    ("empty", "empty")
+                } else if self.connected(i) {
+                    ("connected", "connected")
+                } else if self.bot_playing.get(i).copied().unwrap_or(false) {
+                    ("away", "away (bot playing)")
+                } else {
+                    ("away", "away")
+                };
+                json!({
+                    "seat": s.seat,
+                    "player_id": s.player_id,
+                    "display_name": s.display_name,
+                    "bot": bot,
+                    "status": status,
+                    "bot_playing": bot.is_some() || self.bot_playing.get(i).copied().unwrap_or(false),
+                    "label": label,
+                })
+            })
+            .collect();
+        let spectators = self
+            .hub
+            .conns()
+            .filter(|(_, c)| {
+                c.player_id
+                    .as_deref()
+                    .is_none_or(|p| self.seat_of_player(p).is_none())
+            })
+            .count();
+        let game = self.table.as_ref().map(|t| {
+            json!({
+                "id": t.game_id,
+                "seed_hash": t.seed_hash,
+                "seed": t.revealed_seed(),
+                "rolls": t.rolls,
+                "deadline_ms": if t.game.is_over() { None } else { self.deadline_ms },
+                "result": t.result,
+                "view": t.game.view(),
+            })
+        });
+        json!({
+            "room": {
+                "id": room.id,
+                "status": room.status,
+                "owner_id": room.owner_id,
+                "settings": room.settings.0,
+            },
+            "seats": seats,
+            "spectators": spectators,
+            "game": game,
+        })
+    }
+
+    /// Publishes the current state with `events`; copes with clients dropped as too slow.
+    pub fn publish(&mut self, events: &[Event]) {
+        let mut events = events;
+        loop {
+            let dropped = self.hub.publish(events, self.public_state());
+            if dropped.is_empty() {
+                break;
+            }
+            for conn in dropped {
+                self.forget(conn, None);
+            }
+            events = &[];
+        }
+    }
+
+    /// Queues a private message to one connection.
+    pub fn reply(&mut self, conn: ConnId, message: Outbound) {
+        if !self.hub.send(conn, message) {
+            self.forget(conn, None);
+            self.publish(&[]);
+        }
+    }
+
+    /// Sends the next-roll preview to the connections of the seat about to roll
+    /// (only `only` if given), when the room shows previews.
+    pub fn send_previews(&mut self, only: Option<ConnId>) {
+        if !self.lobby.room.settings.0.preview_next_roll {
+            return;
+        }
+        let Some(table) = &self.table else { return };
+        if table.game.phase() != Phase::Roll {
+            return;
+        }
+        let seat = usize::from(table.game.seat());
+        let Some(player) = self.lobby.seats.get(seat).and_then(|s| s.player_id.clone()) else {
+            return;
+        };
+        let message = Outbound::Text(frame(&json!({
+            "type": "preview", "roll": table.rolls, "die": table.next_die(),
+        })));
+        let targets: Vec<ConnId> = self
+            .hub
+            .conns()
+            .filter(|(id, c)| {
+                c.player_id.as_deref() == Some(player.as_str()) && only.is_none_or(|o| o == **id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in targets {
+            self.reply(id, message.clone());
+        }
+    }
+
+    /// Sends the snapshot, `hello` and preview to one connection.
+    pub fn send_snapshot(&mut self, conn: ConnId) {
+        let snapshot = self.hub.snapshot();
+        self.reply(conn, snapshot);
+        self.send_hello(conn);
+    }
+
+    /// `hello`: who the server thinks this connection is.
+    fn send_hello(&mut self, conn: ConnId) {
+        let player = self.hub.conn(conn).and_then(|c| c.player_id.clone());
+        let seat = self.seat_of_conn(conn);
+        let hello = Outbound::Text(frame(&json!({
+            "type": "hello",
+            "player_id": player,
+            "seat": seat,
+            "role": if seat.is_some() { "player" } else { "spectator" },
+        })));
+        self.reply(conn, hello);
+    }
+
+    // ----- connections ------------------------------------------------------------------------
+
+    /// Adds a connection: catch-up (missed updates or a snapshot), `hello`,
+    /// then the presence update and the private preview.
+    pub fn connect(&mut self, tx: mpsc::Sender<Outbound>, request: ConnectRequest) -> ConnId {
+        let missed = request
+            .resume
+            .as_ref()
+            .and_then(|(since, epoch)| self.hub.missed_since(*since, epoch));
+        let catch_up = missed.unwrap_or_else(|| vec![self.hub.snapshot()]);
+        for message in catch_up {
+            // The queue is larger than the ring, so this cannot fill up.
+            let _ = tx.try_send(message);
+        }
+        let id = self.hub.add(Conn {
+            tx,
+            player_id: request.player_id,
+        });
+        self.connections.fetch_add(1, Ordering::Relaxed);
+        metrics::gauge!("parchis_ws_connections").increment(1.0);
+        self.send_hello(id);
+        if let Some(seat) = self.seat_of_conn(id) {
+            self.away_since[seat] = None;
+            self.bot_playing[seat] = false;
+        }
+        self.publish(&[]);
+        self.send_previews(Some(id));
+        id
+    }
+
+    /// Removes a connection (closed, too slow, or left), sending `close` first if given.
+    pub fn forget(&mut self, conn: ConnId, close: Option<Outbound>) {
+        if let Some(close) = close {
+            let _ = self.hub.send(conn, close);
+        }
+        let seat = self.seat_of_conn(conn);
+        if self.hub.remove(conn).is_none() {
+            return;
+        }
+        self.connections.fetch_sub(1, Ordering::Relaxed);
+        metrics::gauge!("parchis_ws_connections").decrement(1.0);
+        if let Some(seat) = seat
+            && !self.connected(seat)
+        {
+            self.away_since[seat] = Some(Instant::now());
+        }
+    }
+
+    /// A connection went away on its own.
+    pub fn disconnect(&mut self, conn: ConnId) {
+        if self.hub.conn(conn).is_some() {
+            self.forget(conn, None);
+            self.publish(&[]);
+        }
+    }
+
+    // ----- game flow --------------------------------------------------------------------------
+
+    /// A new decision begins: restart the clocks.
+    fn reset_decision(&mut self) {
+        self.decision_since = Instant::now();
+        let turn = self.lobby.room.settings.0.turn_time_secs;
+        self.deadline_ms = match (&self.table, turn) {
+            (Some(t), Some(secs)) if !t.game.is_over() => {
+                let seat = usize::from(t.game.seat());
+                let human = self
+                    .lobby
+                    .seats
+                    .get(seat)
+                    .is_some_and(|s| s.player_id.is_some());
+                human.then(|| now_ms() + i64::from(secs) * 1000)
+            }
+            _ => None,
+        };
+    }
+
+    /// After an accepted roll or move: clocks, broadcast, previews, metrics.
+    pub fn after_action(&mut self, events: &[Event], started: Instant) {
+        self.reset_decision();
+        self.publish(events);
+        self.game_version = self.hub.version();
+        self.send_previews(None);
+        metrics::counter!("parchis_moves_total").increment(1);
+        metrics::histogram!("parchis_move_latency_seconds").record(started.elapsed().as_secs_f64());
+        if self.table.as_ref().is_some_and(|t| t.game.is_over())
+            && self.lobby.status() != RoomStatus::Finished
+        {
+            self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
+            self.publish(&[]);
+        }
+    }
+
+    /// When the server must next act for the seat to act, if ever.
+    pub fn next_wake(&self) -> Option<Instant> {
+        let table = self.table.as_ref()?;
+        if table.game.is_over() {
+            return None;
+        }
+        let seat = usize::from(table.game.seat());
+        let since = self.decision_since;
+        let human = self
+            .lobby
+            .seats
+            .get(seat)
+            .is_some_and(|s| s.player_id.is_some());
+        let wake = if !human {
+            Some(since + self.timing.bot_delay)
+        } else {
+            let timer = self
+                .lobby
+                .room
+                .settings
+                .0
+                .turn_time_secs
+                .map(|secs| since + Duration::from_secs(u64::from(secs)));
+            let away = self.away_since[seat]
+                .map(|away| (away + self.timing.away_grace).max(since + self.timing.bot_delay));
+            match (timer, away) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        };
+        wake.map(|w| self.paused_until.map_or(w, |p| w.max(p)))
+    }
+
+    /// The server acts for the seat to act (bot seat, away player, or expired timer).
+    pub async fn auto_act(&mut self) {
+        let started = Instant::now();
+        let Some(table) = &self.table else { return };
+        if table.game.is_over() {
+            return;
+        }
+        let seat = usize::from(table.game.seat());
+        let level = self.bot_level(seat);
+        let human = self
+            .lobby
+            .seats
+            .get(seat)
+            .is_some_and(|s| s.player_id.is_some());
+        let by = if !human {
+            "bot"
+        } else if self.away_since[seat].is_some_and(|a| started >= a + self.timing.away_grace) {
+            self.bot_playing[seat] = true;
+            "away"
+        } else {
+            "timer"
+        };
+        let result = match table.game.phase() {
+            Phase::Roll => self.act_roll(by).await,
+            _ => {
+                let game = table.game;
+                let pre = self.preselected[seat]
+                    .as_deref()
+                    .and_then(|text| game.parse_move(text).ok())
+                    .filter(|mv| game.legal_moves().iter().any(|m| m.same_as(mv)));
+                match pre.or_else(|| self.bots.choose(&game, level)) {
+                    Some(mv) => self.act_move(seat, mv, by).await,
+                    None => Ok(Vec::new()),
+                }
+            }
+        };
+        match result {
+            Ok(events) => {
+                self.paused_until = None;
+                self.after_action(&events, started);
+            }
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "the server could not act");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            }
+        }
+    }
+
+    /// Rolls for the seat to act.
+    pub async fn act_roll(&mut self, by: &str) -> Result<Vec<Event>, ActError> {
+        let table = self
+            .table
+            .as_mut()
+            .ok_or(ActError::Play(parchis_rules::PlayError::GameOver))?;
+        Ok(table.roll(&self.db, by).await?.to_vec())
+    }
+
+    /// Plays `mv` for `seat` (the seat to act) and clears its pre-selection.
+    pub async fn act_move(
+        &mut self,
+        seat: usize,
+        mv: parchis_rules::Move,
+        by: &str,
+    ) -> Result<Vec<Event>, ActError> {
+        let table = self
+            .table
+            .as_mut()
+            .ok_or(ActError::Play(parchis_rules::PlayError::GameOver))?;
+        let events = table.play(&self.db, mv, by).await?.to_vec();
+        self.preselected[seat] = None;
+        Ok(events)
+    }
+
+    /// Common checks of `roll` and `move`: returns the acting seat.
+    pub fn acting_seat(&self, conn: ConnId) -> Result<usize, CommandError> {
+        let seat = self.seat_of_conn(conn).ok_or_else(|| {
+            CommandError::new(
+                "not_seated",
+                "You are not seated in this room (spectators only watch).",
+            )
+        })?;
+        let table = self
+            .table
+            .as_ref()
+            .ok_or_else(|| CommandError::new("not_started", "The game has not started yet."))?;
+        if table.game.is_over() {
+            return Err(CommandError::new("game_over", "The game is over."));
+        }
+        if usize::from(table.game.seat()) != seat {
+            return Err(CommandError::new(
+                "not_your_turn",
+                format!(
+                    "It is seat {}'s turn, not yours (seat {seat}).",
+                    table.game.seat()
+                ),
+            ));
+        }
+        Ok(seat)
+    }
+
+    // ----- lobby commands (REST) --------------------------------------------------------------
+
+    /// Applies a lobby command: decide, persist (awaited), update state, broadcast.
+    pub async fn lobby_command(&mut self, command: RoomCommand) -> Result<RoomSnapshot, AppError> {
+        match command {
+            RoomCommand::Snapshot => {}
+            RoomCommand::Join {
+                player_id,
+                display_name,
+                preferred_colour,
+                code,
+            } => {
+                if let Some(seat) =
+                    self.lobby
+                        .join(&player_id, &display_name, preferred_colour, code.as_deref())?
+                {
+                    self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                    self.seat_changed(seat);
+                }
+            }
+            RoomCommand::Leave { player_id } => {
+                let seat = self.lobby.leave(&player_id)?;
+                self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                self.seat_changed(seat);
+            }
+            RoomCommand::Start { player_id } => {
+                let plan = self.lobby.start(&player_id)?;
+                let table = Table::start(&plan.game, &self.lobby.room.settings.0)
+                    .map_err(AppError::Internal)?;
+                self.db.start_game(&plan.game, &plan.seats).await?;
+                let game_id = plan.game.id.clone();
+                self.lobby.apply_start(plan);
+                self.table = Some(table);
+                self.game_version = self.hub.version();
+                self.reset_decision();
+                let _ = self.events.send(self.lobby.lobby_event());
+                let _ = self.events.send(RoomEvent::GameStarted { game_id });
+                self.publish(&[]);
+                self.game_version = self.hub.version();
+                self.send_previews(None);
+            }
+        }
+        Ok(self.lobby.snapshot())
+    }
+
+    /// A seat row was persisted: apply it, keep presence right, broadcast.
+    pub fn seat_changed(&mut self, seat: crate::db::SeatRow) {
+        let index = usize::try_from(seat.seat).unwrap_or(usize::MAX);
+        self.lobby.apply_seat(seat);
+        if index < self.away_since.len() {
+            self.away_since[index] = (self.lobby.seats[index].player_id.is_some()
+                && !self.connected(index))
+            .then(Instant::now);
+            self.bot_playing[index] = false;
+            self.preselected[index] = None;
+        }
+        let _ = self.events.send(self.lobby.lobby_event());
+        self.publish(&[]);
+    }
+}

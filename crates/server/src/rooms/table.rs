@@ -1,0 +1,187 @@
+//! The running game of a room: the referee state, the secret seed, the log
+//! position. Every roll and move is appended to the stored log before it is
+//! applied here, so what clients see is always durable.
+
+use parchis_rules::{Event, Events, Game, Mode, Move, PlayError, RuleSet};
+use serde_json::{Value, json};
+
+use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
+use crate::fairness;
+use crate::settings::{self, RoomSettings};
+
+/// Why an action was not applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ActError {
+    /// The rules refused it.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    /// Storage failed; nothing was applied.
+    #[error("storage: {0}")]
+    Storage(#[from] DbError),
+}
+
+/// A game being played in a room.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Game id (the `games` row).
+    pub game_id: String,
+    /// The referee state.
+    pub game: Game,
+    /// Secret seed: rolls are derived from it; revealed once finished.
+    seed: [u8; fairness::SEED_LEN],
+    /// The seed in hex, as stored.
+    seed_hex: String,
+    /// Public commitment to the seed.
+    pub seed_hash: String,
+    /// Rolls made so far (index of the next roll).
+    pub rolls: u64,
+    /// Next `game_log.seq`.
+    seq: i64,
+    /// Result once finished (also stored in `games.result`).
+    pub result: Option<Value>,
+}
+
+/// The rules crate's rule set for the room's settings.
+pub fn rule_set(rules: settings::RuleSet) -> RuleSet {
+    match rules {
+        settings::RuleSet::Playgridia => RuleSet::Playgridia,
+        settings::RuleSet::Ludoteka => RuleSet::Ludoteka,
+        settings::RuleSet::Morocco => RuleSet::Morocco,
+    }
+}
+
+/// The rules crate's mode for the room's settings.
+pub fn mode(mode: settings::Mode) -> Mode {
+    match mode {
+        settings::Mode::Individual => Mode::Individual,
+        settings::Mode::Quick => Mode::Quick,
+        settings::Mode::Pairs => Mode::Pairs,
+        settings::Mode::OneVsOne => Mode::OneVsOne,
+        settings::Mode::SixPiece => Mode::SixPiece,
+        settings::Mode::ThreeVsThree => Mode::ThreeVsThree,
+    }
+}
+
+/// A fresh game for the settings (validated at room creation).
+pub fn new_game(settings: &RoomSettings) -> Result<Game, parchis_rules::SetupError> {
+    Game::new(
+        rule_set(settings.rules),
+        mode(settings.mode),
+        settings.players,
+    )
+}
+
+impl Table {
+    /// The table of a game that was just started.
+    pub fn start(new: &NewGame, settings: &RoomSettings) -> Result<Table, String> {
+        let game = new_game(settings).map_err(|e| e.to_string())?;
+        let seed = fairness::decode_seed(&new.seed).ok_or("bad seed")?;
+        Ok(Table {
+            game_id: new.id.clone(),
+            game,
+            seed,
+            seed_hex: new.seed.clone(),
+            seed_hash: new.seed_hash.clone(),
+            rolls: 0,
+            seq: 0,
+            result: None,
+        })
+    }
+
+    /// Rebuilds a stored game by replaying its log through the rules crate.
+    pub async fn restore(db: &Db, row: &GameRow, settings: &RoomSettings) -> Result<Table, String> {
+        let seed_hex = row.seed.clone().ok_or("game without seed")?;
+        let new = NewGame {
+            id: row.id.clone(),
+            room_id: row.room_id.clone(),
+            seed_hash: row.seed_hash.clone(),
+            seed: seed_hex,
+            started_at: row.started_at,
+        };
+        let mut table = Table::start(&new, settings)?;
+        let log = db.game_log(&row.id).await.map_err(|e| e.to_string())?;
+        for entry in log {
+            let payload = &entry.payload.0;
+            match entry.kind.as_str() {
+                "roll" => {
+                    let die = payload["die"].as_u64().unwrap_or(0);
+                    let die = u8::try_from(die).unwrap_or(0);
+                    table.game.roll(die).map_err(|e| {
+                        format!("log {}: roll {die} refused on replay: {e}", entry.seq)
+                    })?;
+                    table.rolls += 1;
+                }
+                _ => {
+                    let text = payload["move"].as_str().unwrap_or_default();
+                    let mv = table
+                        .game
+                        .parse_move(text)
+                        .map_err(|e| format!("log {}: {e}", entry.seq))?;
+                    table.game.play(mv).map_err(|e| {
+                        format!("log {}: move {text} refused on replay: {e}", entry.seq)
+                    })?;
+                }
+            }
+            table.seq = entry.seq + 1;
+        }
+        table.result = row.result.as_ref().map(|r| r.0.clone());
+        Ok(table)
+    }
+
+    /// The die the next roll will show (for the private preview).
+    pub fn next_die(&self) -> u8 {
+        fairness::roll(&self.seed, self.rolls)
+    }
+
+    /// The seed, once the game is over (never before).
+    pub fn revealed_seed(&self) -> Option<&str> {
+        self.game.is_over().then_some(self.seed_hex.as_str())
+    }
+
+    /// Rolls for the seat to act: derive, check, store, apply.
+    pub async fn roll(&mut self, db: &Db, by: &str) -> Result<Events, ActError> {
+        let die = self.next_die();
+        let mut next = self.game;
+        let events = next.roll(die)?;
+        let payload = json!({ "seat": self.game.seat(), "roll": self.rolls, "die": die, "by": by });
+        db.append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
+            .await?;
+        self.seq += 1;
+        self.rolls += 1;
+        self.game = next;
+        self.finish_if_over(db, &events).await?;
+        Ok(events)
+    }
+
+    /// Plays a legal move for the seat to act: check, store, apply.
+    pub async fn play(&mut self, db: &Db, mv: Move, by: &str) -> Result<Events, ActError> {
+        let text = self.game.move_text(&mv);
+        let mut next = self.game;
+        let events = next.play(mv)?;
+        let payload = json!({ "seat": self.game.seat(), "move": text, "by": by });
+        db.append_log(&self.game_id, self.seq, "move", &payload, now_ms())
+            .await?;
+        self.seq += 1;
+        self.game = next;
+        self.finish_if_over(db, &events).await?;
+        Ok(events)
+    }
+
+    /// Stores the result (revealing the seed) when `events` ended the game.
+    async fn finish_if_over(&mut self, db: &Db, events: &Events) -> Result<(), DbError> {
+        let Some(side) = events.iter().find_map(|e| match e {
+            Event::GameWon { side } => Some(*side),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let layout = self.game.layout();
+        let winner_seats: Vec<u8> = (0..layout.n_seats)
+            .filter(|&s| layout.side_of_seat[s as usize] == side)
+            .collect();
+        let result = json!({ "winner_side": side, "winner_seats": winner_seats });
+        db.finish_game(&self.game_id, &result, now_ms()).await?;
+        self.result = Some(result);
+        Ok(())
+    }
+}

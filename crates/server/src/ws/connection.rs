@@ -1,0 +1,110 @@
+//! One realtime connection: a reader (parse, rate-limit, pass commands to the
+//! room) and a writer (drain the room's queue and local replies to the socket).
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use governor::{Quota, RateLimiter};
+use tokio::sync::mpsc;
+
+use crate::rooms::RoomLink;
+use crate::rooms::protocol::{self, CommandError, Outbound};
+
+/// Messages a client may send per second (and in one burst).
+const MESSAGES_PER_SECOND: u32 = 20;
+/// How long the writer may take to flush a close after the reader ends.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Runs the connection until either side closes.
+pub async fn serve(socket: WebSocket, link: RoomLink) {
+    let RoomLink {
+        mut outbound,
+        sender,
+    } = link;
+    let (mut sink, mut stream) = socket.split();
+    // Replies the connection makes itself (malformed input, closes): no room involved.
+    let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
+
+    let mut writer = tokio::spawn(async move {
+        loop {
+            let message = tokio::select! {
+                biased;
+                local = local_rx.recv() => match local {
+                    Some(m) => m,
+                    None => break, // the reader is done
+                },
+                // A closed room queue means the room dropped us for reading too slowly.
+                room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
+            };
+            match message {
+                Outbound::Text(text) => {
+                    if sink.send(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                Outbound::Close(code, reason) => {
+                    let frame = CloseFrame {
+                        code,
+                        reason: reason.into(),
+                    };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            }
+        }
+        let _ = sink.close().await;
+    });
+
+    let reader = async move {
+        let per_second = NonZeroU32::new(MESSAGES_PER_SECOND).unwrap_or(NonZeroU32::MIN);
+        let limiter = RateLimiter::direct(Quota::per_second(per_second));
+        while let Some(frame) = stream.next().await {
+            let message = match frame {
+                Ok(message) => message,
+                Err(err) => {
+                    let text = err.to_string();
+                    if text.contains("too long") || text.contains("Space limit") {
+                        let _ = local_tx.send(Outbound::Close(1009, "too_big")).await;
+                    }
+                    break;
+                }
+            };
+            let text = match message {
+                Message::Text(text) => text,
+                Message::Binary(_) => {
+                    let err = CommandError::new("malformed", "send JSON text frames, not binary");
+                    let _ = local_tx.try_send(protocol::error(&serde_json::Value::Null, &err));
+                    continue;
+                }
+                Message::Close(_) => break,
+                Message::Ping(_) | Message::Pong(_) => continue,
+            };
+            if limiter.check().is_err() {
+                let _ = local_tx.send(Outbound::Close(1008, "rate_limited")).await;
+                break;
+            }
+            match protocol::parse(&text) {
+                Ok(command) => {
+                    if !sender.send(command).await {
+                        break;
+                    }
+                }
+                Err((id, err)) => {
+                    let _ = local_tx.try_send(protocol::error(&id, &err));
+                }
+            }
+        }
+        // Dropping `sender` tells the room; dropping `local_tx` ends the writer.
+    };
+
+    tokio::select! {
+        () = reader => {
+            if tokio::time::timeout(CLOSE_GRACE, &mut writer).await.is_err() {
+                writer.abort();
+            }
+        }
+        _ = &mut writer => {}
+    }
+}

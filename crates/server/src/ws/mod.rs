@@ -1,0 +1,96 @@
+//! The realtime endpoint `GET /api/rooms/{id_or_code}/ws` (PROTOCOL.md §1):
+//! authentication and access checks happen before the upgrade; then
+//! [`connection::serve`] shuttles frames between the socket and the room.
+
+pub mod connection;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
+use axum::response::Response;
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::auth;
+use crate::error::AppError;
+use crate::rooms::ConnectRequest;
+
+/// Largest client frame/message accepted (bigger ones close the connection with 1009).
+pub const MAX_MESSAGE: usize = 4096;
+/// Read buffer per connection (clients only send small commands).
+const READ_BUFFER: usize = 4096;
+/// Write buffer per connection before a flush.
+const WRITE_BUFFER: usize = 16 * 1024;
+
+/// Query string of the WebSocket URL.
+#[derive(Debug, Deserialize)]
+pub struct WsQuery {
+    /// Player token (browsers cannot set headers on a WebSocket); absent for spectators.
+    pub token: Option<String>,
+    /// Last version the client saw (reconnect).
+    pub since: Option<u64>,
+    /// Epoch of that version.
+    pub epoch: Option<String>,
+}
+
+/// Upgrades to the room's realtime protocol.
+pub async fn room_ws(
+    State(state): State<AppState>,
+    Path(id_or_code): Path<String>,
+    Query(query): Query<WsQuery>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, AppError> {
+    let header_token = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .map(str::to_owned);
+    let token = query.token.clone().or(header_token);
+    let player_id = match token {
+        Some(token) => Some(
+            state
+                .db
+                .player_by_token_hash(&auth::hash_token(&token))
+                .await?
+                .ok_or(AppError::InvalidToken)?
+                .id,
+        ),
+        None => None,
+    };
+    let (room_id, by_code) = crate::routes::rooms::resolve(&state, &id_or_code).await?;
+    let snapshot = state
+        .rooms
+        .lookup(&room_id)
+        .await?
+        .ok_or(AppError::RoomNotFound)?;
+    let insider = player_id.as_deref().is_some_and(|p| {
+        p == snapshot.room.owner_id
+            || snapshot
+                .seats
+                .iter()
+                .any(|s| s.player_id.as_deref() == Some(p))
+    });
+    if !snapshot.room.settings.0.public && !by_code && !insider {
+        return Err(AppError::WrongJoinCode);
+    }
+    let resume = match (query.since, query.epoch) {
+        (Some(since), Some(epoch)) => Some((since, epoch)),
+        _ => None,
+    };
+    let link = state
+        .rooms
+        .connect(&room_id, ConnectRequest { player_id, resume })
+        .await?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .on_upgrade(move |socket| connection::serve(socket, link)))
+}
