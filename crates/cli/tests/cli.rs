@@ -1,0 +1,147 @@
+//! The `parchis` command as a user runs it: output on success, a clear message and a non-zero exit on bad input.
+
+use std::process::{Command, Output};
+
+fn parchis(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parchis"))
+        .args(args)
+        .output()
+        .expect("run parchis")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const START: &str = "playgridia individual/4 y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-";
+
+#[test]
+fn new_prints_the_start_position() {
+    let o = parchis(&["new", "--rules", "playgridia", "--mode", "individual"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), START);
+    let o = parchis(&["new", "--rules", "ludoteka", "--mode", "3v3"]);
+    assert!(
+        stdout(&o).contains("y:5,5',h,h/b:22,22',h,h"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn new_refuses_a_mode_with_the_wrong_player_count() {
+    let o = parchis(&[
+        "new",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "pairs",
+        "--players",
+        "3",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("pairs is played by"), "{}", stderr(&o));
+}
+
+#[test]
+fn legal_lists_moves_after_rolling_the_given_die() {
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["legal", &pos, "--die", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "y1:h-5");
+    let o = parchis(&["legal", &pos, "--die", "3", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["moves"][0]["text"], "y4:20-23");
+}
+
+#[test]
+fn legal_without_a_die_on_a_position_waiting_for_a_roll_says_so() {
+    let o = parchis(&["legal", START]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--die"));
+}
+
+#[test]
+fn play_prints_events_and_the_new_position() {
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["play", &pos, "5", "y1:h-5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(r#""type":"moved""#), "{out}");
+    assert!(
+        out.trim_end().ends_with(
+            "y:5,h,h,20/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_refuses_an_illegal_move_naming_the_rule() {
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["play", &pos, "5", "y4:20-25"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bringing it out is the only legal move"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_notation_is_a_clear_error() {
+    let o = parchis(&["legal", "playgridia individual/4 nonsense", "--die", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("invalid position"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_reports_speed_and_wins_by_seat() {
+    let o = parchis(&[
+        "simulate", "--rules", "morocco", "--mode", "1v1", "--games", "50", "--seed", "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "games/s:",
+        "moves/s:",
+        "moves per game:",
+        "wins seat 0 (blue+yellow)",
+        "wins seat 1 (green+red)",
+    ] {
+        assert!(out.contains(line), "missing `{line}` in {out}");
+    }
+    let wins: u32 = out
+        .lines()
+        .filter(|l| l.starts_with("wins"))
+        .map(|l| {
+            l.split(": ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse::<u32>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(wins, 50, "every game has a winner");
+    let again = parchis(&[
+        "simulate", "--rules", "morocco", "--mode", "1v1", "--games", "50", "--seed", "3",
+    ]);
+    let wins_line = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("wins"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        wins_line(&out),
+        wins_line(&stdout(&again)),
+        "the same seed gives the same games"
+    );
+}
