@@ -617,3 +617,26 @@ fn three_sixes_spare_is_judged_where_the_second_six_move_ended() {
         from: Some(Place::Square(47))
     }));
 }
+
+#[test]
+fn the_notation_records_whether_the_second_six_move_ended_safe() {
+    let line = |six: &str| {
+        format!(
+            "{FOUR} b:30,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 roll sixes=2,last=b1,six={six},extra=0,first=-"
+        )
+    };
+    let mut g = game(&line("b1!"));
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
+    let mut g = game(&line("b1"));
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: Some(pr("b1")),
+        from: Some(Place::Square(30))
+    }));
+}
