@@ -460,3 +460,27 @@ fn playing_out_of_phase_or_an_illegal_move_is_refused_and_changes_nothing() {
     assert!(matches!(g.play(wrong), Err(PlayError::Illegal(_))));
     assert_eq!(g, before);
 }
+
+#[test]
+fn coming_out_onto_your_piece_and_your_partner_is_not_possible() {
+    // Pairs: yellow's exit holds yellow and its partner red: full, no opponent to capture; the 5 is ordinary.
+    let mut g = pos(
+        "playgridia pairs/4 y:5,h,h,30/b:h,h,h,h/r:5',h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 5);
+    assert_eq!(legal(&g), sorted(&["y1:5-10", "y4:30-35"]));
+}
+
+#[test]
+fn coming_out_onto_your_partner_and_an_opponent_captures_the_opponent() {
+    let mut g = pos(
+        "playgridia pairs/4 y:h,h,h,30/b:5',h,h,h/r:5,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 5);
+    let ev = play(&mut g, "y1:h-5");
+    assert!(has(
+        &ev,
+        |e| matches!(e, Event::Captured { piece, .. } if piece.to_string() == "b1")
+    ));
+    assert_eq!(at(&g, "r1"), Place::Square(5), "the partner stays");
+}
