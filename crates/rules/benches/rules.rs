@@ -8,7 +8,7 @@ use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
 
 /// Plays one random game to the end; returns the number of moves played.
-fn random_game(start: &Game, rng: &mut SmallRng, list: &mut MoveList) -> u32 {
+fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
     let mut g = *start;
     let mut moves = 0;
     loop {
@@ -18,8 +18,8 @@ fn random_game(start: &Game, rng: &mut SmallRng, list: &mut MoveList) -> u32 {
                 let _ = g.roll(rng.random_range(1..=6));
             }
             _ => {
-                g.legal_moves_into(list);
-                let m = list[rng.random_range(0..list.len())];
+                let legal = g.legal();
+                let m = legal[rng.random_range(0..legal.len())];
                 g.play_unchecked(m);
                 moves += 1;
             }
@@ -32,7 +32,6 @@ fn sample_positions(n: usize) -> Vec<Game> {
     let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
     let mut rng = SmallRng::seed_from_u64(7);
     let mut out = Vec::with_capacity(n);
-    let mut list = MoveList::new();
     while out.len() < n {
         let mut g = start;
         while !g.is_over() && out.len() < n {
@@ -42,8 +41,8 @@ fn sample_positions(n: usize) -> Vec<Game> {
                 }
                 _ => {
                     out.push(g);
-                    g.legal_moves_into(&mut list);
-                    g.play_unchecked(list[rng.random_range(0..list.len())]);
+                    let legal = g.legal();
+                    g.play_unchecked(legal[rng.random_range(0..legal.len())]);
                 }
             }
         }
@@ -65,11 +64,10 @@ fn games(c: &mut Criterion) {
     ] {
         let start = Game::new(rules, mode, players).unwrap();
         let mut rng = SmallRng::seed_from_u64(1);
-        let mut list = MoveList::new();
         group.throughput(Throughput::Elements(1));
         group.bench_function(name, |b| {
             b.iter(|| {
-                let moves = random_game(black_box(&start), &mut rng, &mut list);
+                let moves = random_game(black_box(&start), &mut rng);
                 assert!(moves > 0);
                 moves
             })
@@ -92,7 +90,7 @@ fn legal(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for g in &positions {
-                black_box(g).legal_moves_into(&mut list);
+                black_box(g).generate_legal_moves(&mut list);
                 n += list.len();
             }
             assert_eq!(n, total);

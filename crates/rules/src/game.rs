@@ -193,7 +193,21 @@ pub struct Game {
     pub(crate) n_queued: u8,
     /// Seats (bit mask) that have not made Morocco's special first roll yet.
     pub(crate) first_roll: u8,
+    /// The legal moves of the current phase, generated once when the phase begins (derived state: a
+    /// move or count is validated against it without generating again). Unused entries stay `NO_MOVE`
+    /// so that equal games compare equal.
+    pub(crate) legal: [Move; LEGAL_CAP],
+    pub(crate) n_legal: u8,
 }
+
+const LEGAL_CAP: usize = 32;
+const NO_MOVE: Move = Move {
+    piece: NO_PIECE,
+    from: 0,
+    to: 0,
+    companion: NO_PIECE,
+    flags: 0,
+};
 
 impl Game {
     /// A new game at its start position, for a preset.
@@ -236,6 +250,8 @@ impl Game {
             } else {
                 0
             },
+            legal: [NO_MOVE; LEGAL_CAP],
+            n_legal: 0,
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -459,18 +475,50 @@ impl Game {
 
     /// The legal moves of the seat to act (empty when it must roll or the game is over).
     pub fn legal_moves(&self) -> MoveList {
-        let mut out = MoveList::new();
-        self.legal_moves_into(&mut out);
-        out
+        self.legal().iter().copied().collect()
     }
 
-    /// [`Game::legal_moves`] into a list the caller owns (cleared first): no copy of the list.
+    /// [`Game::legal_moves`] into a list the caller owns (cleared first).
     pub fn legal_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        out.extend(self.legal().iter().copied());
+    }
+
+    /// The legal moves of the seat to act, without copying them.
+    #[inline]
+    pub fn legal(&self) -> &[Move] {
+        &self.legal[..self.n_legal as usize]
+    }
+
+    /// Generates the legal moves of the current phase from scratch, as the game does once when a phase
+    /// begins ([`Game::legal`] returns the stored result). Public for benchmarks and checks.
+    pub fn generate_legal_moves(&self, out: &mut MoveList) {
         out.clear();
         match self.phase {
             Phase::Move { die } => self.die_moves(die, out),
             Phase::Count { amount } => self.count_moves(amount, out),
             _ => {}
+        }
+    }
+
+    /// Stores the legal moves of the phase just entered.
+    pub(crate) fn set_legal(&mut self, moves: &MoveList) {
+        self.legal = [NO_MOVE; LEGAL_CAP];
+        self.legal[..moves.len()].copy_from_slice(moves);
+        self.n_legal = moves.len() as u8;
+    }
+
+    /// Recomputes the stored legal moves from the position (after building it from a setup).
+    pub(crate) fn refresh_legal(&mut self) {
+        let mut moves = MoveList::new();
+        self.generate_legal_moves(&mut moves);
+        self.set_legal(&moves);
+    }
+
+    fn clear_legal(&mut self) {
+        if self.n_legal != 0 {
+            self.legal = [NO_MOVE; LEGAL_CAP];
+            self.n_legal = 0;
         }
     }
 
@@ -801,6 +849,7 @@ impl Game {
             self.advance(&mut ev);
         } else {
             self.phase = Phase::Move { die };
+            self.set_legal(&moves);
         }
         Ok(ev)
     }
@@ -845,9 +894,9 @@ impl Game {
             Phase::Roll => return Err(PlayError::MustRoll),
             Phase::Over { .. } => return Err(PlayError::GameOver),
         };
-        let legal = self.legal_moves();
+        let legal = self.legal();
         let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
-            return Err(PlayError::Illegal(self.why_illegal(&mv, &legal)));
+            return Err(PlayError::Illegal(self.why_illegal(&mv, legal)));
         };
         Ok(self.apply_legal(m, die, count))
     }
@@ -1008,6 +1057,7 @@ impl Game {
             if self.has_won(side) {
                 // The game ends at once: no count is played after the winning arrival.
                 self.phase = Phase::Over { side };
+                self.clear_legal();
                 self.queued = [0; 4];
                 self.n_queued = 0;
                 ev.push(Event::GameWon { side });
@@ -1064,9 +1114,11 @@ impl Game {
                 });
             } else {
                 self.phase = Phase::Count { amount };
+                self.set_legal(&moves);
                 return;
             }
         }
+        self.clear_legal();
         if self.extra_roll {
             self.extra_roll = false;
             self.phase = Phase::Roll;
@@ -1077,6 +1129,7 @@ impl Game {
     }
 
     fn pass_turn(&mut self, ev: &mut Events) {
+        self.clear_legal();
         self.seat = (self.seat + 1) % self.layout.n_seats;
         self.sixes = 0;
         self.last_moved = NONE;
@@ -1088,7 +1141,7 @@ impl Game {
     }
 
     /// Explains why a move is not among the legal ones, naming the rule.
-    fn why_illegal(&self, mv: &Move, legal: &MoveList) -> IllegalMove {
+    fn why_illegal(&self, mv: &Move, legal: &[Move]) -> IllegalMove {
         let n = self.layout.n_pieces();
         if mv.piece >= n {
             return IllegalMove::NoSuchPiece;

@@ -231,6 +231,7 @@ impl Game {
             ));
         }
         g.phase = s.phase;
+        g.refresh_legal();
         if matches!(s.phase, Phase::Move { .. } | Phase::Count { .. }) && g.legal_moves().is_empty()
         {
             return Err(bad("the phase asks for a move but none is legal"));

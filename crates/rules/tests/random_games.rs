@@ -66,15 +66,29 @@ fn assert_no_blockade_on_the_way(g: &Game, m: &parchis_rules::Move) {
             Place::Square(s) => (Place::Square(s), 0),
             lane => (lane, slot),
         };
-        let pieces: Vec<u8> = (0..g.n_pieces()).filter(|&p| p != m.piece && spot(g, p) == Some(here)).collect();
+        let pieces: Vec<u8> = (0..g.n_pieces())
+            .filter(|&p| p != m.piece && spot(g, p) == Some(here))
+            .collect();
         if let [a, b] = pieces[..] {
             let (ca, cb) = (l.colour_of_piece(a), l.colour_of_piece(b));
             let in_lane = matches!(place, Place::Lane(_));
-            let safe = in_lane || matches!(place, Place::Square(s) if parchis_rules::BoardKind::is_safe_square(s));
+            let safe = in_lane
+                || matches!(place, Place::Square(s) if parchis_rules::BoardKind::is_safe_square(s));
             let blockade = (ca == cb && (!in_lane || o.lane_blockades))
-                || (o.allied_blockade_on_safe && safe && l.side_of_colour(ca) == l.side_of_colour(cb) && (!in_lane || o.lane_blockades));
-            assert!(!blockade, "{} passes or lands on a blockade at {place}: {g}", g.move_text(m));
-            assert!(pos != m.to || m.enters(), "{} lands on a full square: {g}", g.move_text(m));
+                || (o.allied_blockade_on_safe
+                    && safe
+                    && l.side_of_colour(ca) == l.side_of_colour(cb)
+                    && (!in_lane || o.lane_blockades));
+            assert!(
+                !blockade,
+                "{} passes or lands on a blockade at {place}: {g}",
+                g.move_text(m)
+            );
+            assert!(
+                pos != m.to || m.enters(),
+                "{} lands on a full square: {g}",
+                g.move_text(m)
+            );
         }
     }
 }
@@ -128,5 +142,24 @@ proptest! {
         let all = combos();
         let (r, m, p) = all[idx % all.len()];
         play_random(r, m, p, seed, true);
+    }
+}
+
+#[test]
+fn the_stored_legal_moves_always_equal_a_fresh_generation() {
+    for (r, m, p) in combos() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut g = Game::new(r, m, p).unwrap();
+        let mut fresh = parchis_rules::MoveList::new();
+        while !g.is_over() {
+            g.generate_legal_moves(&mut fresh);
+            assert_eq!(g.legal(), &fresh[..], "{g}");
+            if g.phase() == Phase::Roll {
+                g.roll(rng.random_range(1..=6)).unwrap();
+            } else {
+                let legal = g.legal();
+                g.play(legal[rng.random_range(0..legal.len())]).unwrap();
+            }
+        }
     }
 }

@@ -46,7 +46,7 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
                 let _ = g.roll(rng.random_range(1..=6));
             }
             _ => {
-                let legal = g.legal_moves();
+                let legal = g.legal();
                 let m = legal[rng.random_range(0..legal.len())];
                 moves += 1;
                 g.play_unchecked(m);
