@@ -1,6 +1,6 @@
 // Browser flows shared by the tests: register, create a room, join, play.
 import assert from 'node:assert/strict';
-import { assertBoardMatches, pageState } from './checks.js';
+import { pageState } from './checks.js';
 
 export async function register(page, base, name) {
   await page.goto(`${base}/`);
@@ -29,10 +29,21 @@ export async function waitBoard(page, board = null) {
 
 /** Waits until the page's board matches the state it holds (after every update). */
 export async function checkBoard(page, label) {
-  const s = await pageState(page);
-  assert.ok(s && s.state.game && s.state.game.view, 'page has a game state');
-  await assertBoardMatches(page, s.state.game.view, label);
-  return s;
+  // One evaluation reads both the DOM and the state, so bots moving meanwhile cannot race the check.
+  const r = await page.evaluate(() => {
+    const c = window.__parchis;
+    const v = c && c.state && c.state.game && c.state.game.view;
+    if (!v) return null;
+    const attr = (p) => (p.at === undefined || p.at === null ? p.kind : `${p.kind}:${p.at}`);
+    const drawn = [...document.querySelectorAll('svg.board [data-piece]')].map((e) => ({ id: e.getAttribute('data-piece'), place: e.getAttribute('data-place') }));
+    const want = v.pieces.map((p) => ({ id: p.id, place: attr(p.place) }));
+    return { drawn, want, board: document.querySelector('svg.board')?.getAttribute('data-board'), wantBoard: v.board, version: c.version };
+  });
+  assert.ok(r, 'page has a game state');
+  const sort = (a) => [...a].sort((x, y) => x.id.localeCompare(y.id));
+  assert.deepEqual(sort(r.drawn), sort(r.want), `board differs from state ${label}`);
+  assert.equal(r.board, r.wantBoard);
+  return r;
 }
 
 /**

@@ -101,7 +101,7 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   assert.ok(await isOver(a.page), 'game finished');
   await a.page.waitForSelector('#end:not(.hidden) #winner');
   await checkBoard(a.page, 'final');
-  await a.page.waitForSelector('#proof-status[data-verified="true"]', { timeout: 10000 });
+  await a.page.waitForSelector('#end-proof[data-verified="true"]', { timeout: 10000 });
   await shot(a.page, 'end-desktop');
   await a.page.setViewportSize({ width: 375, height: 667 });
   await a.page.waitForTimeout(200);

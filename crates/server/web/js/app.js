@@ -9,7 +9,7 @@ import { mountReplay } from './replay.js';
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
 };
-const TIMERS = [null, 10, 15, 20, 30, 45, 60, 120];
+const TIMERS = [null, 5, 10, 15, 20, 30, 45, 60, 120];
 
 let unmount = null;
 

@@ -256,7 +256,7 @@ export function mountRoom(main, ref) {
           h('p.error', { id: 'room-error', role: 'alert' })),
         h('section.card', h('h2', t('players')), els.players, els.spect),
         h('section.card', h('h2', t('log')), els.log),
-        h('details.card', h('summary', t('dice_proof')), els.proof))));
+        h('details.card', { id: 'proof-box' }, h('summary', t('dice_proof')), els.proof))));
     ctx.board = new BoardView(boardBox, {
       onMove: (m) => playMove(m.text),
       onPreselect: (id) => {
@@ -468,10 +468,12 @@ export function mountRoom(main, ref) {
       status.className = ok ? 'verified' : 'not-verified';
       status.textContent = ok ? `✓ ${t('verified')}` : `✗ ${t('not_verified')}`;
       status.dataset.verified = ok ? 'true' : 'false';
+      const det = box.closest('details');
+      if (det) det.open = true;
       // The end card also shows the proof.
       const end = ctx.els.end;
       if (end && !end.classList.contains('hidden') && !end.querySelector('.proof')) {
-        end.append(h('div.proof', h('p', h('strong', t('dice_proof')), ': ', h('span', { class: status.className, id: 'end-proof' }, status.textContent))));
+        end.append(h('div.proof', h('p', h('strong', t('dice_proof')), ': ', h('span', { class: status.className, id: 'end-proof', 'data-verified': status.dataset.verified }, status.textContent))));
       }
     }
   }
