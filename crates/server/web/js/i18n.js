@@ -35,7 +35,7 @@ const S = {
     colours: { yellow: 'Yellow', blue: 'Blue', red: 'Red', green: 'Green', orange: 'Orange', turquoise: 'Turquoise', purple: 'Turquoise' },
     status: { waiting: 'waiting', playing: 'playing', finished: 'finished' },
     error: 'Error: {msg}', room_not_found: 'Room not found.', name_required: 'Choose a name first.', loading: 'Loading…',
-    side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves',
+    side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves', rolls_checked: '{n} rolls match the seed',
   },
   es: {
     title: 'Parchís', tagline: 'Parchís en línea — reglas Playgridia, Ludoteka y Marruecos',
@@ -71,7 +71,7 @@ const S = {
     colours: { yellow: 'Amarillo', blue: 'Azul', red: 'Rojo', green: 'Verde', orange: 'Naranja', turquoise: 'Turquesa', purple: 'Turquesa' },
     status: { waiting: 'en espera', playing: 'en juego', finished: 'terminada' },
     error: 'Error: {msg}', room_not_found: 'Sala no encontrada.', name_required: 'Elige primero un nombre.', loading: 'Cargando…',
-    side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas',
+    side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas', rolls_checked: '{n} tiradas coinciden con la semilla',
   },
   fr: {
     title: 'Parchís', tagline: 'Parchís en ligne — règles Playgridia, Ludoteka et Maroc',
@@ -107,7 +107,7 @@ const S = {
     colours: { yellow: 'Jaune', blue: 'Bleu', red: 'Rouge', green: 'Vert', orange: 'Orange', turquoise: 'Turquoise', purple: 'Turquoise' },
     status: { waiting: 'en attente', playing: 'en cours', finished: 'terminée' },
     error: 'Erreur : {msg}', room_not_found: 'Salle introuvable.', name_required: 'Choisissez d’abord un nom.', loading: 'Chargement…',
-    side: 'Équipe {n}', seats_free: '{n} libres', game: 'Partie', close: 'Fermer', move_log: 'Coups',
+    side: 'Équipe {n}', seats_free: '{n} libres', game: 'Partie', close: 'Fermer', move_log: 'Coups', rolls_checked: '{n} lancers conformes à la graine',
   },
 };
 

@@ -163,11 +163,11 @@ export function mountReplay(main, gameId) {
       h('div.game',
         h('div', h('section.card',
           h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
-          h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '⏮ ', t('first')),
+          h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '« ', t('first')),
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, '◀ ', t('prev')),
             play,
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ' ▶'),
-            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' ⏭'), pos)),
+            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
         h('div.side', h('section.card', die), h('section.card', h('h2', t('move_log')), list), h('section.card', h('h2', t('dice_proof')), proof),
           h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
@@ -194,7 +194,7 @@ export function mountReplay(main, gameId) {
       }
       status.className = ok ? 'verified' : 'not-verified';
       status.dataset.verified = String(ok);
-      status.textContent = ok ? `✓ ${t('verified')} (${rolls} 🎲)` : `✗ ${t('not_verified')}${bad !== null ? ` (log ${bad})` : ''}`;
+      status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (log ${bad})` : ''}`;
     }
     void slotColours;
   })();
