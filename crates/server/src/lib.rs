@@ -99,10 +99,15 @@ pub async fn run(
     }
     let rooms = state.rooms.clone();
     tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
+    // On shutdown, stop the rooms first: that closes their WebSockets, which
+    // graceful shutdown would otherwise wait for.
+    let shutdown = async move {
+        shutdown.await;
+        rooms.shutdown();
+    };
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await?;
-    rooms.shutdown();
     db.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -7,7 +7,10 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// Bucket bounds (seconds) of the move latency histogram.
+const MOVE_LATENCY_BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
 
 use crate::AppState;
 
@@ -18,7 +21,14 @@ static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 pub fn install() -> PrometheusHandle {
     HANDLE
         .get_or_init(|| {
-            let recorder = PrometheusBuilder::new().build_recorder();
+            // Move latency is a real histogram (buckets), not a summary.
+            let builder = PrometheusBuilder::new()
+                .set_buckets_for_metric(
+                    Matcher::Full("parchis_move_latency_seconds".to_owned()),
+                    &MOVE_LATENCY_BUCKETS,
+                )
+                .unwrap_or_else(|_| PrometheusBuilder::new());
+            let recorder = builder.build_recorder();
             let handle = recorder.handle();
             if metrics::set_global_recorder(recorder).is_err() {
                 tracing::warn!("a metrics recorder was already installed; /metrics will be sparse");
@@ -31,7 +41,20 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_gauge!("parchis_rooms_live", "Rooms with a running task.");
             metrics::describe_gauge!(
                 "parchis_connections",
-                "Open realtime subscriptions to room broadcasts."
+                "Open realtime connections (WebSockets) plus in-process room subscriptions."
+            );
+            metrics::describe_gauge!("parchis_ws_connections", "Open WebSocket connections.");
+            metrics::describe_counter!(
+                "parchis_moves_total",
+                "Rolls and moves accepted (players, bots and timers)."
+            );
+            metrics::describe_histogram!(
+                "parchis_move_latency_seconds",
+                "Time from a roll/move command (or server action) to its broadcast, storage included."
+            );
+            metrics::describe_counter!(
+                "parchis_commands_refused_total",
+                "Realtime commands answered with an error, by code."
             );
             handle
         })
@@ -66,7 +89,8 @@ pub async fn render(State(state): State<AppState>) -> impl IntoResponse {
     #[allow(clippy::cast_precision_loss)]
     {
         metrics::gauge!("parchis_rooms_live").set(stats.live_rooms as f64);
-        metrics::gauge!("parchis_connections").set(stats.subscribers as f64);
+        metrics::gauge!("parchis_connections").set((stats.subscribers + stats.connections) as f64);
+        metrics::gauge!("parchis_ws_connections").set(stats.connections as f64);
     }
     state.metrics.run_upkeep();
     (

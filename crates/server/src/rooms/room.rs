@@ -341,7 +341,6 @@ impl Room {
             player_id: request.player_id,
         });
         self.connections.fetch_add(1, Ordering::Relaxed);
-        metrics::gauge!("parchis_ws_connections").increment(1.0);
         self.send_hello(id);
         if let Some(seat) = self.seat_of_conn(id) {
             self.away_since[seat] = None;
@@ -362,7 +361,6 @@ impl Room {
             return;
         }
         self.connections.fetch_sub(1, Ordering::Relaxed);
-        metrics::gauge!("parchis_ws_connections").decrement(1.0);
         if let Some(seat) = seat
             && !self.connected(seat)
         {

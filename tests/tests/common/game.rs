@@ -1,0 +1,60 @@
+//! Helpers to set up and check games played over the realtime protocol.
+
+use parchis_rules::Game;
+use serde_json::{Value, json};
+
+use super::{Player, TestServer, status_and_json};
+
+/// A started room: its owner (seat 0), the room id and the game id.
+pub struct Started {
+    /// The human owner, seated at seat 0.
+    pub owner: Player,
+    /// Room id.
+    pub room: String,
+    /// Game id.
+    pub game: String,
+}
+
+/// Creates a public room with one human (seat 0) and bots elsewhere, timer off, and starts it.
+pub async fn start_with_bots(server: &TestServer, rules: &str, mode: &str, players: u8) -> Started {
+    start_room(
+        server,
+        json!({ "rules": rules, "mode": mode, "players": players, "turn_time_secs": null, "public": true }),
+    )
+    .await
+}
+
+/// Creates a room with `settings` owned by a new player and starts it.
+pub async fn start_room(server: &TestServer, settings: Value) -> Started {
+    let owner = server.player("Ana").await;
+    let room = server.room(&owner, settings).await;
+    let room = room["id"].as_str().unwrap().to_owned();
+    let (status, body) = server
+        .post_as(&owner, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    Started {
+        owner,
+        room,
+        game: body["game_id"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// `GET /api/games/{id}/record`.
+pub async fn record(server: &TestServer, game: &str) -> Value {
+    let (status, record) = status_and_json(
+        server
+            .get(&format!("/api/games/{game}/record"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{record}");
+    record
+}
+
+/// The rules crate's public view of a replayed game, as JSON.
+pub fn view_json(game: &Game) -> Value {
+    serde_json::to_value(game.view()).unwrap()
+}

@@ -1,0 +1,244 @@
+//! A WebSocket client that speaks PROTOCOL.md: it keeps the room state by
+//! applying every patch to its first snapshot, and checks versions as it goes.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::TestServer;
+
+/// How long to wait for any one message before failing the test.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// One realtime connection and what it has seen.
+pub struct WsClient {
+    /// The socket.
+    stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The first snapshot's state, as received.
+    pub first_snapshot: Value,
+    /// The first snapshot's state with every patch since applied.
+    pub state: Value,
+    /// Version of `state`.
+    pub version: u64,
+    /// Epoch of the snapshot.
+    pub epoch: String,
+    /// Every version received in an update, in order (to spot gaps and repeats).
+    pub versions: Vec<u64>,
+    /// Private messages (`hello`, `preview`) received.
+    pub private: Vec<Value>,
+    /// Our seat, from `hello`.
+    pub seat: Option<u64>,
+    /// Next command id.
+    next_id: u64,
+}
+
+/// The WebSocket URL of a room.
+pub fn ws_url(server: &TestServer, room: &str, query: &str) -> String {
+    format!("ws://{}/api/rooms/{room}/ws?{query}", server.addr)
+}
+
+impl WsClient {
+    /// Connects as `token` (or as an anonymous spectator) and reads up to `hello`.
+    pub async fn connect(server: &TestServer, room: &str, token: Option<&str>) -> WsClient {
+        let query = token.map(|t| format!("token={t}")).unwrap_or_default();
+        Self::connect_url(&ws_url(server, room, &query)).await
+    }
+
+    /// Connects to `url` and reads up to `hello`.
+    pub async fn connect_url(url: &str) -> WsClient {
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .unwrap_or_else(|e| panic!("connect {url}: {e}"));
+        let mut client = WsClient {
+            stream,
+            first_snapshot: Value::Null,
+            state: Value::Null,
+            version: 0,
+            epoch: String::new(),
+            versions: Vec::new(),
+            private: Vec::new(),
+            seat: None,
+            next_id: 1,
+        };
+        client.until(|m| m["type"] == "hello").await;
+        client
+    }
+
+    /// Reconnects with `since`/`epoch`, keeping the state seen so far.
+    pub async fn reconnect(
+        server: &TestServer,
+        room: &str,
+        token: &str,
+        old: WsClient,
+    ) -> WsClient {
+        let url = ws_url(
+            server,
+            room,
+            &format!("token={token}&since={}&epoch={}", old.version, old.epoch),
+        );
+        let (stream, _) = tokio_tungstenite::connect_async(&url).await.expect("reconnect");
+        let mut client = WsClient { stream, ..old };
+        client.until(|m| m["type"] == "hello").await;
+        client
+    }
+
+    /// The next message (snapshots and updates are applied to `state`).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.stream.next())
+                .await
+                .expect("timed out waiting for a message")
+                .expect("connection ended")
+                .expect("socket error");
+            let text = match frame {
+                Message::Text(text) => text,
+                Message::Close(frame) => panic!("closed by the server: {frame:?}"),
+                _ => continue,
+            };
+            let message: Value = serde_json::from_str(&text).expect("server sent JSON");
+            self.absorb(&message);
+            return message;
+        }
+    }
+
+    /// Applies a snapshot or update to `state`; remembers private messages.
+    fn absorb(&mut self, message: &Value) {
+        match message["type"].as_str() {
+            Some("snapshot") => {
+                self.state = message["state"].clone();
+                if self.first_snapshot.is_null() {
+                    self.first_snapshot = self.state.clone();
+                }
+                self.version = message["version"].as_u64().unwrap();
+                self.epoch = message["epoch"].as_str().unwrap().to_owned();
+            }
+            Some("update") => {
+                let version = message["version"].as_u64().unwrap();
+                assert_eq!(version, self.version + 1, "updates arrive in order, no gaps");
+                let patch: json_patch::Patch =
+                    serde_json::from_value(message["patch"].clone()).expect("a JSON Patch");
+                json_patch::patch(&mut self.state, &patch).expect("the patch applies");
+                self.version = version;
+                self.versions.push(version);
+            }
+            Some("hello") => {
+                self.seat = message["seat"].as_u64();
+                self.private.push(message.clone());
+            }
+            Some("preview") => self.private.push(message.clone()),
+            _ => {}
+        }
+    }
+
+    /// Reads until a message matches.
+    pub async fn until(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let m = self.next().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Reads until `state` satisfies `pred` (checked before reading, too).
+    pub async fn until_state(&mut self, pred: impl Fn(&Value) -> bool) {
+        while !pred(&self.state) {
+            self.next().await;
+        }
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: &str) {
+        self.stream
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a command with a fresh id and returns its `ack` or `error`.
+    pub async fn request(&mut self, mut command: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        command["id"] = json!(id);
+        self.send_text(&command.to_string()).await;
+        self.until(|m| (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id))
+            .await
+    }
+
+    /// Asks for a fresh snapshot and returns its state (our patched state is replaced).
+    pub async fn resync(&mut self) -> Value {
+        let before = self.state.clone();
+        self.send_text(r#"{"type":"resync"}"#).await;
+        let snapshot = self.until(|m| m["type"] == "snapshot").await;
+        let _ = before;
+        snapshot["state"].clone()
+    }
+
+    /// Waits for the server to close; returns the close frame.
+    pub async fn closed(&mut self) -> Option<CloseFrame> {
+        loop {
+            match tokio::time::timeout(PATIENCE, self.stream.next()).await {
+                Err(_) => panic!("the server did not close the connection"),
+                Ok(None) | Ok(Some(Err(_))) => return None,
+                Ok(Some(Ok(Message::Close(frame)))) => return frame,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
+    /// Closes our side.
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+
+    /// The game part of the state.
+    pub fn game(&self) -> &Value {
+        &self.state["game"]
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.game()["view"]["turn"]["phase"] == "over"
+    }
+
+    /// Whether it is our seat's decision.
+    pub fn my_turn(&self) -> bool {
+        !self.game().is_null()
+            && !self.over()
+            && self.seat.is_some()
+            && self.game()["view"]["turn"]["seat"].as_u64() == self.seat
+    }
+
+    /// Makes our seat's one decision (roll, or the first legal move) and checks it was accepted.
+    pub async fn act(&mut self) {
+        let turn = &self.game()["view"]["turn"];
+        let reply = if turn["phase"] == "roll" {
+            self.request(json!({ "type": "roll" })).await
+        } else {
+            let text = self.game()["view"]["legal_moves"][0]["text"]
+                .as_str()
+                .expect("a legal move")
+                .to_owned();
+            let version = self.version;
+            self.request(json!({ "type": "move", "move": text, "version": version }))
+                .await
+        };
+        assert_eq!(reply["type"], "ack", "{reply}");
+    }
+
+    /// Plays our seat (bots play the others) until the game is over.
+    pub async fn play_to_the_end(&mut self) {
+        while !self.over() {
+            if self.my_turn() {
+                self.act().await;
+            } else {
+                self.next().await;
+            }
+        }
+    }
+}
