@@ -503,9 +503,12 @@ impl Game {
 
     /// Stores the legal moves of the phase just entered.
     pub(crate) fn set_legal(&mut self, moves: &MoveList) {
-        self.legal = [NO_MOVE; LEGAL_CAP];
-        self.legal[..moves.len()].copy_from_slice(moves);
-        self.n_legal = moves.len() as u8;
+        let (n, old) = (moves.len(), self.n_legal as usize);
+        self.legal[..n].copy_from_slice(moves);
+        if old > n {
+            self.legal[n..old].fill(NO_MOVE);
+        }
+        self.n_legal = n as u8;
     }
 
     /// Recomputes the stored legal moves from the position (after building it from a setup).
@@ -516,10 +519,8 @@ impl Game {
     }
 
     fn clear_legal(&mut self) {
-        if self.n_legal != 0 {
-            self.legal = [NO_MOVE; LEGAL_CAP];
-            self.n_legal = 0;
-        }
+        self.legal[..self.n_legal as usize].fill(NO_MOVE);
+        self.n_legal = 0;
     }
 
     fn die_moves(&self, die: u8, out: &mut MoveList) {
