@@ -37,6 +37,15 @@ test('two browsers create, join and play real moves; reload and server restart r
   // Each player sees their own colour at the bottom.
   assert.equal(await a.page.getAttribute('svg.board', 'data-bottom-slot'), '0');
   assert.equal(await b.page.getAttribute('svg.board', 'data-bottom-slot'), '1');
+  // A third, anonymous browser watches: same board, no dice button, counted as a spectator.
+  const c = await newPage(browser);
+  await c.page.goto(link.replace(/^https?:\/\/[^/]+/, srv.url) + '?watch=1');
+  await waitBoard(c.page, 'four');
+  assert.equal(await c.page.$('#roll'), null);
+  await a.page.waitForFunction(() => /\b1\b/.test(document.querySelector('#spectators')?.textContent || ''), null, { timeout: 10000 });
+  await checkBoard(c.page, 'spectator');
+  assertNoErrors(c.page);
+  await c.context.close();
   let actions = 0;
   let reloaded = false;
   let restarted = false;
