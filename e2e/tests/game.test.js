@@ -138,15 +138,26 @@ test('3v3 on the six-colour board renders and plays', { timeout: 180000 }, async
   for (const [label, opts] of [['desktop', {}], ['phone', { viewport: { width: 375, height: 667 }, isMobile: true }]]) {
     const a = await newPage(browser, opts);
     await register(a.page, srv.url, `Six ${label}`);
-    await createRoom(a.page, { mode: '3v3', bots: ['medium', 'medium', 'medium', 'medium', 'medium'], timer: '' });
+    await createRoom(a.page, { mode: '3v3', bots: ['medium', 'medium', 'medium', 'medium', 'medium'], timer: '', preview: true });
     await a.page.click('#start-game');
     await waitBoard(a.page, 'six');
     assert.equal(await a.page.locator('svg.board [data-square]').count(), 102);
     let acted = 0;
+    let previews = 0;
     const deadline = Date.now() + 60000;
     while (acted < 8 && Date.now() < deadline && !(await isOver(a.page))) {
-      if (await actOnce(a.page)) { acted++; await checkBoard(a.page, `3v3 ${acted}`); } else await a.page.waitForTimeout(100);
+      // With preview_next_roll, the die I am about to roll is shown before I roll it.
+      const canRoll = await a.page.$('#roll:not([disabled])');
+      const preview = canRoll ? await a.page.waitForSelector('#preview', { timeout: 3000 }).then((e) => e.textContent()).catch(() => null) : null;
+      const rolled = await actOnce(a.page);
+      if (rolled && preview) {
+        previews++;
+        const die = await a.page.evaluate(() => window.__parchis.lastDie);
+        assert.equal(String(die), preview.match(/\d/)[0], 'the previewed roll is the roll');
+      }
+      if (rolled) { acted++; await checkBoard(a.page, `3v3 ${acted}`); } else await a.page.waitForTimeout(100);
     }
+    assert.ok(previews > 0, 'saw the preview of my next roll');
     assert.ok(acted >= 4, `acted ${acted} times`);
     await checkBoard(a.page, '3v3');
     await shot(a.page, `game-3v3-${label}`);

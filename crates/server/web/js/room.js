@@ -266,6 +266,15 @@ export function mountRoom(main, ref) {
       },
     });
     ctx.timerId = setInterval(updateTimer, 250);
+    // Keyboard: R rolls (when the roll button is enabled); pieces and moves are reachable with Tab.
+    ctx.onKey = (e) => {
+      if (e.target.closest && e.target.closest('input,select,textarea')) return;
+      if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        const b = document.getElementById('roll');
+        if (b && !b.disabled) { e.preventDefault(); b.click(); }
+      }
+    };
+    document.addEventListener('keydown', ctx.onKey);
   }
 
   function myColours() {
@@ -355,7 +364,7 @@ export function mountRoom(main, ref) {
     const die = turn.phase === 'move' ? turn.die : ctx.lastDie;
     const face = dieFace(die, ctx.rolling ? 'rolling' : '');
     ctx.rolling = false;
-    const rollBtn = h('button.primary', { type: 'button', id: 'roll', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
+    const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
     const auto = h('input', { type: 'checkbox', id: 'auto-roll', checked: ctx.autoRoll });
     auto.onchange = () => { ctx.autoRoll = auto.checked; localStorage.setItem('parchis.autoRoll', auto.checked ? '1' : '0'); maybeAuto(); };
     const els = [face];
@@ -487,6 +496,7 @@ export function mountRoom(main, ref) {
     clearInterval(ctx.timerId);
     clearInterval(ctx.restPoll);
     document.removeEventListener('visibilitychange', onVis);
+    if (ctx.onKey) document.removeEventListener('keydown', ctx.onKey);
     if (window.__parchis === ctx) window.__parchis = null;
   };
 }
