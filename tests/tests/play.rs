@@ -18,15 +18,25 @@ async fn a_whole_game_of(rules: &str, mode: &str, players: u8) {
     assert_eq!(spectator.seat, None);
 
     player.play_to_the_end().await;
-    spectator.until_state(|s| s["game"]["view"]["turn"]["phase"] == "over").await;
-    spectator.until_state(|s| s["room"]["status"] == "finished").await;
-    player.until_state(|s| s["room"]["status"] == "finished").await;
+    spectator
+        .until_state(|s| s["game"]["view"]["turn"]["phase"] == "over")
+        .await;
+    spectator
+        .until_state(|s| s["room"]["status"] == "finished")
+        .await;
+    player
+        .until_state(|s| s["room"]["status"] == "finished")
+        .await;
 
     // The record is honest and its replay ends exactly where the clients are.
     let record = record(&server, &started.game).await;
     let verified = verify_record(&record).unwrap_or_else(|e| panic!("{mode}: {e}"));
     assert!(verified.rolls > 0 && verified.moves > 0);
-    assert_eq!(player.state["game"]["view"], view_json(&verified.game), "{mode}");
+    assert_eq!(
+        player.state["game"]["view"],
+        view_json(&verified.game),
+        "{mode}"
+    );
     assert_eq!(player.state["game"]["seed"], record["seed"]);
     assert_eq!(player.state["game"]["result"], record["result"]);
 
@@ -34,8 +44,14 @@ async fn a_whole_game_of(rules: &str, mode: &str, players: u8) {
     for client in [&mut player, &mut spectator] {
         let patched = client.state.clone();
         let fresh = client.resync().await;
-        assert_eq!(patched, fresh, "{mode}: patched state equals a fresh snapshot");
-        assert!(client.first_snapshot["game"]["seed"].is_null(), "no seed before the end");
+        assert_eq!(
+            patched, fresh,
+            "{mode}: patched state equals a fresh snapshot"
+        );
+        assert!(
+            client.first_snapshot["game"]["seed"].is_null(),
+            "no seed before the end"
+        );
     }
     server.finish().await;
 }
@@ -85,7 +101,10 @@ async fn a_record_with_one_altered_roll_fails_verification() {
     let die = roll["payload"]["die"].as_u64().unwrap();
     roll["payload"]["die"] = (die % 6 + 1).into();
     let err = verify_record(&forged).unwrap_err();
-    assert!(err.contains("log[0]") && err.contains("seed gives"), "{err}");
+    assert!(
+        err.contains("log[0]") && err.contains("seed gives"),
+        "{err}"
+    );
 
     let mut unsealed = honest.clone();
     unsealed["seed_hash"] = "00".repeat(32).into();
@@ -99,7 +118,14 @@ async fn metrics_count_rooms_connections_and_moves() {
     let started = start_with_bots(&server, "playgridia", "quick", 2).await;
     let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
     player.act().await;
-    let text = server.get("/metrics").send().await.unwrap().text().await.unwrap();
+    let text = server
+        .get("/metrics")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     for name in [
         "parchis_rooms_live",
         "parchis_ws_connections 1",

@@ -55,6 +55,8 @@ pub enum AppError {
     ColourTaken,
     #[error("You are not seated in this room.")]
     NotSeated,
+    #[error("This endpoint speaks WebSocket: send an upgrade request.")]
+    UpgradeRequired,
     #[error("The room is busy; try again shortly.")]
     RoomBusy,
     #[error("The database is not answering.")]
@@ -78,6 +80,7 @@ impl AppError {
             NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | NotFound => StatusCode::NOT_FOUND,
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated => StatusCode::CONFLICT,
+            UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -105,6 +108,7 @@ impl AppError {
             RoomNotWaiting => "room_not_waiting",
             ColourTaken => "colour_taken",
             NotSeated => "not_seated",
+            UpgradeRequired => "upgrade_required",
             RoomBusy => "room_busy",
             Unavailable => "service_unavailable",
             Internal(_) => "internal_error",

@@ -81,7 +81,9 @@ impl WsClient {
             room,
             &format!("token={token}&since={}&epoch={}", old.version, old.epoch),
         );
-        let (stream, _) = tokio_tungstenite::connect_async(&url).await.expect("reconnect");
+        let (stream, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .expect("reconnect");
         let mut client = WsClient { stream, ..old };
         client.until(|m| m["type"] == "hello").await;
         client
@@ -119,7 +121,11 @@ impl WsClient {
             }
             Some("update") => {
                 let version = message["version"].as_u64().unwrap();
-                assert_eq!(version, self.version + 1, "updates arrive in order, no gaps");
+                assert_eq!(
+                    version,
+                    self.version + 1,
+                    "updates arrive in order, no gaps"
+                );
                 let patch: json_patch::Patch =
                     serde_json::from_value(message["patch"].clone()).expect("a JSON Patch");
                 json_patch::patch(&mut self.state, &patch).expect("the patch applies");
@@ -189,6 +195,14 @@ impl WsClient {
                 Ok(Some(Ok(_))) => {}
             }
         }
+    }
+
+    /// Closes the socket but keeps what was seen (to reconnect with it).
+    pub async fn close_socket(&mut self) {
+        let _ = self.stream.close(None).await;
+        while let Ok(Some(Ok(_))) =
+            tokio::time::timeout(Duration::from_secs(2), self.stream.next()).await
+        {}
     }
 
     /// Closes our side.

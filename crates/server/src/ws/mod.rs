@@ -5,6 +5,7 @@
 pub mod connection;
 
 use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
@@ -34,13 +35,13 @@ pub struct WsQuery {
     pub epoch: Option<String>,
 }
 
-/// Upgrades to the room's realtime protocol.
+/// Upgrades to the room's realtime protocol (401/403/404 first, then 426 if not a WebSocket request).
 pub async fn room_ws(
     State(state): State<AppState>,
     Path(id_or_code): Path<String>,
     Query(query): Query<WsQuery>,
     headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
     let header_token = headers
         .get(AUTHORIZATION)
@@ -79,6 +80,8 @@ pub async fn room_ws(
     if !snapshot.room.settings.0.public && !by_code && !insider {
         return Err(AppError::WrongJoinCode);
     }
+    // Checked after authentication so a bad token is a 401 whatever the request.
+    let upgrade = upgrade.map_err(|_| AppError::UpgradeRequired)?;
     let resume = match (query.since, query.epoch) {
         (Some(since), Some(epoch)) => Some((since, epoch)),
         _ => None,
