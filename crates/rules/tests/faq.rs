@@ -82,7 +82,7 @@ fn faq_a_six_rolls_again_and_counts_seven_with_an_empty_base() {
 #[test]
 fn faq_three_sixes_send_the_last_moved_piece_home_unless_it_left_the_circuit() {
     let line = "playgridia individual/4 y:30,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=2,last=y1,six=y1,extra=0,first=-";
-    let mut g = pos(line);
+    let mut g = game(line);
     let ev = roll(&mut g, 6);
     assert!(has(&ev, |e| matches!(
         e,
@@ -91,9 +91,9 @@ fn faq_three_sixes_send_the_last_moved_piece_home_unless_it_left_the_circuit() {
             ..
         }
     )));
-    assert_eq!(at(&g, "y1"), Place::Home);
+    assert_eq!(place(&g, "y1"), Place::Home);
     assert_eq!(g.seat(), 1);
-    let mut g = pos(&line.replace("y:30", "y:l2"));
+    let mut g = game(&line.replace("y:30", "y:l2"));
     let ev = roll(&mut g, 6);
     assert!(has(&ev, |e| matches!(
         e,
@@ -102,7 +102,7 @@ fn faq_three_sixes_send_the_last_moved_piece_home_unless_it_left_the_circuit() {
             ..
         }
     )));
-    assert_eq!(at(&g, "y1"), Place::Lane(2));
+    assert_eq!(place(&g, "y1"), Place::Lane(2));
 }
 
 /// « Combien de joueurs … comment gagne-t-on ? De deux à quatre personnes … quatre pions chacun. Le premier joueur

@@ -1,65 +1,14 @@
 //! Seed 001: Ludoteka's Parcheesi, every rule of the text and its five modes (individual, pairs, 1 against 1,
 //! 6 pieces, 3 against 3), each from a precise position.
 
-use parchis_rules::{Event, Game, Mode, Phase, PieceRef, Place, RuleSet};
+use parchis_rules::{Event, Game, Mode, Phase, Place, RuleSet};
 
-const FLAGS: &str = "sixes=0,last=-,six=-,extra=0,first=-";
+mod common;
+use common::*;
+
 const IND: &str = "ludoteka individual/4";
 /// Blue, red and green all in base.
 const OTHERS_HOME: &str = "b:h,h,h,h/r:h,h,h,h/g:h,h,h,h";
-
-fn game(line: &str) -> Game {
-    line.parse().unwrap_or_else(|e| panic!("{e}: {line}"))
-}
-
-/// A position waiting for `seat` to roll.
-fn at(head: &str, pieces: &str, seat: u8) -> Game {
-    game(&format!("{head} {pieces} {seat} roll {FLAGS}"))
-}
-
-fn roll(g: &mut Game, die: u8) -> Vec<Event> {
-    g.roll(die)
-        .unwrap_or_else(|e| panic!("roll {die}: {e} in {g}"))
-        .to_vec()
-}
-
-fn play(g: &mut Game, text: &str) -> Vec<Event> {
-    let m = g
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
-    g.play(m)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"))
-        .to_vec()
-}
-
-fn legal(g: &Game) -> Vec<String> {
-    let mut v = g.legal_texts();
-    v.sort();
-    v
-}
-
-fn assert_legal(g: &Game, expected: &[&str]) {
-    let mut e: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
-    e.sort();
-    assert_eq!(legal(g), e, "legal moves of {g}");
-}
-
-fn pr(s: &str) -> PieceRef {
-    s.parse().unwrap()
-}
-
-fn place(g: &Game, piece: &str) -> Place {
-    g.place(g.layout().piece_of_ref(pr(piece)).unwrap())
-}
-
-fn captured(ev: &[Event], piece: &str) -> bool {
-    ev.iter()
-        .any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
-}
-
-fn any_capture(ev: &[Event]) -> bool {
-    ev.iter().any(|e| matches!(e, Event::Captured { .. }))
-}
 
 // ----- board, start, coming out -------------------------------------------------------------------------
 

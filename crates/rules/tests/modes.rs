@@ -3,11 +3,8 @@
 
 use parchis_rules::{BoardKind, Colour, Event, Game, Mode, Phase, Place, RuleSet, SetupError};
 
-const FLAGS: &str = "sixes=0,last=-,six=-,extra=0,first=-";
-
-fn game(line: &str) -> Game {
-    line.parse().unwrap_or_else(|e| panic!("{e}: {line}"))
-}
+mod common;
+use common::{FLAGS, game};
 
 /// Seats as (side, colours) in turn order.
 fn seats(g: &Game) -> Vec<(u8, Vec<Colour>)> {
@@ -18,9 +15,7 @@ fn seats(g: &Game) -> Vec<(u8, Vec<Colour>)> {
         .collect()
 }
 
-fn place(g: &Game, piece: &str) -> Place {
-    g.place(g.layout().piece_of_ref(piece.parse().unwrap()).unwrap())
-}
+use common::place;
 
 use Colour::{Blue as B, Green as G, Orange as O, Red as R, Turquoise as T, Yellow as Y};
 

@@ -4,64 +4,13 @@
 //! On the Morocco board blue comes out on 5 (lane after 68), yellow on 22, green on 39, red on 56. With two
 //! players yellow follows blue's path and red follows green's.
 
-use parchis_rules::{Event, Game, IllegalMove, Mode, Phase, PieceRef, Place, PlayError, RuleSet};
+use parchis_rules::{Event, Game, IllegalMove, Mode, Phase, Place, PlayError, RuleSet};
 
-const FLAGS: &str = "sixes=0,last=-,six=-,extra=0,first=-";
+mod common;
+use common::*;
+
 const FOUR: &str = "morocco individual/4";
 const TWO: &str = "morocco 1v1/2";
-
-fn game(line: &str) -> Game {
-    line.parse().unwrap_or_else(|e| panic!("{e}: {line}"))
-}
-
-/// A position waiting for `seat` to roll, first rolls already made.
-fn at(head: &str, pieces: &str, seat: u8) -> Game {
-    game(&format!("{head} {pieces} {seat} roll {FLAGS}"))
-}
-
-fn roll(g: &mut Game, die: u8) -> Vec<Event> {
-    g.roll(die)
-        .unwrap_or_else(|e| panic!("roll {die}: {e} in {g}"))
-        .to_vec()
-}
-
-fn play(g: &mut Game, text: &str) -> Vec<Event> {
-    let m = g
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
-    g.play(m)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"))
-        .to_vec()
-}
-
-fn legal(g: &Game) -> Vec<String> {
-    let mut v = g.legal_texts();
-    v.sort();
-    v
-}
-
-fn assert_legal(g: &Game, expected: &[&str]) {
-    let mut e: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
-    e.sort();
-    assert_eq!(legal(g), e, "legal moves of {g}");
-}
-
-fn pr(s: &str) -> PieceRef {
-    s.parse().unwrap()
-}
-
-fn place(g: &Game, piece: &str) -> Place {
-    g.place(g.layout().piece_of_ref(pr(piece)).unwrap())
-}
-
-fn captured(ev: &[Event], piece: &str) -> bool {
-    ev.iter()
-        .any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
-}
-
-fn any_capture(ev: &[Event]) -> bool {
-    ev.iter().any(|e| matches!(e, Event::Captured { .. }))
-}
 
 fn count(ev: &[Event], f: impl Fn(&Event) -> bool) -> usize {
     ev.iter().filter(|e| f(e)).count()

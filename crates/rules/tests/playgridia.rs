@@ -30,7 +30,7 @@ fn a_five_with_a_piece_in_base_must_bring_it_out() {
         "bringing a piece out is the only legal move"
     );
     play(&mut g, "y1:h-5");
-    assert_eq!(at(&g, "y1"), Place::Square(5));
+    assert_eq!(place(&g, "y1"), Place::Square(5));
 }
 
 #[test]
@@ -53,8 +53,8 @@ fn coming_out_onto_two_pieces_with_an_opponent_captures_the_last_arrived_opponen
         e,
         Event::BonusGranted { amount: 20, .. }
     )));
-    assert_eq!(at(&g, "b1"), Place::Square(5), "the first arrived stays");
-    assert_eq!(at(&g, "g1"), Place::Home);
+    assert_eq!(place(&g, "b1"), Place::Square(5), "the first arrived stays");
+    assert_eq!(place(&g, "g1"), Place::Home);
 }
 
 #[test]
@@ -78,8 +78,8 @@ fn a_lone_opponent_on_your_exit_square_is_shared_not_captured() {
     roll(&mut g, 5);
     let ev = play(&mut g, "y1:h-5");
     assert!(!has(&ev, |e| matches!(e, Event::Captured { .. })));
-    assert_eq!(at(&g, "b1"), Place::Square(5));
-    assert_eq!(at(&g, "y1"), Place::Square(5));
+    assert_eq!(place(&g, "b1"), Place::Square(5));
+    assert_eq!(place(&g, "y1"), Place::Square(5));
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn three_sixes_in_a_row_void_the_third_send_the_last_moved_piece_home_and_end_th
         |e| matches!(e, Event::ThreeSixes { sent_home: Some(p), from: Some(Place::Square(32)), .. } if p.to_string() == "y1")
     ));
     assert!(has(&ev, |e| matches!(e, Event::TurnPassed { seat: 1 })));
-    assert_eq!(at(&g, "y1"), Place::Home);
+    assert_eq!(place(&g, "y1"), Place::Home);
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn three_sixes_spare_a_piece_already_in_its_lane() {
             ..
         }
     )));
-    assert_eq!(at(&g, "y1"), Place::Lane(4));
+    assert_eq!(place(&g, "y1"), Place::Lane(4));
     assert_eq!(g.seat(), 1);
 }
 
@@ -162,13 +162,13 @@ fn the_last_piece_moved_includes_a_piece_moved_with_a_count_of_twenty() {
         &ev,
         |e| matches!(e, Event::ThreeSixes { sent_home: Some(p), .. } if p.to_string() == "y2")
     ));
-    assert_eq!(at(&g, "y2"), Place::Home);
-    assert_eq!(at(&g, "y1"), Place::Square(32));
+    assert_eq!(place(&g, "y2"), Place::Home);
+    assert_eq!(place(&g, "y1"), Place::Square(32));
 }
 
 #[test]
 fn the_count_of_sixes_restarts_after_any_roll_that_is_not_a_six() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia individual/4 y:20,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=2,last=y1,six=y1,extra=0,first=-",
     );
     roll(&mut g, 3);
@@ -205,7 +205,7 @@ fn a_blockade_on_a_safe_square_still_blocks() {
 
 #[test]
 fn a_partners_blockade_blocks_you_too() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:20,goal,goal,goal/b:h,h,h,h/r:24,24',h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     let ev = roll(&mut g, 5);
@@ -235,7 +235,7 @@ fn nothing_is_forced_when_no_piece_of_your_blockade_can_move() {
 
 #[test]
 fn a_count_does_not_force_a_blockade_open() {
-    let g = pos(
+    let g = game(
         "playgridia individual/4 y:24,24',40,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=0,last=-,six=-,extra=0,first=-",
     );
     assert_eq!(legal(&g), sorted(&["y1:24-44", "y2:24-44", "y3:40-60"]));
@@ -257,7 +257,7 @@ fn capturing_a_lone_opponent_on_an_ordinary_square_sends_it_home_and_counts_twen
         e,
         Event::BonusGranted { amount: 20, .. }
     )));
-    assert_eq!(at(&g, "b1"), Place::Home);
+    assert_eq!(place(&g, "b1"), Place::Home);
     assert_eq!(g.phase(), Phase::Count { amount: 20 });
 }
 
@@ -267,18 +267,18 @@ fn no_capture_on_a_safe_square() {
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:25-29");
     assert!(!has(&ev, |e| matches!(e, Event::Captured { .. })));
-    assert_eq!(at(&g, "b1"), Place::Square(29));
+    assert_eq!(place(&g, "b1"), Place::Square(29));
 }
 
 #[test]
 fn partners_never_capture_each_other_in_pairs() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:20,h,h,h/b:h,h,h,h/r:24,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 4);
     let ev = play(&mut g, "y1:20-24");
     assert!(!has(&ev, |e| matches!(e, Event::Captured { .. })));
-    assert_eq!(at(&g, "r1"), Place::Square(24));
+    assert_eq!(place(&g, "r1"), Place::Square(24));
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn a_piece_reaching_the_goal_counts_ten() {
 
 #[test]
 fn a_count_is_played_exactly_by_any_piece_that_can() {
-    let g = pos(
+    let g = game(
         "playgridia individual/4 y:20,l3,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=0,last=-,six=-,extra=0,first=-",
     );
     assert_eq!(
@@ -320,7 +320,7 @@ fn a_count_no_piece_can_use_exactly_is_lost() {
 
 #[test]
 fn a_count_can_capture_and_open_a_new_count() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia individual/4 y:20,h,h,h/b:40,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=0,last=-,six=-,extra=0,first=-",
     );
     let ev = play(&mut g, "y1:20-40");
@@ -337,7 +337,7 @@ fn a_piece_must_arrive_exactly_and_cannot_overshoot_the_goal() {
 
 #[test]
 fn the_lane_has_seven_squares_and_the_goal_is_71_steps_from_the_exit() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia individual/4 y:5,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=0,last=-,six=-,extra=0,first=-",
     );
     play(&mut g, "y1:5-25");
@@ -396,10 +396,10 @@ fn quick_mode_starts_one_piece_on_the_exit_and_two_home_win() {
         4,
     )
     .unwrap();
-    assert_eq!(at(&g, "y1"), Place::Square(5));
-    assert_eq!(at(&g, "y2"), Place::Home);
-    assert_eq!(at(&g, "b1"), Place::Square(22));
-    let mut g = pos(
+    assert_eq!(place(&g, "y1"), Place::Square(5));
+    assert_eq!(place(&g, "y2"), Place::Home);
+    assert_eq!(place(&g, "b1"), Place::Square(22));
+    let mut g = game(
         "playgridia quick/4 y:goal,l5,h,h/b:22,h,h,h/r:39,h,h,h/g:56,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 3);
@@ -409,7 +409,7 @@ fn quick_mode_starts_one_piece_on_the_exit_and_two_home_win() {
 
 #[test]
 fn in_pairs_the_team_wins_when_both_partners_have_brought_all_their_pieces_home() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:goal,goal,goal,l5/b:40,h,h,h/r:30,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 3);
@@ -418,7 +418,7 @@ fn in_pairs_the_team_wins_when_both_partners_have_brought_all_their_pieces_home(
         !has(&ev, |e| matches!(e, Event::GameWon { .. })),
         "red has not finished"
     );
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:goal,goal,goal,goal/b:40,h,h,h/r:goal,goal,goal,l5/g:h,h,h,h 2 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 3);
@@ -428,7 +428,7 @@ fn in_pairs_the_team_wins_when_both_partners_have_brought_all_their_pieces_home(
 
 #[test]
 fn in_pairs_a_player_whose_pieces_have_all_arrived_moves_the_partners_pieces() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:goal,goal,goal,goal/b:40,h,h,h/r:30,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 3);
@@ -464,7 +464,7 @@ fn playing_out_of_phase_or_an_illegal_move_is_refused_and_changes_nothing() {
 #[test]
 fn coming_out_onto_your_piece_and_your_partner_is_not_possible() {
     // Pairs: yellow's exit holds yellow and its partner red: full, no opponent to capture; the 5 is ordinary.
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:5,h,h,30/b:h,h,h,h/r:5',h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 5);
@@ -473,7 +473,7 @@ fn coming_out_onto_your_piece_and_your_partner_is_not_possible() {
 
 #[test]
 fn coming_out_onto_your_partner_and_an_opponent_captures_the_opponent() {
-    let mut g = pos(
+    let mut g = game(
         "playgridia pairs/4 y:h,h,h,30/b:5',h,h,h/r:5,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
     );
     roll(&mut g, 5);
@@ -482,5 +482,5 @@ fn coming_out_onto_your_partner_and_an_opponent_captures_the_opponent() {
         &ev,
         |e| matches!(e, Event::Captured { piece, .. } if piece.to_string() == "b1")
     ));
-    assert_eq!(at(&g, "r1"), Place::Square(5), "the partner stays");
+    assert_eq!(place(&g, "r1"), Place::Square(5), "the partner stays");
 }

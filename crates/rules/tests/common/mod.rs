@@ -1,33 +1,42 @@
-//! Helpers shared by the rule tests: positions from notation, rolls and moves by text.
+//! Helpers shared by the rule tests: positions from notation, rolls and moves by text, event checks.
 #![allow(dead_code)]
 
-use parchis_rules::{Event, Events, Game, Place};
+use parchis_rules::{Event, Game, PieceRef, Place};
+
+/// The turn flags of a position at the start of a turn, first rolls already made.
+pub const FLAGS: &str = "sixes=0,last=-,six=-,extra=0,first=-";
 
 /// A position from its notation; panics with the reason if it is invalid (tests only).
-pub fn pos(line: &str) -> Game {
+pub fn game(line: &str) -> Game {
     line.parse().unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// A position waiting for `seat` to roll: `head` is "rules mode/players", `pieces` the pieces field.
+pub fn at(head: &str, pieces: &str, seat: u8) -> Game {
+    game(&format!("{head} {pieces} {seat} roll {FLAGS}"))
 }
 
 /// A Playgridia four-player position with the given pieces, yellow to roll.
 pub fn playgridia(pieces: &str) -> Game {
-    pos(&format!(
-        "playgridia individual/4 {pieces} 0 roll sixes=0,last=-,six=-,extra=0,first=-"
-    ))
+    at("playgridia individual/4", pieces, 0)
 }
 
-pub fn roll(g: &mut Game, die: u8) -> Events {
+pub fn roll(g: &mut Game, die: u8) -> Vec<Event> {
     g.roll(die)
-        .unwrap_or_else(|e| panic!("roll {die} refused: {e} in {g}"))
+        .unwrap_or_else(|e| panic!("roll {die}: {e} in {g}"))
+        .to_vec()
 }
 
-pub fn play(g: &mut Game, text: &str) -> Events {
+pub fn play(g: &mut Game, text: &str) -> Vec<Event> {
     let m = g
         .parse_move(text)
         .unwrap_or_else(|e| panic!("{text}: {e} in {g}"));
     g.play(m)
-        .unwrap_or_else(|e| panic!("{text} refused: {e} in {g}"))
+        .unwrap_or_else(|e| panic!("{text}: {e} in {g}"))
+        .to_vec()
 }
 
+/// The legal moves as sorted texts.
 pub fn legal(g: &Game) -> Vec<String> {
     let mut v = g.legal_texts();
     v.sort();
@@ -40,12 +49,28 @@ pub fn sorted(v: &[&str]) -> Vec<String> {
     v
 }
 
-pub fn has(events: &Events, pred: impl Fn(&Event) -> bool) -> bool {
+pub fn assert_legal(g: &Game, expected: &[&str]) {
+    assert_eq!(legal(g), sorted(expected), "legal moves of {g}");
+}
+
+pub fn has(events: &[Event], pred: impl Fn(&Event) -> bool) -> bool {
     events.iter().any(pred)
 }
 
+pub fn pr(s: &str) -> PieceRef {
+    s.parse().unwrap()
+}
+
 /// Where a piece named like `y1` is.
-pub fn at(g: &Game, piece: &str) -> Place {
-    let r = piece.parse().unwrap();
-    g.place(g.layout().piece_of_ref(r).unwrap())
+pub fn place(g: &Game, piece: &str) -> Place {
+    g.place(g.layout().piece_of_ref(pr(piece)).unwrap())
+}
+
+pub fn captured(ev: &[Event], piece: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Captured { piece: p, .. } if *p == pr(piece)))
+}
+
+pub fn any_capture(ev: &[Event]) -> bool {
+    ev.iter().any(|e| matches!(e, Event::Captured { .. }))
 }
