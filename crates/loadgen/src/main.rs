@@ -1,1 +1,221 @@
-fn main() {}
+//! `parchis-loadgen`: load tests for parchis-server, and a bare broadcaster baseline.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use parchis_loadgen::baseline::{self, BaselineConfig};
+use parchis_loadgen::session::{self, SessionConfig, Target};
+use parchis_loadgen::{limits, spawn};
+
+/// Open files wanted: two sockets per player (ours and the server's, when it is our child).
+const NOFILE: u64 = 262_144;
+
+#[derive(Parser)]
+#[command(
+    name = "parchis-loadgen",
+    version,
+    about = "Load generator for parchis-server"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TargetArg {
+    /// parchis-server (REST setup, real games).
+    Parchis,
+    /// The bare broadcaster (`baseline` subcommand).
+    Baseline,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play games against a server and report latency, throughput, CPU and RSS.
+    Run(Box<RunArgs>),
+    /// Serve as a bare tokio-tungstenite broadcaster (groups of 4) for comparison.
+    Baseline {
+        /// Port on 127.0.0.1.
+        #[arg(long, default_value_t = 9100)]
+        port: u16,
+        /// Size of each broadcast update, bytes.
+        #[arg(long, default_value_t = 1500)]
+        message_bytes: usize,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Which server protocol to drive.
+    #[arg(long, value_enum, default_value = "parchis")]
+    target: TargetArg,
+    /// Address of an already running server (loopback only). Not needed with --server-bin / --spawn-baseline.
+    #[arg(long)]
+    addr: Option<SocketAddr>,
+    /// Start parchis-server from this binary (temp SQLite database, 127.0.0.1, free port).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// Directory for the spawned server's temporary database (e.g. /dev/shm for tmpfs).
+    #[arg(long)]
+    db_dir: Option<PathBuf>,
+    /// Extra KEY=VALUE environment for the spawned server.
+    #[arg(long = "server-env")]
+    server_env: Vec<String>,
+    /// Start this binary's baseline broadcaster (implies --target baseline).
+    #[arg(long)]
+    spawn_baseline: bool,
+    /// Update size of the spawned baseline, bytes.
+    #[arg(long, default_value_t = 1500)]
+    message_bytes: usize,
+    /// Pid of the server to read CPU and RSS of (when not spawned here).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Rooms of four players.
+    #[arg(long, default_value_t = 100)]
+    rooms: usize,
+    /// Hard cap on players (rooms are reduced to fit).
+    #[arg(long, default_value_t = 60_000)]
+    max_players: usize,
+    /// Each room acts every this many ms (0: as fast as possible, closed loop).
+    #[arg(long, default_value_t = 2000)]
+    pace_ms: u64,
+    /// Measured seconds of play (capped at 3600).
+    #[arg(long, default_value_t = 30)]
+    duration: u64,
+    /// Seconds of play before measuring.
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
+    /// Seconds to wait after connecting, before the idle RSS reading.
+    #[arg(long, default_value_t = 3)]
+    settle: u64,
+    /// House rules of the rooms.
+    #[arg(long, default_value = "ludoteka")]
+    rules: String,
+    /// Rooms set up through REST at once.
+    #[arg(long, default_value_t = 32)]
+    setup_concurrency: usize,
+    /// Rooms connecting at once.
+    #[arg(long, default_value_t = 128)]
+    connect_concurrency: usize,
+    /// Connections per source address 127.0.0.x.
+    #[arg(long, default_value_t = 20_000)]
+    conns_per_ip: usize,
+    /// Progress line every this many seconds.
+    #[arg(long, default_value_t = 10)]
+    progress: u64,
+    /// Write the report as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let nofile = limits::raise_nofile(NOFILE);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tokio: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        Cmd::Baseline {
+            port,
+            message_bytes,
+        } => {
+            eprintln!("baseline broadcaster on 127.0.0.1:{port} (open files {nofile})");
+            let addr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
+            match runtime.block_on(baseline::bind_and_serve(
+                addr,
+                BaselineConfig { message_bytes },
+            )) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("baseline: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Cmd::Run(args) => match run(*args, nofile, &runtime) {
+            Ok(ok) => {
+                if ok {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(2)
+                }
+            }
+            Err(e) => {
+                eprintln!("parchis-loadgen: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+/// Runs a session; `Ok(false)` when it saw errors or disconnects.
+fn run(args: RunArgs, nofile: u64, runtime: &tokio::runtime::Runtime) -> Result<bool, String> {
+    let rooms = args.rooms.min(args.max_players / session::SEATS);
+    let players = rooms * session::SEATS;
+    if (nofile as usize) < players + 64 {
+        eprintln!("warning: open-file limit {nofile} is below {players} players");
+    }
+    let mut target = match args.target {
+        TargetArg::Parchis => Target::Parchis,
+        TargetArg::Baseline => Target::Baseline,
+    };
+    let env: Vec<(String, String)> = args
+        .server_env
+        .iter()
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) => Ok((k.to_owned(), v.to_owned())),
+            None => Err(format!("--server-env wants KEY=VALUE, not {kv}")),
+        })
+        .collect::<Result<_, _>>()?;
+    let spawned = if args.spawn_baseline {
+        target = Target::Baseline;
+        Some(spawn::baseline(args.message_bytes)?)
+    } else if let Some(bin) = &args.server_bin {
+        Some(spawn::parchis(bin, args.db_dir.as_deref(), &env)?)
+    } else {
+        None
+    };
+    let addr = match (&spawned, args.addr) {
+        (Some(s), _) => s.addr,
+        (None, Some(a)) => a,
+        (None, None) => return Err("give --addr, --server-bin or --spawn-baseline".into()),
+    };
+    let mut config = SessionConfig::new(target, addr);
+    config.rooms = rooms;
+    config.pace = Duration::from_millis(args.pace_ms);
+    config.duration = Duration::from_secs(args.duration.min(3600));
+    config.warmup = Duration::from_secs(args.warmup.min(600));
+    config.settle = Duration::from_secs(args.settle.min(600));
+    config.rules = args.rules;
+    config.setup_concurrency = args.setup_concurrency;
+    config.connect_concurrency = args.connect_concurrency;
+    config.conns_per_ip = args.conns_per_ip;
+    config.server_pid = args
+        .server_pid
+        .or(spawned.as_ref().map(spawn::Spawned::pid));
+    config.progress = Some(Duration::from_secs(args.progress.max(1)));
+    eprintln!(
+        "{target:?} at {addr}: {rooms} rooms, {players} players, pace {} ms, {} s (+{} s warm-up); open files {nofile}",
+        args.pace_ms,
+        config.duration.as_secs(),
+        config.warmup.as_secs()
+    );
+    let report = runtime.block_on(session::run(config))?;
+    print!("{}", report.summary());
+    if let Some(path) = args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    drop(spawned);
+    Ok(report.errors == 0 && report.disconnects == 0 && report.connect_errors == 0)
+}
