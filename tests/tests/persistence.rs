@@ -33,3 +33,8 @@ async fn rooms_and_seats_survive_a_restart() {
     again.finish().await;
     drop(server);
 }
+
+#[tokio::test]
+async fn a_game_survives_a_restart_on_sqlite_and_play_continues() {
+    common::game::restart_mid_game(TestServer::sqlite().await).await;
+}

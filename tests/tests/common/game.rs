@@ -58,3 +58,45 @@ pub async fn record(server: &TestServer, game: &str) -> Value {
 pub fn view_json(game: &Game) -> Value {
     serde_json::to_value(game.view()).unwrap()
 }
+
+/// Plays part of a game, restarts the server on the same database, and checks
+/// the game comes back exactly as it was and can be played to the end.
+pub async fn restart_mid_game(mut server: TestServer) {
+    use super::ws::WsClient;
+    let started = start_with_bots(&server, "ludoteka", "individual", 4).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    // A few of our decisions, then stop while the game waits for us.
+    let mut decisions = 0;
+    while decisions < 6 && !player.over() {
+        if player.my_turn() {
+            player.act().await;
+            decisions += 1;
+        } else {
+            player.next().await;
+        }
+    }
+    player
+        .until_state(|s| {
+            s["game"]["view"]["turn"]["seat"] == 0 || s["game"]["view"]["turn"]["phase"] == "over"
+        })
+        .await;
+    let before = player.game()["view"].clone();
+    let rolls = player.game()["rolls"].clone();
+    server.stop().await;
+
+    let again = TestServer::start(server.database_url.clone()).await;
+    let mut player = WsClient::connect(&again, &started.room, Some(&started.owner.token)).await;
+    assert_eq!(
+        player.game()["view"],
+        before,
+        "same position, same turn after the restart"
+    );
+    assert_eq!(player.game()["rolls"], rolls);
+    assert_eq!(player.state["room"]["status"], "playing");
+    player.play_to_the_end().await;
+    let record = record(&again, &started.game).await;
+    let verified = parchis_server::verify::verify_record(&record).expect("honest record");
+    assert_eq!(player.game()["view"], view_json(&verified.game));
+    again.stop_only().await;
+    server.finish().await;
+}

@@ -122,6 +122,11 @@ impl TestServer {
         }
     }
 
+    /// Stops without cleaning up (a second server on the same database).
+    pub async fn stop_only(mut self) {
+        self.stop().await;
+    }
+
     /// Stops, then drops the PostgreSQL schema if one was made.
     pub async fn finish(mut self) {
         self.stop().await;
