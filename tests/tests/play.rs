@@ -94,12 +94,19 @@ async fn a_record_with_one_altered_roll_fails_verification() {
     player.play_to_the_end().await;
     let honest = record(&server, &started.game).await;
     assert!(verify_record(&honest).is_ok());
+    // For trying `parchis verify` by hand: PARCHIS_DUMP_RECORD=dir cargo test …
+    if let Ok(dir) = std::env::var("PARCHIS_DUMP_RECORD") {
+        std::fs::write(format!("{dir}/record.json"), honest.to_string()).unwrap();
+    }
 
     let mut forged = honest.clone();
     let log = forged["log"].as_array_mut().unwrap();
     let roll = log.iter_mut().find(|e| e["kind"] == "roll").unwrap();
     let die = roll["payload"]["die"].as_u64().unwrap();
     roll["payload"]["die"] = (die % 6 + 1).into();
+    if let Ok(dir) = std::env::var("PARCHIS_DUMP_RECORD") {
+        std::fs::write(format!("{dir}/forged.json"), forged.to_string()).unwrap();
+    }
     let err = verify_record(&forged).unwrap_err();
     assert!(
         err.contains("log[0]") && err.contains("seed gives"),

@@ -31,6 +31,8 @@ enum Command {
     View(commands::view::Args),
     /// Play seeded random games and report speed and wins by seat.
     Simulate(commands::simulate::Args),
+    /// Check a game record (GET /api/games/{id}/record): seed, every roll, every move; exit 0 if honest.
+    Verify(commands::verify::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Play(a) => commands::play::run(a),
         Command::View(a) => commands::view::run(a),
         Command::Simulate(a) => commands::simulate::run(a),
+        Command::Verify(a) => commands::verify::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod legal;
 pub mod new;
 pub mod play;
 pub mod simulate;
+pub mod verify;
 pub mod view;
 
 use parchis_rules::{Game, Mode, Options, RuleSet};
