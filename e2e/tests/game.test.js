@@ -152,7 +152,7 @@ test('3v3 on the six-colour board renders and plays', { timeout: 180000 }, async
       const rolled = await actOnce(a.page);
       if (rolled && preview) {
         previews++;
-        const die = await a.page.evaluate(() => window.__parchis.lastDie);
+        const die = await a.page.evaluate(() => window.__parchis.myLastDie);
         assert.equal(String(die), preview.match(/\d/)[0], 'the previewed roll is the roll');
       }
       if (rolled) { acted++; await checkBoard(a.page, `3v3 ${acted}`); } else await a.page.waitForTimeout(100);

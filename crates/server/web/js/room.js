@@ -296,7 +296,7 @@ export function mountRoom(main, ref) {
     for (const e of events) {
       const d = describe(e, seatName, sideNames);
       ctx.log.push({ ...d, type: e.type });
-      if (e.type === 'rolled') { ctx.lastDie = e.die; ctx.rolling = true; }
+      if (e.type === 'rolled') { ctx.lastDie = e.die; ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
       if (['moved', 'captured', 'reached_goal', 'three_sixes', 'game_won', 'no_legal_move', 'bonus_granted'].includes(e.type)
         || (e.type === 'turn_passed' && e.seat === mine) || (e.type === 'rolled')) announce(d.text);
       if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
