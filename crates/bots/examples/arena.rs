@@ -10,7 +10,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_string());
     let rules: RuleSet = arg(0, "playgridia").parse()?;
     let mode: Mode = arg(1, "1v1").parse()?;
-    let bots = arg(2, "expert,greedy").split(',').map(str::parse).collect::<Result<Vec<Level>, _>>()?;
+    let bots = arg(2, "expert,greedy")
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<Vec<Level>, _>>()?;
     let mut config = ArenaConfig::new(rules, mode, bots);
     config.games = arg(3, "200").parse()?;
     config.seed = arg(4, "1").parse()?;

@@ -30,7 +30,15 @@ pub struct ArenaConfig {
 impl ArenaConfig {
     /// A configuration with the defaults: 100 games, seed 0, all cores.
     pub fn new(rules: RuleSet, mode: Mode, bots: Vec<Level>) -> ArenaConfig {
-        ArenaConfig { rules, mode, bots, games: 100, seed: 0, max_actions: 20_000, threads: 0 }
+        ArenaConfig {
+            rules,
+            mode,
+            bots,
+            games: 100,
+            seed: 0,
+            max_actions: 20_000,
+            threads: 0,
+        }
     }
 }
 
@@ -140,8 +148,11 @@ pub fn play_game(
     max_actions: u32,
 ) -> Result<GameRecord, SetupError> {
     let game = Game::new(rules, mode, seats.len() as u8)?;
-    let bots: Vec<_> =
-        seats.iter().enumerate().map(|(s, &l)| make_bot(l, mix_seed(dice_seed, s as u64 + 1000))).collect();
+    let bots: Vec<_> = seats
+        .iter()
+        .enumerate()
+        .map(|(s, &l)| make_bot(l, mix_seed(dice_seed, s as u64 + 1000)))
+        .collect();
     Ok(play_game_with(game, bots, dice_seed, max_actions))
 }
 
@@ -151,14 +162,24 @@ pub fn play_game(
 /// # Panics
 ///
 /// If a bot returns a move that is not among the legal ones, or `bots` has fewer entries than seats.
-pub fn play_game_with(mut game: Game, mut bots: Vec<Box<dyn Bot>>, dice_seed: u64, max_actions: u32) -> GameRecord {
+pub fn play_game_with(
+    mut game: Game,
+    mut bots: Vec<Box<dyn Bot>>,
+    dice_seed: u64,
+    max_actions: u32,
+) -> GameRecord {
     let mut rng = SmallRng::seed_from_u64(dice_seed);
     let mut actions = Vec::new();
     let mut times = vec![Vec::new(); bots.len()];
     for _ in 0..max_actions {
         match game.phase() {
             Phase::Over { side } => {
-                return GameRecord { winner: Some(side), actions, last: game, times };
+                return GameRecord {
+                    winner: Some(side),
+                    actions,
+                    last: game,
+                    times,
+                };
             }
             Phase::Roll => {
                 let die = rng.random_range(1..=6);
@@ -186,8 +207,16 @@ pub fn play_game_with(mut game: Game, mut bots: Vec<Box<dyn Bot>>, dice_seed: u6
         }
     }
     let winner = game.winner();
-    GameRecord { winner, actions, last: game, times }
+    GameRecord {
+        winner,
+        actions,
+        last: game,
+        times,
+    }
 }
+
+/// One game's outcome in an arena: the winning entries (`None`: unfinished), its actions, decision times.
+type GameOutcome = (Option<Vec<usize>>, u32, Vec<(Level, Vec<u64>)>);
 
 /// Plays `config.games` games and reports per-entry win rates and per-level decision times.
 ///
@@ -201,7 +230,7 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     // Validate the setup once, with a clear error.
     Game::new(config.rules, config.mode, n as u8).map_err(ArenaError::Setup)?;
     let started = Instant::now();
-    let run = || -> Result<Vec<(Option<Vec<usize>>, u32, Vec<(Level, Vec<u64>)>)>, SetupError> {
+    let run = || -> Result<Vec<GameOutcome>, SetupError> {
         (0..config.games)
             .into_par_iter()
             .map(|i| {
@@ -212,12 +241,26 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                     entry_of_seat[(k + rot) % n] = k;
                 }
                 let seats: Vec<Level> = entry_of_seat.iter().map(|&k| config.bots[k]).collect();
-                let rec = play_game(config.rules, config.mode, &seats, mix_seed(config.seed, i as u64), config.max_actions)?;
+                let rec = play_game(
+                    config.rules,
+                    config.mode,
+                    &seats,
+                    mix_seed(config.seed, i as u64),
+                    config.max_actions,
+                )?;
                 let layout = *rec.last.layout();
                 let winners = rec.winner.map(|side| {
-                    (0..n).filter(|&s| layout.side_of_seat[s] == side).map(|s| entry_of_seat[s]).collect::<Vec<_>>()
+                    (0..n)
+                        .filter(|&s| layout.side_of_seat[s] == side)
+                        .map(|s| entry_of_seat[s])
+                        .collect::<Vec<_>>()
                 });
-                let times = rec.times.into_iter().enumerate().map(|(s, t)| (seats[s], t)).collect();
+                let times = rec
+                    .times
+                    .into_iter()
+                    .enumerate()
+                    .map(|(s, t)| (seats[s], t))
+                    .collect();
                 Ok((winners, rec.actions.len() as u32, times))
             })
             .collect()
@@ -256,7 +299,11 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             level: config.bots[k],
             wins: wins[k],
             games: config.games,
-            win_rate: if config.games == 0 { 0.0 } else { wins[k] as f64 / config.games as f64 },
+            win_rate: if config.games == 0 {
+                0.0
+            } else {
+                wins[k] as f64 / config.games as f64
+            },
             ci95: wilson95(wins[k], config.games),
         })
         .collect();
@@ -286,7 +333,11 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
         entries,
         timings,
         unfinished,
-        mean_actions: if config.games == 0 { 0.0 } else { total_actions as f64 / config.games as f64 },
+        mean_actions: if config.games == 0 {
+            0.0
+        } else {
+            total_actions as f64 / config.games as f64
+        },
         elapsed: started.elapsed(),
     })
 }
@@ -307,7 +358,11 @@ impl fmt::Display for ArenaReport {
             self.mean_actions,
             self.unfinished
         )?;
-        writeln!(f, "{:>5}  {:<7} {:>6} {:>7}  {:>17}", "entry", "level", "wins", "rate", "95% CI (Wilson)")?;
+        writeln!(
+            f,
+            "{:>5}  {:<7} {:>6} {:>7}  {:>17}",
+            "entry", "level", "wins", "rate", "95% CI (Wilson)"
+        )?;
         for e in &self.entries {
             writeln!(
                 f,

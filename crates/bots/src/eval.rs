@@ -53,10 +53,11 @@ pub fn side_scores(g: &Game) -> [f32; MAX_SIDES] {
         colour[p] = c;
         side[p] = l.side_of_colour(c);
         let pos = g.raw_pos(p as u8);
-        if pos != 0 && pos <= last {
-            if let Some(x) = b.cell(l.path_slot[c as usize], pos) {
-                cell[p] = x;
-            }
+        if pos != 0
+            && pos <= last
+            && let Some(x) = b.cell(l.path_slot[c as usize], pos)
+        {
+            cell[p] = x;
         }
     }
 

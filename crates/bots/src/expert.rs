@@ -1,4 +1,6 @@
-//! The expert bot: expectimax over the dice with a node budget.
+//! The expert bot: search over the dice under a node budget, in one of two ways ([`Search`]).
+//!
+//! ## Expectimax (two sides: 1v1, pairs, 6-piece, 3v3, two-player individual)
 //!
 //! The search follows the real turn structure: after a move the same seat may have a count to play or an
 //! extra roll, so every node asks the game whose turn it is ([`Game::seat`]) and what it must do
@@ -16,13 +18,43 @@
 //! compared from its own point of view. Iterative deepening: depth 1, 2, … chance layers, each completed
 //! iteration replacing the choice of the previous one, until a depth would overrun the node budget (counted
 //! in `roll`/`play` calls, so the choice is deterministic and independent of the machine's speed).
+//!
+//! ## Rollouts (three or more sides: three- and four-player individual and quick)
+//!
+//! With several opponents a shallow expectimax sees little beyond the evaluation's own risk term, so the
+//! expert plays flat Monte Carlo instead: each root move is followed by the *same* sampled dice sequences
+//! (common random numbers, so the comparison between moves is not drowned in dice noise), every seat playing
+//! the greedy policy for [`ROLLOUT_ROLLS`] rolls, and the move with the best mean evaluation is played. This
+//! is one step of policy improvement over greedy. The sequences come from a `SmallRng` seeded from the
+//! bot's seed and its decision counter, so a seeded game is reproducible.
 
 use crate::Bot;
 use crate::eval::{MAX_SIDES, perspective, side_scores};
 use parchis_rules::{Game, Move, Phase};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 
-/// Default node budget per decision (rolls and moves applied), tuned for ≤ 50 ms per decision at p99.
+/// Default node budget per decision (rolls and moves applied) of the expectimax search.
 pub const DEFAULT_BUDGET: u32 = 12_000;
+/// Default node budget per decision of the rollouts (moves, rolls and greedy look-ups applied), chosen for
+/// ≤ 50 ms per decision at p99 on a loaded two-core machine.
+pub const DEFAULT_ROLLOUT_BUDGET: u32 = 16_000;
+/// Rolls simulated after each root move in a rollout (about three turns of every seat).
+pub const ROLLOUT_ROLLS: usize = 12;
+/// Fewest rollouts per root move, whatever the budget.
+const MIN_ROLLOUTS: u32 = 4;
+
+/// How the expert searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Search {
+    /// Expectimax with two sides, rollouts with more.
+    #[default]
+    Auto,
+    /// Always expectimax.
+    Expectimax,
+    /// Always rollouts.
+    Rollouts,
+}
 /// Deepest search, in chance layers.
 const MAX_DEPTH: u8 = 4;
 
@@ -31,10 +63,12 @@ type Scores = [f32; MAX_SIDES];
 /// The search ran out of nodes.
 struct OutOfBudget;
 
-/// Expectimax over the dice to a small depth, with greedy's evaluation at the leaves.
+/// Searches over the dice (expectimax or rollouts, see the [module docs](self)) with greedy's evaluation.
 #[derive(Debug, Clone)]
 pub struct ExpertBot {
+    search: Search,
     budget: u32,
+    rollout_budget: u32,
     nodes: u32,
     n_sides: u8,
     seed: u64,
@@ -42,20 +76,41 @@ pub struct ExpertBot {
 }
 
 impl ExpertBot {
-    /// An expert with the default node budget.
-    pub fn new() -> ExpertBot {
-        ExpertBot::with_budget(std::env::var("PARCHIS_B").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_BUDGET))
+    /// An expert with the default budgets and [`Search::Auto`].
+    pub fn new(seed: u64) -> ExpertBot {
+        ExpertBot {
+            search: Search::Auto,
+            budget: DEFAULT_BUDGET,
+            rollout_budget: DEFAULT_ROLLOUT_BUDGET,
+            nodes: 0,
+            n_sides: 2,
+            seed,
+            calls: 0,
+        }
     }
 
-    /// An expert that applies at most `budget` rolls and moves per decision (beyond the first, shallowest
-    /// search, which always completes).
-    pub fn with_budget(budget: u32) -> ExpertBot {
-        ExpertBot { budget, nodes: 0, n_sides: 2, seed: 0, calls: 0 }
+    /// An expert applying at most about `budget` nodes per decision in either search (the shallowest
+    /// expectimax iteration and [`MIN_ROLLOUTS`] rollouts per move always complete).
+    pub fn with_budget(seed: u64, budget: u32) -> ExpertBot {
+        ExpertBot {
+            budget,
+            rollout_budget: budget,
+            ..ExpertBot::new(seed)
+        }
+    }
+
+    /// The same expert with another way of searching.
+    pub fn with_search(self, search: Search) -> ExpertBot {
+        ExpertBot { search, ..self }
     }
 
     fn tick(&mut self, limit: u32) -> Result<(), OutOfBudget> {
         self.nodes += 1;
-        if self.nodes > limit { Err(OutOfBudget) } else { Ok(()) }
+        if self.nodes > limit {
+            Err(OutOfBudget)
+        } else {
+            Ok(())
+        }
     }
 
     /// Value of a position (a score per side) searching `depth` more chance layers.
@@ -85,7 +140,11 @@ impl ExpertBot {
                 let acting = g.layout().side_of_seat[g.seat() as usize];
                 if acting != me || legal.len() == 1 {
                     // Opponents (and forced moves): the greedy reply, searched alone.
-                    let i = if legal.len() == 1 { 0 } else { self.greedy_reply(g, &legal, acting, limit)? };
+                    let i = if legal.len() == 1 {
+                        0
+                    } else {
+                        self.greedy_reply(g, &legal, acting, limit)?
+                    };
                     self.tick(limit)?;
                     let mut next = *g;
                     let _ = next.play(legal[i]);
@@ -110,7 +169,13 @@ impl ExpertBot {
     }
 
     /// The move a greedy opponent would play: one ply of the evaluation from its side's point of view.
-    fn greedy_reply(&mut self, g: &Game, legal: &[Move], side: u8, limit: u32) -> Result<usize, OutOfBudget> {
+    fn greedy_reply(
+        &mut self,
+        g: &Game,
+        legal: &[Move],
+        side: u8,
+        limit: u32,
+    ) -> Result<usize, OutOfBudget> {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, &m) in legal.iter().enumerate() {
             self.tick(limit)?;
@@ -147,22 +212,17 @@ impl ExpertBot {
 
 impl ExpertBot {
     /// Flat Monte Carlo with common random numbers: every root move is followed by the same dice sequences,
-    /// all seats playing the greedy policy for `ROLLOUT_ROLLS` rolls, then evaluated.
+    /// all seats playing the greedy policy for [`ROLLOUT_ROLLS`] rolls; the best mean evaluation wins.
     fn rollouts(&mut self, g: &Game, legal: &[Move]) -> usize {
-        const ROLLOUT_ROLLS: usize = 64;
-        let horizon: usize = std::env::var("PARCHIS_H").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
         let me = g.layout().side_of_seat[g.seat() as usize];
+        let mut rng = SmallRng::seed_from_u64(crate::mix_seed(self.seed, self.calls));
+        self.calls += 1;
         let mut totals = vec![0.0f32; legal.len()];
-        let mut k = 0u64;
-        while self.nodes < self.budget || k < 4 {
+        let mut k = 0;
+        while k < MIN_ROLLOUTS || self.nodes < self.rollout_budget {
             let mut dice = [0u8; ROLLOUT_ROLLS];
-            let mut z = crate::mix_seed(self.seed, k ^ self.calls.wrapping_mul(0x1_0000));
             for d in dice.iter_mut() {
-                *d = (z % 6) as u8 + 1;
-                z /= 6;
-                if z < 6 {
-                    z = crate::mix_seed(z, k);
-                }
+                *d = rng.random_range(1..=6);
             }
             for (i, &m) in legal.iter().enumerate() {
                 let mut next = *g;
@@ -170,11 +230,10 @@ impl ExpertBot {
                     totals[i] = f32::NEG_INFINITY;
                     continue;
                 }
-                totals[i] += self.simulate(next, &dice[..horizon], me);
+                totals[i] += self.simulate(next, &dice, me);
             }
             k += 1;
         }
-        self.calls += 1;
         let mut best = (0, f32::NEG_INFINITY);
         for (i, &t) in totals.iter().enumerate() {
             if t > best.1 {
@@ -184,6 +243,7 @@ impl ExpertBot {
         best.0
     }
 
+    /// Plays the greedy policy for every seat along the dice, then evaluates for `me`.
     fn simulate(&mut self, mut g: Game, dice: &[u8], me: u8) -> f32 {
         let mut d = 0;
         loop {
@@ -199,14 +259,12 @@ impl ExpertBot {
                 }
                 Phase::Move { .. } | Phase::Count { .. } => {
                     let legal = g.legal_moves();
-                    let side = g.layout().side_of_seat[g.seat() as usize];
                     let i = if legal.len() == 1 {
                         0
                     } else {
                         self.nodes += legal.len() as u32;
                         crate::greedy::greedy_index(&g, &legal, 0)
                     };
-                    let _ = side;
                     self.nodes += 1;
                     let _ = g.play(legal[i]);
                 }
@@ -218,7 +276,7 @@ impl ExpertBot {
 
 impl Default for ExpertBot {
     fn default() -> Self {
-        ExpertBot::new()
+        ExpertBot::new(0)
     }
 }
 
@@ -233,7 +291,12 @@ impl Bot for ExpertBot {
         }
         self.n_sides = game.layout().n_sides();
         self.nodes = 0;
-        if std::env::var_os("PARCHIS_EXPERT_ROLLOUT").is_some() {
+        let rollouts = match self.search {
+            Search::Auto => self.n_sides > 2,
+            Search::Expectimax => false,
+            Search::Rollouts => true,
+        };
+        if rollouts {
             return legal[self.rollouts(game, legal)];
         }
         // Depth 1 always completes; deeper iterations stop at the budget.

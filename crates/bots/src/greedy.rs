@@ -23,7 +23,8 @@ impl GreedyBot {
 /// The value for `side` of the position after `g`'s pending own counts are played as well as possible.
 pub(crate) fn own_line_value(g: &Game, side: u8, depth: u8) -> f32 {
     let acting = g.layout().side_of_seat[g.seat() as usize];
-    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. }) {
+    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
+    {
         let mut best = f32::NEG_INFINITY;
         for m in g.legal_moves() {
             let mut next = *g;

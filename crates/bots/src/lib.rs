@@ -10,11 +10,13 @@
 //!   move, from the mover's *side* (team) point of view: progress, pieces out, lane and goal, blockades,
 //!   pieces left exposed to opponents 1..=12 squares behind, counts earned by captures and arrivals (played
 //!   as well as possible in the same look-ahead), partner's progress counted as one's own;
-//! - **expert** ([`ExpertBot`]): expectimax over the dice (chance at every [`Phase::Roll`](parchis_rules::Phase),
-//!   following whose turn it really is after counts and extra rolls), opponents modelled by the greedy
-//!   policy, greedy's evaluation at the leaves, iterative deepening under a node budget.
+//! - **expert** ([`ExpertBot`]): with two sides, expectimax over the dice (chance at every
+//!   [`Phase::Roll`](parchis_rules::Phase), following whose turn it really is after counts and extra rolls),
+//!   opponents modelled by the greedy policy, greedy's evaluation at the leaves, iterative deepening under a
+//!   node budget; with three or more sides, greedy-policy rollouts over shared sampled dice (see
+//!   [`expert`]).
 //!
-//! Every bot is deterministic for a given seed (only the random bot uses its seed).
+//! Every bot is deterministic for a given seed (the random bot and the expert's rollouts use it).
 //!
 //! ```
 //! use parchis_bots::{Level, make_bot};
@@ -55,9 +57,10 @@ pub mod greedy;
 pub mod random;
 
 pub use arena::{
-    ArenaConfig, ArenaError, ArenaReport, EntryStats, GameRecord, LevelTiming, arena, play_game, play_game_with, wilson95,
+    ArenaConfig, ArenaError, ArenaReport, EntryStats, GameRecord, LevelTiming, arena, play_game,
+    play_game_with, wilson95,
 };
-pub use expert::ExpertBot;
+pub use expert::{ExpertBot, Search};
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
 
@@ -112,7 +115,11 @@ pub struct UnknownLevel(pub String);
 
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown bot level `{}` (expected random, greedy or expert)", self.0)
+        write!(
+            f,
+            "unknown bot level `{}` (expected random, greedy or expert)",
+            self.0
+        )
     }
 }
 
@@ -122,7 +129,10 @@ impl FromStr for Level {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_lowercase();
-        Level::ALL.into_iter().find(|l| l.name() == t).ok_or_else(|| UnknownLevel(s.to_string()))
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == t)
+            .ok_or_else(|| UnknownLevel(s.to_string()))
     }
 }
 
@@ -131,7 +141,7 @@ pub fn make_bot(level: Level, seed: u64) -> Box<dyn Bot> {
     match level {
         Level::Random => Box::new(RandomBot::new(seed)),
         Level::Greedy => Box::new(GreedyBot::new()),
-        Level::Expert => Box::new(ExpertBot::new()),
+        Level::Expert => Box::new(ExpertBot::new(seed)),
     }
 }
 

@@ -14,7 +14,9 @@ pub struct RandomBot {
 impl RandomBot {
     /// A random bot whose choices are fixed by the seed.
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: SmallRng::seed_from_u64(seed) }
+        RandomBot {
+            rng: SmallRng::seed_from_u64(seed),
+        }
     }
 }
 

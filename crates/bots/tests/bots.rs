@@ -1,7 +1,8 @@
 //! Every level plays only legal moves in every preset × mode, games are reproducible, and greedy beats random.
 
 use parchis_bots::{
-    ArenaConfig, Bot, ExpertBot, GreedyBot, Level, RandomBot, arena, make_bot, play_game, play_game_with, wilson95,
+    ArenaConfig, Bot, ExpertBot, GreedyBot, Level, RandomBot, arena, make_bot, play_game,
+    play_game_with, wilson95,
 };
 use parchis_rules::{Game, Mode, RuleSet};
 
@@ -10,7 +11,7 @@ fn small_bot(level: Level, seed: u64) -> Box<dyn Bot> {
         Level::Random => Box::new(RandomBot::new(seed)),
         Level::Greedy => Box::new(GreedyBot::new()),
         // A small budget keeps the debug-build test quick; the search code is the same.
-        Level::Expert => Box::new(ExpertBot::with_budget(300)),
+        Level::Expert => Box::new(ExpertBot::with_budget(seed, 300)),
     }
 }
 
@@ -27,7 +28,10 @@ fn every_level_plays_only_legal_moves_in_every_preset_and_mode() {
                         .collect();
                     let seed = u64::from(players) * 31 + u64::from(rotation);
                     let rec = play_game_with(game, bots, seed, 600);
-                    assert!(rec.actions.len() > 10, "{rules} {mode} {players}: game stopped early");
+                    assert!(
+                        rec.actions.len() > 10,
+                        "{rules} {mode} {players}: game stopped early"
+                    );
                 }
             }
         }
@@ -41,7 +45,10 @@ fn each_level_alone_finishes_a_quick_game_legally() {
             let game = Game::new(rules, Mode::Quick, 2).unwrap();
             let bots = (0..2).map(|s| small_bot(level, s)).collect();
             let rec = play_game_with(game, bots, 5, 20_000);
-            assert!(rec.winner.is_some(), "{level} vs {level} in {rules} quick did not finish");
+            assert!(
+                rec.winner.is_some(),
+                "{level} vs {level} in {rules} quick did not finish"
+            );
         }
     }
 }
@@ -59,7 +66,11 @@ fn the_same_seed_gives_the_same_game() {
 
 #[test]
 fn arena_results_do_not_depend_on_threads() {
-    let mut config = ArenaConfig::new(RuleSet::Morocco, Mode::Quick, vec![Level::Greedy, Level::Random, Level::Random]);
+    let mut config = ArenaConfig::new(
+        RuleSet::Morocco,
+        Mode::Quick,
+        vec![Level::Greedy, Level::Random, Level::Random],
+    );
     config.games = 12;
     config.seed = 9;
     config.threads = 1;
@@ -69,25 +80,41 @@ fn arena_results_do_not_depend_on_threads() {
     assert_eq!(one.entries, two.entries);
     assert_eq!(one.unfinished, two.unfinished);
     let wins: u32 = one.entries.iter().map(|e| e.wins).sum();
-    assert_eq!(wins + one.unfinished, 12, "one winner per finished game in individual play");
+    assert_eq!(
+        wins + one.unfinished,
+        12,
+        "one winner per finished game in individual play"
+    );
     let text = one.to_string();
     assert!(text.contains("greedy") && text.contains("95% CI"), "{text}");
 }
 
 #[test]
 fn arena_rejects_a_wrong_player_count() {
-    let config = ArenaConfig::new(RuleSet::Playgridia, Mode::Pairs, vec![Level::Greedy, Level::Random]);
+    let config = ArenaConfig::new(
+        RuleSet::Playgridia,
+        Mode::Pairs,
+        vec![Level::Greedy, Level::Random],
+    );
     assert!(arena(&config).is_err());
 }
 
 #[test]
 fn greedy_beats_random_clearly_in_1v1() {
-    let mut config = ArenaConfig::new(RuleSet::Playgridia, Mode::OneVsOne, vec![Level::Greedy, Level::Random]);
+    let mut config = ArenaConfig::new(
+        RuleSet::Playgridia,
+        Mode::OneVsOne,
+        vec![Level::Greedy, Level::Random],
+    );
     config.games = 200;
     config.seed = 2024;
     let report = arena(&config).unwrap();
     let greedy = &report.entries[0];
-    assert!(greedy.win_rate > 0.7, "greedy won only {:.1}%\n{report}", greedy.win_rate * 100.0);
+    assert!(
+        greedy.win_rate > 0.7,
+        "greedy won only {:.1}%\n{report}",
+        greedy.win_rate * 100.0
+    );
 }
 
 #[test]
