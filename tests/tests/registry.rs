@@ -97,7 +97,7 @@ async fn concurrent_joins_never_double_book_a_seat() {
     let room = server
         .room(
             &owner,
-            json!({ "rules": "ludoteka", "mode": "individual", "players": 6, "public": true }),
+            json!({ "rules": "playgridia", "mode": "3v3", "players": 6, "public": true }),
         )
         .await;
     let id = room["id"].as_str().unwrap().to_owned();
