@@ -134,7 +134,7 @@ pub struct LogEntry {
     pub at: i64,
 }
 
-/// `GET /api/games/{id}/record` (placeholder format, to be refined).
+/// `GET /api/games/{id}/record`: everything `parchis verify` needs (PROTOCOL.md §8).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameRecord {
     /// Game id.

@@ -1,4 +1,4 @@
-//! `GET /api/games/{id}/record`: placeholder game record.
+//! `GET /api/games/{id}/record`: the full game record.
 
 use axum::Json;
 use axum::extract::{Path, State};

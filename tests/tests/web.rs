@@ -1,0 +1,44 @@
+//! The embedded browser client: `/` and client routes get `index.html`; API paths stay JSON.
+mod common;
+
+use common::{TestServer, status_and_json};
+
+#[tokio::test]
+async fn the_web_client_is_served_at_the_root_and_for_client_routes() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let index = resp.text().await.unwrap();
+
+    let resp = server
+        .get("/room/some-room-id")
+        .header("accept", "text/html,application/xhtml+xml")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.text().await.unwrap(),
+        index,
+        "SPA fallback serves index.html"
+    );
+
+    let (status, body) = status_and_json(
+        server
+            .get("/api/nothing-here")
+            .header("accept", "text/html")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "not_found");
+    server.finish().await;
+}
