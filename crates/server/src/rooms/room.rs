@@ -136,6 +136,9 @@ impl Room {
             .ok_or("game row missing")?;
         let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
         tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
+        if table.game.is_over() {
+            self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
+        }
         self.table = Some(table);
         self.reset_decision();
         self.hub = Hub::new(self.public_state());

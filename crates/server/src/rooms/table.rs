@@ -125,6 +125,10 @@ impl Table {
             table.seq = entry.seq + 1;
         }
         table.result = row.result.as_ref().map(|r| r.0.clone());
+        // Killed between the last move and storing the result: finish it now.
+        if let (Some(side), None) = (table.game.winner(), &table.result) {
+            table.finish(db, side).await.map_err(|e| e.to_string())?;
+        }
         Ok(table)
     }
 
@@ -175,6 +179,11 @@ impl Table {
         }) else {
             return Ok(());
         };
+        self.finish(db, side).await
+    }
+
+    /// Stores the result of a game won by `side` (revealing the seed).
+    async fn finish(&mut self, db: &Db, side: u8) -> Result<(), DbError> {
         let layout = self.game.layout();
         let winner_seats: Vec<u8> = (0..layout.n_seats)
             .filter(|&s| layout.side_of_seat[s as usize] == side)
