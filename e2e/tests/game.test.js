@@ -24,7 +24,7 @@ test('two browsers create, join and play real moves; reload and server restart r
   const a = await newPage(browser);
   const b = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'es-ES' });
   await register(a.page, srv.url, 'Ana');
-  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'medium', 'medium'], timer: '' });
+  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'greedy', 'greedy'], timer: '' });
   const link = (await a.page.textContent('#share-link')).trim();
   await register(b.page, srv.url, 'Bea');
   await b.page.goto(link.replace(/^https?:\/\/[^/]+/, srv.url));
@@ -94,7 +94,7 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   if (!ws) { t.skip('server has no room WebSocket yet'); return; }
   const a = await newPage(browser);
   await register(a.page, srv.url, 'Solo');
-  await createRoom(a.page, { mode: 'quick', players: 4, bots: ['hard', 'medium', 'easy'], timer: '5' });
+  await createRoom(a.page, { mode: 'quick', players: 4, bots: ['expert', 'greedy', 'random'], timer: '5' });
   await a.page.check('#start-game').catch(() => {});
   await a.page.click('#start-game');
   await waitBoard(a.page, 'four');
@@ -138,7 +138,7 @@ test('3v3 on the six-colour board renders and plays', { timeout: 180000 }, async
   for (const [label, opts] of [['desktop', {}], ['phone', { viewport: { width: 375, height: 667 }, isMobile: true }]]) {
     const a = await newPage(browser, opts);
     await register(a.page, srv.url, `Six ${label}`);
-    await createRoom(a.page, { mode: '3v3', bots: ['medium', 'medium', 'medium', 'medium', 'medium'], timer: '', preview: true });
+    await createRoom(a.page, { mode: '3v3', bots: ['greedy', 'greedy', 'greedy', 'greedy', 'greedy'], timer: '', preview: true });
     await a.page.click('#start-game');
     await waitBoard(a.page, 'six');
     assert.equal(await a.page.locator('svg.board [data-square]').count(), 102);

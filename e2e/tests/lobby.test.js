@@ -21,7 +21,7 @@ test('create a room, see it listed, join it by code from a second browser', asyn
   const b = await newPage(browser, { locale: 'es-ES' });
   await register(a.page, srv.url, 'Ana');
   await shot(a.page, 'lobby-desktop');
-  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'easy', 'hard'] });
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'random', 'expert'] });
   const code = (await a.page.textContent('#join-code-value')).trim();
   assert.match(code, /^[A-Z0-9]{6}$/);
   assert.equal(await a.page.locator('#seats li').count(), 4);

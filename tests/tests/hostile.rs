@@ -152,7 +152,7 @@ async fn an_oversized_frame_closes_the_connection() {
 
 #[tokio::test]
 async fn a_flood_closes_the_connection_with_a_reason() {
-    let server = TestServer::sqlite().await;
+    let server = TestServer::sqlite_with(|c| c.ws_messages_per_second = 20).await;
     let (_room, _a, mut b, _spectator) = two_humans(&server).await;
     for _ in 0..100 {
         b.send_text(r#"{"type":"resync"}"#).await;

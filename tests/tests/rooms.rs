@@ -230,7 +230,7 @@ async fn starting_fills_empty_seats_with_bots_and_records_a_seed_commitment() {
     let server = TestServer::sqlite().await;
     let owner = server.player("Ana").await;
     let mut settings = public_four();
-    settings["bots"] = json!([null, "hard"]);
+    settings["bots"] = json!([null, "expert"]);
     let room = server.room(&owner, settings).await;
     let id = room["id"].as_str().unwrap();
     let (status, room) = server
@@ -243,9 +243,9 @@ async fn starting_fills_empty_seats_with_bots_and_records_a_seed_commitment() {
         bots,
         [
             &Value::Null,
-            &json!("hard"),
-            &json!("medium"),
-            &json!("medium")
+            &json!("expert"),
+            &json!("greedy"),
+            &json!("greedy")
         ]
     );
 
@@ -273,7 +273,7 @@ async fn starting_fills_empty_seats_with_bots_and_records_a_seed_commitment() {
         "the seed stays secret while playing"
     );
     assert_eq!(record["log"], json!([]));
-    assert_eq!(record["seats"][2]["bot"], "medium");
+    assert_eq!(record["seats"][2]["bot"], "greedy");
     server.finish().await;
 }
 

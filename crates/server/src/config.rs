@@ -34,6 +34,9 @@ pub struct Config {
     /// How long a seated player may be disconnected before a bot covers their turns.
     #[arg(long, env = "AWAY_GRACE_SECS", default_value_t = 15)]
     pub away_grace_secs: u64,
+    /// Commands one WebSocket connection may send per second (burst the same) before it is closed as a flood.
+    #[arg(long, env = "WS_MESSAGES_PER_SECOND", default_value_t = 20)]
+    pub ws_messages_per_second: u32,
 }
 
 impl Config {
@@ -47,6 +50,7 @@ impl Config {
             turn_timeout_secs: 30,
             bot_delay_ms: 0,
             away_grace_secs: 15,
+            ws_messages_per_second: 20,
         }
     }
 }

@@ -66,6 +66,7 @@ pub struct SeatView {
     /// Bot level if a bot plays this seat.
     pub bot: Option<BotLevel>,
     /// Colour the seated human asked for.
+    #[schema(value_type = Option<String>, example = "yellow")]
     pub preferred_colour: Option<Colour>,
 }
 
@@ -76,7 +77,7 @@ impl From<&SeatRow> for SeatView {
             player_id: row.player_id.clone(),
             display_name: row.display_name.clone(),
             bot: row.bot_level.as_deref().and_then(BotLevel::parse),
-            preferred_colour: row.preferred_colour.as_deref().and_then(Colour::parse),
+            preferred_colour: row.preferred_colour.as_deref().and_then(Colour::from_name),
         }
     }
 }
@@ -106,8 +107,9 @@ pub struct RoomView {
 /// Body of `POST /api/rooms/{id}/join`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct JoinRoomRequest {
-    /// Colour you would like to play.
+    /// Colour you would like to play: yellow, blue, red, green, orange or turquoise.
     #[serde(default)]
+    #[schema(value_type = Option<String>, example = "yellow")]
     pub preferred_colour: Option<Colour>,
     /// Join code; required for private rooms (unless the path already is the code).
     #[serde(default)]

@@ -8,7 +8,7 @@ use crate::model::{
     CreatePlayerRequest, GameRecord, Health, JoinRoomRequest, LogEntry, PlayerCreated, RoomList,
     RoomStatus, RoomView, SeatView,
 };
-use crate::settings::{BotLevel, Colour, CreateRoomRequest, Mode, RoomSettings, RuleSet};
+use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
@@ -29,7 +29,7 @@ use crate::settings::{BotLevel, Colour, CreateRoomRequest, Mode, RoomSettings, R
     ),
     components(schemas(
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
-        RuleSet, Mode, BotLevel, Colour, RoomView, RoomStatus, SeatView, RoomList,
+        BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, Health,
     )),
     modifiers(&BearerAuth),

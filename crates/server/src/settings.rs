@@ -5,51 +5,21 @@ use utoipa::ToSchema;
 
 use crate::error::AppError;
 
-/// Which house rules the referee applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RuleSet {
-    Playgridia,
-    Ludoteka,
-    Morocco,
-}
+pub use parchis_rules::{Colour, Mode, RuleSet};
 
-/// Game mode (teams, board size, piece count).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum Mode {
-    #[serde(rename = "individual")]
-    Individual,
-    #[serde(rename = "quick")]
-    Quick,
-    #[serde(rename = "pairs")]
-    Pairs,
-    #[serde(rename = "1v1")]
-    OneVsOne,
-    #[serde(rename = "6-piece")]
-    SixPiece,
-    #[serde(rename = "3v3")]
-    ThreeVsThree,
-}
-
-/// Strength of a bot seat.
+/// Strength of a bot seat: the `parchis-bots` levels (`easy`, `medium` and `hard` are accepted as aliases).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BotLevel {
-    Easy,
-    Medium,
-    Hard,
-}
-
-/// Piece colour a player may ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Colour {
-    Yellow,
-    Blue,
-    Red,
-    Green,
-    Orange,
-    Purple,
+    /// Plays a uniformly random legal move.
+    #[serde(alias = "easy")]
+    Random,
+    /// One-ply heuristic.
+    #[serde(alias = "medium")]
+    Greedy,
+    /// Searches ahead over the dice.
+    #[serde(alias = "hard")]
+    Expert,
 }
 
 /// String form used in the database for the small text enums above.
@@ -62,26 +32,31 @@ macro_rules! text_enum {
             }
             /// Parses the stored spelling; `None` for anything else.
             pub fn parse(text: &str) -> Option<Self> {
-                match text { $($text => Some(Self::$variant),)* _ => None }
+                match text {
+                    $($text => Some(Self::$variant),)*
+                    // Spellings of earlier versions, still in old rows.
+                    "easy" => Self::parse("random"),
+                    "medium" => Self::parse("greedy"),
+                    "hard" => Self::parse("expert"),
+                    _ => None,
+                }
             }
         }
     };
 }
-text_enum!(BotLevel { Easy => "easy", Medium => "medium", Hard => "hard" });
-text_enum!(Colour {
-    Yellow => "yellow", Blue => "blue", Red => "red",
-    Green => "green", Orange => "orange", Purple => "purple",
-});
+text_enum!(BotLevel { Random => "random", Greedy => "greedy", Expert => "expert" });
 
 /// Bot level given to seats still empty when the owner starts the game.
-pub const DEFAULT_BOT_LEVEL: BotLevel = BotLevel::Medium;
+pub const DEFAULT_BOT_LEVEL: BotLevel = BotLevel::Greedy;
 
 /// Validated settings of a room, stored as JSON in `rooms.settings`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct RoomSettings {
-    /// House rules the referee applies.
+    /// Rule set the referee applies: `playgridia`, `ludoteka` or `morocco`.
+    #[schema(value_type = String, example = "playgridia")]
     pub rules: RuleSet,
-    /// Game mode.
+    /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
+    #[schema(value_type = String, example = "individual")]
     pub mode: Mode,
     /// Number of seats (humans plus bots).
     pub players: u8,
@@ -98,9 +73,11 @@ pub struct RoomSettings {
 /// Body of `POST /api/rooms`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct CreateRoomRequest {
-    /// House rules.
+    /// Rule set: `playgridia`, `ludoteka` or `morocco`.
+    #[schema(value_type = String, example = "playgridia")]
     pub rules: RuleSet,
-    /// Game mode.
+    /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
+    #[schema(value_type = String, example = "individual")]
     pub mode: Mode,
     /// Number of seats.
     pub players: u8,
@@ -127,11 +104,8 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Er
 /// Allowed per-turn limits, in seconds.
 const TURN_TIME_RANGE: std::ops::RangeInclusive<u32> = 5..=3600;
 
-/// Checks a room request and turns it into stored settings.
-///
-/// TODO(parchis-rules): replace the rules×mode×players checks below with the
-/// referee's `Setup` validation once `parchis-rules` exposes it; this is the
-/// one place that decides whether a combination is playable.
+/// Checks a room request and turns it into stored settings. Whether rules × mode × players is playable is
+/// the referee's call (`parchis_rules::Game::new`), made at the end.
 pub fn validate_settings(
     req: CreateRoomRequest,
     default_turn_secs: u32,
@@ -140,20 +114,6 @@ pub fn validate_settings(
     let players = req.players;
     if !(2..=6).contains(&players) {
         return invalid(format!("A room needs 2 to 6 players, not {players}."));
-    }
-    let required = match req.mode {
-        Mode::OneVsOne => Some(2),
-        Mode::Pairs => Some(4),
-        Mode::ThreeVsThree => Some(6),
-        Mode::Individual | Mode::Quick | Mode::SixPiece => None,
-    };
-    if let Some(required) = required
-        && players != required
-    {
-        return invalid(format!(
-            "Mode {:?} is played by exactly {required} players, not {players}.",
-            req.mode
-        ));
     }
     if req.bots.len() > usize::from(players) {
         return invalid(format!(
@@ -232,7 +192,7 @@ mod tests {
     #[test]
     fn all_bot_rooms_are_refused() {
         let err = validate_settings(
-            request(r#"{"rules":"morocco","mode":"1v1","players":2,"bots":["easy","hard"]}"#),
+            request(r#"{"rules":"morocco","mode":"1v1","players":2,"bots":["random","expert"]}"#),
             30,
         )
         .unwrap_err();

@@ -42,12 +42,17 @@ pub struct Player {
 impl TestServer {
     /// A server on a fresh SQLite file in a temporary directory.
     pub async fn sqlite() -> Self {
+        Self::sqlite_with(|_| {}).await
+    }
+
+    /// A server on a fresh SQLite file, with its configuration adjusted first.
+    pub async fn sqlite_with(tweak: impl FnOnce(&mut Config)) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!(
             "sqlite://{}?mode=rwc",
             dir.path().join("parchis.db").display()
         );
-        let mut server = Self::start(url).await;
+        let mut server = Self::start_with(url, tweak).await;
         server._dir = Some(dir);
         server
     }
@@ -76,10 +81,18 @@ impl TestServer {
 
     /// Starts `run` on 127.0.0.1:0 with the given database.
     pub async fn start(database_url: String) -> Self {
+        Self::start_with(database_url, |_| {}).await
+    }
+
+    /// Starts `run` with the test configuration adjusted by `tweak`. Scripted test players answer at machine
+    /// speed, far beyond any person, so the per-connection flood limit is lifted unless a test sets it.
+    pub async fn start_with(database_url: String, tweak: impl FnOnce(&mut Config)) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (tx, rx) = oneshot::channel::<()>();
-        let config = Config::for_database(database_url.clone());
+        let mut config = Config::for_database(database_url.clone());
+        config.ws_messages_per_second = 100_000;
+        tweak(&mut config);
         let task = tokio::spawn(async move {
             run(listener, config, async {
                 let _ = rx.await;

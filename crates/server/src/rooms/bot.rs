@@ -1,7 +1,7 @@
 //! Bot move choice for the seats the server plays (bot seats, away players,
 //! expired turn timers), behind one small type so the room needs no more.
 //!
-//! Levels map to `parchis-bots`: easy → random, medium → greedy, hard → expert.
+//! Levels are `parchis-bots` levels: random, greedy, expert.
 
 use parchis_bots::{Bot, Level, make_bot, mix_seed};
 use parchis_rules::{Game, Move};
@@ -11,9 +11,9 @@ use crate::settings::{BotLevel, DEFAULT_BOT_LEVEL};
 /// The `parchis-bots` level for a room's bot level.
 pub fn level(level: BotLevel) -> Level {
     match level {
-        BotLevel::Easy => Level::Random,
-        BotLevel::Medium => Level::Greedy,
-        BotLevel::Hard => Level::Expert,
+        BotLevel::Random => Level::Random,
+        BotLevel::Greedy => Level::Greedy,
+        BotLevel::Expert => Level::Expert,
     }
 }
 

@@ -120,7 +120,7 @@ impl Lobby {
         self.seats.iter().enumerate().any(|(i, s)| {
             Some(i) != except_seat
                 && s.player_id.is_some()
-                && s.preferred_colour.as_deref() == Some(colour.as_str())
+                && s.preferred_colour.as_deref() == Some(colour.name())
         })
     }
 
@@ -136,7 +136,7 @@ impl Lobby {
             // Already seated: joining again is idempotent, apart from a new colour wish.
             let seat = &self.seats[index];
             return match preferred_colour {
-                Some(c) if seat.preferred_colour.as_deref() != Some(c.as_str()) => {
+                Some(c) if seat.preferred_colour.as_deref() != Some(c.name()) => {
                     if self.status() != RoomStatus::Waiting {
                         return Err(AppError::RoomNotWaiting);
                     }
@@ -144,7 +144,7 @@ impl Lobby {
                         return Err(AppError::ColourTaken);
                     }
                     Ok(Some(SeatRow {
-                        preferred_colour: Some(c.as_str().to_owned()),
+                        preferred_colour: Some(c.name().to_owned()),
                         ..seat.clone()
                     }))
                 }
@@ -173,7 +173,7 @@ impl Lobby {
             player_id: Some(player_id.to_owned()),
             display_name: Some(display_name.to_owned()),
             bot_level: None,
-            preferred_colour: preferred_colour.map(|c| c.as_str().to_owned()),
+            preferred_colour: preferred_colour.map(|c| c.name().to_owned()),
         }))
     }
 

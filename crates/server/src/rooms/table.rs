@@ -2,12 +2,12 @@
 //! position. Every roll and move is appended to the stored log before it is
 //! applied here, so what clients see is always durable.
 
-use parchis_rules::{Event, Events, Game, Mode, Move, PlayError, RuleSet};
+use parchis_rules::{Event, Events, Game, Move, PlayError};
 use serde_json::{Value, json};
 
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
-use crate::settings::{self, RoomSettings};
+use crate::settings::RoomSettings;
 
 /// Why an action was not applied.
 #[derive(Debug, thiserror::Error)]
@@ -41,34 +41,9 @@ pub struct Table {
     pub result: Option<Value>,
 }
 
-/// The rules crate's rule set for the room's settings.
-pub fn rule_set(rules: settings::RuleSet) -> RuleSet {
-    match rules {
-        settings::RuleSet::Playgridia => RuleSet::Playgridia,
-        settings::RuleSet::Ludoteka => RuleSet::Ludoteka,
-        settings::RuleSet::Morocco => RuleSet::Morocco,
-    }
-}
-
-/// The rules crate's mode for the room's settings.
-pub fn mode(mode: settings::Mode) -> Mode {
-    match mode {
-        settings::Mode::Individual => Mode::Individual,
-        settings::Mode::Quick => Mode::Quick,
-        settings::Mode::Pairs => Mode::Pairs,
-        settings::Mode::OneVsOne => Mode::OneVsOne,
-        settings::Mode::SixPiece => Mode::SixPiece,
-        settings::Mode::ThreeVsThree => Mode::ThreeVsThree,
-    }
-}
-
 /// A fresh game for the settings (validated at room creation).
 pub fn new_game(settings: &RoomSettings) -> Result<Game, parchis_rules::SetupError> {
-    Game::new(
-        rule_set(settings.rules),
-        mode(settings.mode),
-        settings.players,
-    )
+    Game::new(settings.rules, settings.mode, settings.players)
 }
 
 impl Table {

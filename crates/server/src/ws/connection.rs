@@ -12,13 +12,11 @@ use tokio::sync::mpsc;
 use crate::rooms::RoomLink;
 use crate::rooms::protocol::{self, CommandError, Outbound};
 
-/// Messages a client may send per second (and in one burst).
-const MESSAGES_PER_SECOND: u32 = 20;
 /// How long the writer may take to flush a close after the reader ends.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// Runs the connection until either side closes.
-pub async fn serve(socket: WebSocket, link: RoomLink) {
+pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) {
     let RoomLink {
         mut outbound,
         sender,
@@ -58,7 +56,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink) {
     });
 
     let reader = async move {
-        let per_second = NonZeroU32::new(MESSAGES_PER_SECOND).unwrap_or(NonZeroU32::MIN);
+        let per_second = NonZeroU32::new(messages_per_second).unwrap_or(NonZeroU32::MIN);
         let limiter = RateLimiter::direct(Quota::per_second(per_second));
         while let Some(frame) = stream.next().await {
             let message = match frame {

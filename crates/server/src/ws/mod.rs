@@ -95,5 +95,7 @@ pub async fn room_ws(
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
-        .on_upgrade(move |socket| connection::serve(socket, link)))
+        .on_upgrade(move |socket| {
+            connection::serve(socket, link, state.config.ws_messages_per_second)
+        }))
 }

@@ -125,8 +125,8 @@ function createCard(onCreated) {
     for (let i = 1; i < n; i++) {
       const s = h('select', { id: `bot-${i}`, 'data-seat': i },
         h('option', { value: '' }, t('human_or_bot')),
-        ['easy', 'medium', 'hard'].map((l) => h('option', { value: l }, t('bot_' + l))));
-      s.value = old[i - 1] ?? 'medium';
+        ['random', 'greedy', 'expert'].map((l) => h('option', { value: l }, t('bot_' + l))));
+      s.value = old[i - 1] ?? 'greedy';
       seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s));
     }
   };

@@ -19,7 +19,6 @@ export const COLOURS = {
   green: { fill: '#2f9e4a', dark: '#145226', light: '#d3efd9', letter: 'G' },
   orange: { fill: '#f07f16', dark: '#8a4300', light: '#fde1c6', letter: 'O' },
   turquoise: { fill: '#14aeb0', dark: '#06585a', light: '#c8f0ef', letter: 'T' },
-  purple: { fill: '#14aeb0', dark: '#06585a', light: '#c8f0ef', letter: 'T' },
 };
 
 /** Colours of each board slot in turn order (mirrors the rules crate's slot_colours). */

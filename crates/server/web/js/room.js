@@ -10,7 +10,7 @@ import { verifySeed } from './sha256.js';
 import { navigate, banner, announce } from './app.js';
 import { historyFromRecord } from './replay.js';
 
-const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'purple'] };
+const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 export function dieFace(n, extra = '') {
@@ -180,8 +180,8 @@ export function mountRoom(main, ref) {
       const isMe = mine === seat.seat;
       return h('li', { class: isMe ? 'me' : '', 'data-seat': seat.seat },
         h('strong', `${seat.seat + 1}.`),
-        seat.preferred_colour ? swatch(seat.preferred_colour === 'purple' ? 'turquoise' : seat.preferred_colour) : null,
-        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${t('bot_fills', { level: t('bot_medium').replace(/^.*\((.*)\)$/, '$1') })}`)),
+        seat.preferred_colour ? swatch(seat.preferred_colour) : null,
+        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${t('bot_fills', { level: t('bot_greedy').replace(/^.*\((.*)\)$/, '$1') })}`)),
           isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
         statusChip(seat));
     }));
