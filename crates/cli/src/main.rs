@@ -33,6 +33,8 @@ enum Command {
     Simulate(commands::simulate::Args),
     /// Check a game record (GET /api/games/{id}/record): seed, every roll, every move; exit 0 if honest.
     Verify(commands::verify::Args),
+    /// Play seeded games between bots on every core; print win rates (95% CI) and decision times.
+    Arena(commands::arena::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::View(a) => commands::view::run(a),
         Command::Simulate(a) => commands::simulate::run(a),
         Command::Verify(a) => commands::verify::run(a),
+        Command::Arena(a) => commands::arena::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

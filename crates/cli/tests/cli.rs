@@ -145,3 +145,35 @@ fn simulate_reports_speed_and_wins_by_seat() {
         "the same seed gives the same games"
     );
 }
+
+#[test]
+fn arena_prints_win_rates_for_each_seat() {
+    let o = parchis(&[
+        "arena",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "1v1",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("greedy") && out.contains("random"), "{out}");
+    assert!(out.contains('%'), "{out}");
+    let o = parchis(&[
+        "arena",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "1v1",
+        "--bots",
+        "greedy,wizard",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("wizard"), "{}", stderr(&o));
+}

@@ -1,5 +1,6 @@
 //! One file per command.
 
+pub mod arena;
 pub mod legal;
 pub mod new;
 pub mod play;
