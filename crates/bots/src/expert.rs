@@ -254,7 +254,9 @@ impl ExpertBot {
                         break;
                     }
                     self.nodes += 1;
-                    let _ = g.roll(dice[d]);
+                    if g.roll(dice[d]).is_err() {
+                        break;
+                    }
                     d += 1;
                 }
                 Phase::Move { .. } | Phase::Count { .. } => {
@@ -266,7 +268,10 @@ impl ExpertBot {
                         crate::greedy::greedy_index(&g, &legal, 0)
                     };
                     self.nodes += 1;
-                    let _ = g.play(legal[i]);
+                    if g.play(legal[i]).is_err() {
+                        // A listed move refused by `play` would loop forever: stop the rollout here.
+                        break;
+                    }
                 }
             }
         }
