@@ -21,6 +21,10 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // One parseable line, so scripts (and the crash tests) started with PORT=0 learn the port.
+    if let Ok(bound) = listener.local_addr() {
+        tracing::info!("listening on {bound}");
+    }
     match run(listener, config, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
