@@ -54,12 +54,44 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/rooms/{id}/leave",
         "/api/rooms/{id}/start",
         "/api/games/{id}/record",
+        "/api/games/{id}/replay",
+        "/api/rooms/{id_or_code}/ws",
         "/healthz",
         "/readyz",
     ] {
         assert!(paths.contains_key(path), "missing {path}");
     }
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_websocket_upgrade_and_points_to_protocol_md() {
+    let server = TestServer::sqlite().await;
+    let (_, doc) =
+        status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
+    let ws = &doc["paths"]["/api/rooms/{id_or_code}/ws"]["get"];
+    assert!(
+        ws["description"].as_str().unwrap().contains("PROTOCOL.md"),
+        "{ws}"
+    );
+    let params: Vec<(&str, &str)> = ws["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["in"].as_str().unwrap()))
+        .collect();
+    for expected in [
+        ("id_or_code", "path"),
+        ("token", "query"),
+        ("since", "query"),
+        ("epoch", "query"),
+    ] {
+        assert!(params.contains(&expected), "{expected:?} in {params:?}");
+    }
+    for status in ["101", "401", "403", "404", "426"] {
+        assert!(ws["responses"][status].is_object(), "response {status}");
+    }
     server.finish().await;
 }
 

@@ -37,6 +37,10 @@ pub struct Config {
     /// Commands one WebSocket connection may send per second (burst the same) before it is closed as a flood.
     #[arg(long, env = "WS_MESSAGES_PER_SECOND", default_value_t = 20)]
     pub ws_messages_per_second: u32,
+    /// Length of one "second" of a room's `turn_time_secs`, in milliseconds. Only tests change it (to run
+    /// turn timers in a fraction of the time); rooms still ask for 5 to 3600 "seconds" through the API.
+    #[arg(long, env = "TURN_SECOND_MS", default_value_t = 1000, hide = true)]
+    pub turn_second_ms: u64,
 }
 
 impl Config {
@@ -51,6 +55,7 @@ impl Config {
             bot_delay_ms: 0,
             away_grace_secs: 15,
             ws_messages_per_second: 20,
+            turn_second_ms: 1000,
         }
     }
 }

@@ -41,6 +41,8 @@ pub enum AppError {
     RoomNotFound,
     #[error("No game has that id.")]
     GameNotFound,
+    #[error("The game is still being played: its replay is served once it is over.")]
+    GameNotFinished,
     #[error("No such endpoint.")]
     NotFound,
     #[error("Only the room owner can do that.")]
@@ -79,7 +81,9 @@ impl AppError {
             MissingToken | InvalidToken => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | NotFound => StatusCode::NOT_FOUND,
-            RoomFull | RoomNotWaiting | ColourTaken | NotSeated => StatusCode::CONFLICT,
+            RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished => {
+                StatusCode::CONFLICT
+            }
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -101,6 +105,7 @@ impl AppError {
             InvalidToken => "invalid_token",
             RoomNotFound => "room_not_found",
             GameNotFound => "game_not_found",
+            GameNotFinished => "game_not_finished",
             NotFound => "not_found",
             NotRoomOwner => "not_room_owner",
             WrongJoinCode => "wrong_join_code",

@@ -161,6 +161,59 @@ pub struct GameRecord {
     pub log: Vec<LogEntry>,
 }
 
+/// `GET /api/games/{id}/replay`: a finished game, position by position, as the rules crate replays it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameReplay {
+    /// Game id.
+    pub game_id: String,
+    /// Room it was played in.
+    pub room_id: String,
+    /// The rules crate's full view of the starting position (seats, colours, board slots, pieces);
+    /// each step only repeats what changes.
+    #[schema(value_type = Object)]
+    pub initial: Value,
+    /// One entry per log entry, in order: `steps[k]` is the position after `log[k]`.
+    pub steps: Vec<ReplayStep>,
+}
+
+/// One replayed log entry and the position after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    /// `log[].seq` of the entry.
+    pub seq: u64,
+    /// `roll` or `move`.
+    pub kind: String,
+    /// Seat that acted.
+    pub seat: u8,
+    /// The die, for a roll.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub die: Option<u8>,
+    /// The move in notation, for a move.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// Who decided: `player`, `bot`, `timer` or `away`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// The rules crate's events for the entry (captures, three sixes, counts, turn changes…).
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    /// Every piece's place after the entry, in the order of `initial.pieces`.
+    pub pieces: Vec<ReplayPiece>,
+    /// The turn after the entry, as in the view (`seat`, `phase`, `queued_counts`, …).
+    #[schema(value_type = Object)]
+    pub turn: Value,
+}
+
+/// Where one piece is after a replay step.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayPiece {
+    /// Piece id, e.g. `y1`.
+    pub id: String,
+    /// `{"kind":"home"}`, `{"kind":"square","at":12}`, `{"kind":"lane","at":3}` or `{"kind":"goal"}`.
+    #[schema(value_type = Object)]
+    pub place: Value,
+}
+
 /// Response of `GET /healthz` and `GET /readyz`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {

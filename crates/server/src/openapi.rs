@@ -5,8 +5,8 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::model::{
-    CreatePlayerRequest, GameRecord, Health, JoinRoomRequest, LogEntry, PlayerCreated, RoomList,
-    RoomStatus, RoomView, SeatView,
+    CreatePlayerRequest, GameRecord, GameReplay, Health, JoinRoomRequest, LogEntry, PlayerCreated,
+    ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, SeatView,
 };
 use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 
@@ -26,17 +26,20 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         crate::routes::rooms::leave_room,
         crate::routes::rooms::start_room,
         crate::routes::games::game_record,
+        crate::routes::games::game_replay,
+        crate::ws::room_ws,
     ),
     components(schemas(
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
-        JoinRoomRequest, GameRecord, LogEntry, Health,
+        JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "players", description = "Anonymous registration"),
         (name = "rooms", description = "Room lobby"),
-        (name = "games", description = "Game records"),
+        (name = "games", description = "Game records and replays"),
+        (name = "realtime", description = "The WebSocket room protocol (see PROTOCOL.md)"),
         (name = "ops", description = "Health, readiness, metrics"),
     )
 )]

@@ -1,9 +1,10 @@
 //! Checks a game record (`GET /api/games/{id}/record`) for honesty: the seed
 //! matches its commitment, every roll is the one the seed gives, and every
 //! move is legal when replayed through the rules crate. Used by
-//! `parchis verify` and by the tests.
+//! `parchis verify`, by `GET /api/games/{id}/replay` (through [`replay_record`],
+//! which also reports every step) and by the tests.
 
-use parchis_rules::{Game, Mode, RuleSet};
+use parchis_rules::{Event, Game, Mode, RuleSet};
 use serde_json::Value;
 
 use crate::fairness;
@@ -21,8 +22,28 @@ pub struct Verified {
     pub game: Game,
 }
 
+/// One position of a replayed record, as handed to [`replay_record`]'s callback.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplayedStep<'a> {
+    /// The log entry just applied; `None` for the starting position.
+    pub entry: Option<&'a Value>,
+    /// What the rules crate reported for that entry (empty for the start).
+    pub events: &'a [Event],
+    /// The game after the entry.
+    pub game: &'a Game,
+}
+
 /// Verifies `record`; `Err` names the first discrepancy found.
 pub fn verify_record(record: &Value) -> Result<Verified, String> {
+    replay_record(record, |_| {})
+}
+
+/// Verifies `record` like [`verify_record`], calling `on_step` with the starting
+/// position and then after every log entry (with its events and the game after it).
+pub fn replay_record(
+    record: &Value,
+    mut on_step: impl FnMut(ReplayedStep<'_>),
+) -> Result<Verified, String> {
     let settings = &record["settings"];
     let rules: RuleSet = text(settings, "rules")?
         .parse()
@@ -47,6 +68,11 @@ pub fn verify_record(record: &Value) -> Result<Verified, String> {
     }
     let mut game =
         Game::new(rules, mode, players).map_err(|e| format!("cannot set up the game: {e}"))?;
+    on_step(ReplayedStep {
+        entry: None,
+        events: &[],
+        game: &game,
+    });
     let log = record["log"].as_array().ok_or("the record has no log")?;
     let (mut rolls, mut moves) = (0u64, 0u64);
     for (k, entry) in log.iter().enumerate() {
@@ -66,7 +92,7 @@ pub fn verify_record(record: &Value) -> Result<Verified, String> {
                 game.seat()
             ));
         }
-        match entry["kind"].as_str() {
+        let events = match entry["kind"].as_str() {
             Some("roll") => {
                 let die = payload["die"].as_u64().ok_or(format!("{at}: no die"))?;
                 if payload["roll"].as_u64() != Some(rolls) {
@@ -81,21 +107,30 @@ pub fn verify_record(record: &Value) -> Result<Verified, String> {
                         "{at}: roll {rolls} is {die} but the seed gives {fair}"
                     ));
                 }
-                game.roll(fair)
+                let events = game
+                    .roll(fair)
                     .map_err(|e| format!("{at}: the roll was not allowed: {e}"))?;
                 rolls += 1;
+                events
             }
             Some("move") => {
                 let text = payload["move"].as_str().ok_or(format!("{at}: no move"))?;
                 let mv = game
                     .parse_move(text)
                     .map_err(|e| format!("{at}: move {text}: {e}"))?;
-                game.play(mv)
+                let events = game
+                    .play(mv)
                     .map_err(|e| format!("{at}: move {text} is illegal: {e}"))?;
                 moves += 1;
+                events
             }
             other => return Err(format!("{at}: unknown kind {other:?}")),
-        }
+        };
+        on_step(ReplayedStep {
+            entry: Some(entry),
+            events: &events,
+            game: &game,
+        });
     }
     let finished = !record["finished_at"].is_null();
     if finished != game.is_over() {

@@ -69,6 +69,38 @@ impl WsClient {
         client
     }
 
+    /// Connects to `url` over a socket with a tiny receive buffer (a client on a bad link, or one that
+    /// stopped reading), and reads up to `hello`.
+    pub async fn connect_small_buffer(url: &str) -> WsClient {
+        let host = url
+            .trim_start_matches("ws://")
+            .split('/')
+            .next()
+            .expect("host");
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(4096).expect("SO_RCVBUF");
+        let tcp = socket
+            .connect(host.parse().expect("an address"))
+            .await
+            .expect("connect");
+        let (stream, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
+            .await
+            .unwrap_or_else(|e| panic!("connect {url}: {e}"));
+        let mut client = WsClient {
+            stream,
+            first_snapshot: Value::Null,
+            state: Value::Null,
+            version: 0,
+            epoch: String::new(),
+            versions: Vec::new(),
+            private: Vec::new(),
+            seat: None,
+            next_id: 1,
+        };
+        client.until(|m| m["type"] == "hello").await;
+        client
+    }
+
     /// Reconnects with `since`/`epoch`, keeping the state seen so far.
     pub async fn reconnect(
         server: &TestServer,
@@ -164,6 +196,11 @@ impl WsClient {
             .send(Message::Text(text.into()))
             .await
             .expect("send");
+    }
+
+    /// Sends raw text; false if the connection is gone.
+    pub async fn try_send_text(&mut self, text: &str) -> bool {
+        self.stream.send(Message::Text(text.into())).await.is_ok()
     }
 
     /// Sends a command with a fresh id and returns its `ack` or `error`.

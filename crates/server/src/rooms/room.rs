@@ -26,6 +26,8 @@ pub struct Timing {
     pub bot_delay: Duration,
     /// How long a seated player may be away before a bot covers their turns.
     pub away_grace: Duration,
+    /// One second of a room's `turn_time_secs` (shorter only in tests).
+    pub turn_second: Duration,
 }
 
 impl Default for Timing {
@@ -33,6 +35,7 @@ impl Default for Timing {
         Timing {
             bot_delay: Duration::from_millis(500),
             away_grace: Duration::from_secs(15),
+            turn_second: Duration::from_secs(1),
         }
     }
 }
@@ -381,6 +384,11 @@ impl Room {
 
     // ----- game flow --------------------------------------------------------------------------
 
+    /// The time a player has per decision when the room allows `secs`.
+    fn turn_limit(&self, secs: u32) -> Duration {
+        self.timing.turn_second * secs
+    }
+
     /// A new decision begins: restart the clocks.
     fn reset_decision(&mut self) {
         self.decision_since = Instant::now();
@@ -393,7 +401,8 @@ impl Room {
                     .seats
                     .get(seat)
                     .is_some_and(|s| s.player_id.is_some());
-                human.then(|| now_ms() + i64::from(secs) * 1000)
+                let ms = self.turn_limit(secs).as_millis();
+                human.then(|| now_ms() + i64::try_from(ms).unwrap_or(i64::MAX))
             }
             _ => None,
         };
@@ -437,7 +446,7 @@ impl Room {
                 .settings
                 .0
                 .turn_time_secs
-                .map(|secs| since + Duration::from_secs(u64::from(secs)));
+                .map(|secs| since + self.turn_limit(secs));
             let away = self.away_since[seat]
                 .map(|away| (away + self.timing.away_grace).max(since + self.timing.bot_delay));
             match (timer, away) {

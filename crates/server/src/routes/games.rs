@@ -1,11 +1,14 @@
-//! `GET /api/games/{id}/record`: the full game record.
+//! `GET /api/games/{id}/record` (the full game record) and
+//! `GET /api/games/{id}/replay` (a finished game replayed position by position).
 
 use axum::Json;
 use axum::extract::{Path, State};
+use serde_json::Value;
 
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
-use crate::model::{GameRecord, LogEntry, SeatView};
+use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep, SeatView};
+use crate::verify::{ReplayedStep, replay_record};
 
 /// Settings, seats, log and result of a game. The seed is only included once
 /// the game has finished (its hash is public from the start).
@@ -18,19 +21,87 @@ pub async fn game_record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<GameRecord>, AppError> {
+    load_record(&state, &id).await.map(Json)
+}
+
+/// Every position of a finished game: the log replayed through the rules crate (the same replay
+/// `parchis verify` runs), with each entry's events and the pieces and turn after it. Only finished
+/// games are served (409 `game_not_finished` before), so a replay never runs ahead of the game.
+#[utoipa::path(get, path = "/api/games/{id}/replay", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The replay", body = GameReplay),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 409, description = "The game is not over yet (`game_not_finished`)", body = ErrorBody)))]
+pub async fn game_replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameReplay>, AppError> {
+    let record = load_record(&state, &id).await?;
+    if record.finished_at.is_none() {
+        return Err(AppError::GameNotFinished);
+    }
+    let (game_id, room_id) = (record.game_id.clone(), record.room_id.clone());
+    let record = serde_json::to_value(&record).map_err(|e| AppError::Internal(e.to_string()))?;
+    let mut initial = Value::Null;
+    let mut steps = Vec::new();
+    replay_record(&record, |step: ReplayedStep<'_>| {
+        let view = step.game.view();
+        let Some(entry) = step.entry else {
+            initial = serde_json::to_value(&view).unwrap_or_default();
+            return;
+        };
+        let payload = &entry["payload"];
+        steps.push(ReplayStep {
+            seq: entry["seq"].as_u64().unwrap_or_default(),
+            kind: entry["kind"].as_str().unwrap_or_default().to_owned(),
+            seat: payload["seat"]
+                .as_u64()
+                .and_then(|s| u8::try_from(s).ok())
+                .unwrap_or_default(),
+            die: payload["die"].as_u64().and_then(|d| u8::try_from(d).ok()),
+            mv: payload["move"].as_str().map(str::to_owned),
+            by: payload["by"].as_str().map(str::to_owned),
+            events: step
+                .events
+                .iter()
+                .map(|e| serde_json::to_value(e).unwrap_or_default())
+                .collect(),
+            pieces: view
+                .pieces
+                .iter()
+                .map(|p| ReplayPiece {
+                    id: p.id.to_string(),
+                    place: serde_json::to_value(p.place).unwrap_or_default(),
+                })
+                .collect(),
+            turn: serde_json::to_value(&view.turn).unwrap_or_default(),
+        });
+    })
+    .map_err(|e| AppError::Internal(format!("game {game_id} does not replay: {e}")))?;
+    Ok(Json(GameReplay {
+        game_id,
+        room_id,
+        initial,
+        steps,
+    }))
+}
+
+/// The record of game `id` as stored.
+async fn load_record(state: &AppState, id: &str) -> Result<GameRecord, AppError> {
     if !crate::auth::plausible_id(&id) {
         return Err(AppError::GameNotFound);
     }
-    let game = state.db.game(&id).await?.ok_or(AppError::GameNotFound)?;
+    let game = state.db.game(id).await?.ok_or(AppError::GameNotFound)?;
     let room = state
         .db
         .room(&game.room_id)
         .await?
         .ok_or_else(|| AppError::Internal(format!("game {id} has no room")))?;
     let seats = state.db.room_seats(&game.room_id).await?;
-    let log = state.db.game_log(&id).await?;
+    let log = state.db.game_log(id).await?;
     let finished = game.finished_at.is_some();
-    Ok(Json(GameRecord {
+    Ok(GameRecord {
         game_id: game.id,
         room_id: game.room_id,
         settings: room.settings.0,
@@ -50,5 +121,5 @@ pub async fn game_record(
                 at: l.at,
             })
             .collect(),
-    }))
+    })
 }

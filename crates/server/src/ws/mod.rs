@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::auth;
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::rooms::ConnectRequest;
 
 /// Largest client frame/message accepted (bigger ones close the connection with 1009).
@@ -36,6 +36,25 @@ pub struct WsQuery {
 }
 
 /// Upgrades to the room's realtime protocol (401/403/404 first, then 426 if not a WebSocket request).
+#[utoipa::path(get, path = "/api/rooms/{id_or_code}/ws", tag = "realtime",
+    summary = "Realtime room connection (WebSocket)",
+    description = "A WebSocket upgrade (`Connection: Upgrade`, `Upgrade: websocket`). After `101 Switching \
+Protocols` the server sends a `snapshot` (or the missed `update`s when `since` and `epoch` match) and `hello`; \
+clients send `roll`, `move`, `preselect` and `resync` commands as JSON text frames and get `ack` or `error`. \
+The messages, versions and close codes (1008 `too_slow`/`rate_limited`, 1009 `too_big`) are specified in \
+PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a token of the owner or a seated player.",
+    params(
+        ("id_or_code" = String, Path, description = "Room id or 6-character join code"),
+        ("token" = Option<String>, Query, description = "Player token (browsers cannot set headers on a WebSocket); `Authorization: Bearer` works too; absent = anonymous spectator"),
+        ("since" = Option<u64>, Query, description = "Reconnect: the last version the client applied"),
+        ("epoch" = Option<String>, Query, description = "Reconnect: the epoch of that version (from the snapshot)"),
+    ),
+    responses(
+        (status = 101, description = "Switching Protocols: the connection now speaks PROTOCOL.md"),
+        (status = 401, description = "Invalid token", body = ErrorBody),
+        (status = 403, description = "Private room without its code (`wrong_join_code`)", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 426, description = "Not a WebSocket upgrade request (`upgrade_required`)", body = ErrorBody)))]
 pub async fn room_ws(
     State(state): State<AppState>,
     Path(id_or_code): Path<String>,

@@ -1,0 +1,135 @@
+//! Who is at the table: away players covered by a bot and given their seat back, and clients too
+//! slow to read their messages dropped without holding up the room.
+mod common;
+
+use std::time::Duration;
+
+use common::TestServer;
+use common::game::{record, start_with_bots};
+use common::ws::{WsClient, ws_url};
+use serde_json::Value;
+
+#[tokio::test]
+async fn a_disconnected_players_turn_is_covered_by_a_bot_after_the_grace_period_and_the_seat_is_theirs_again_on_reconnect()
+ {
+    // A second of grace; bots pause a little so the game does not end while we look.
+    let server = TestServer::sqlite_with(|c| {
+        c.away_grace_secs = 1;
+        c.bot_delay_ms = 40;
+    })
+    .await;
+    let started = start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut spectator = WsClient::connect(&server, &started.room, None).await;
+    let player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "connected")
+        .await;
+
+    let mut player = player;
+    player.close_socket().await;
+    // Everyone sees the seat away, then a bot playing it.
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "away")
+        .await;
+    spectator
+        .until_state(|s| {
+            s["seats"][0]["label"] == "away (bot playing)" && s["seats"][0]["bot_playing"] == true
+        })
+        .await;
+    assert_eq!(
+        spectator.state["seats"][0]["player_id"], started.owner.id,
+        "the seat is still theirs"
+    );
+    // The bot really played seat 0's turn, and the record says so.
+    spectator
+        .until_state(|s| s["game"]["view"]["turn"]["seat"] == 1)
+        .await;
+    let log = record(&server, &started.game).await["log"].clone();
+    let covered: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["payload"]["seat"] == 0)
+        .collect();
+    assert!(!covered.is_empty(), "seat 0 acted while away");
+    assert!(
+        covered.iter().all(|e| e["payload"]["by"] == "away"),
+        "{log}"
+    );
+
+    // Back again: connected, no bot, and seat 0's next decision waits for them (well past the grace).
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    assert_eq!(player.seat, Some(0));
+    spectator
+        .until_state(|s| {
+            s["seats"][0]["status"] == "connected" && s["seats"][0]["bot_playing"] == false
+        })
+        .await;
+    assert_eq!(spectator.state["seats"][0]["label"], "connected");
+    while !player.my_turn() {
+        assert!(!player.over(), "the game ended before it came back to us");
+        player.next().await;
+    }
+    let waiting = player.resync().await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        player.resync().await,
+        waiting,
+        "nobody played for a connected player"
+    );
+    player.act().await;
+    let log = record(&server, &started.game).await["log"].clone();
+    let last = log.as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["payload"]["seat"], 0);
+    assert_eq!(last["payload"]["by"], "player", "{last}");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_slow_client_that_never_reads_is_disconnected_with_1008_too_slow_while_the_room_keeps_going_for_others()
+ {
+    let server = TestServer::sqlite().await;
+    let started = start_with_bots(&server, "playgridia", "quick", 4).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    let mut slow = WsClient::connect_small_buffer(&ws_url(&server, &started.room, "")).await;
+    player.until_state(|s| s["spectators"] == 1).await;
+
+    // The slow client keeps asking for snapshots and reads none of them, until the room drops it
+    // (the others see the spectator gone).
+    let dropped = |s: &Value| s["spectators"] == 0;
+    let mut sent = 0;
+    'flood: while !dropped(&player.state) {
+        for _ in 0..50 {
+            if !slow.try_send_text(r#"{"type":"resync"}"#).await {
+                break 'flood;
+            }
+        }
+        sent += 50;
+        assert!(sent < 200_000, "the slow client was never dropped");
+        let _ = tokio::time::timeout(Duration::from_millis(5), player.until_state(dropped)).await;
+    }
+    player.until_state(dropped).await;
+    // When it reads at last, what is queued ends with the close, and its reason.
+    let frame = slow.closed().await.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 1008, "{frame:?}");
+    assert_eq!(frame.reason.as_str(), "too_slow");
+
+    // The game goes on for everyone else.
+    let mut decisions = 0;
+    while decisions < 4 && !player.over() {
+        if player.my_turn() {
+            player.act().await;
+            decisions += 1;
+        } else {
+            player.next().await;
+        }
+    }
+    assert_eq!(decisions, 4, "we played on");
+    // Bots stop when it is our turn again: a newcomer sees exactly what we see.
+    while !player.my_turn() && !player.over() {
+        player.next().await;
+    }
+    let spectator = WsClient::connect(&server, &started.room, None).await;
+    assert_eq!(spectator.game()["view"], player.game()["view"]);
+    server.finish().await;
+}

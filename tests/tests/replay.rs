@@ -1,0 +1,108 @@
+//! `GET /api/games/{id}/replay`: a finished game, step by step, exactly as the rules crate replays it.
+mod common;
+
+use common::game::{record, start_with_bots, view_json};
+use common::ws::WsClient;
+use common::{TestServer, status_and_json};
+use parchis_rules::Game;
+use serde_json::Value;
+
+async fn replay(server: &TestServer, game: &str) -> (u16, Value) {
+    let (status, body) = status_and_json(
+        server
+            .get(&format!("/api/games/{game}/replay"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    (status.as_u16(), body)
+}
+
+#[tokio::test]
+async fn a_finished_games_replay_has_every_steps_events_and_the_exact_pieces_after_it() {
+    let server = TestServer::sqlite().await;
+    let started = start_with_bots(&server, "playgridia", "quick", 4).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+
+    // While the game is played there is no replay (not even up to now).
+    let (status, body) = replay(&server, &started.game).await;
+    assert_eq!(status, 409, "not while the game is played: {body}");
+    assert_eq!(body["code"], "game_not_finished");
+    player.play_to_the_end().await;
+
+    let record = record(&server, &started.game).await;
+    let log = record["log"].as_array().unwrap();
+    let (status, replay) = replay(&server, &started.game).await;
+    assert_eq!(status, 200, "{replay}");
+    let steps = replay["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), log.len(), "one step per log entry");
+
+    // Replaying the record ourselves through the rules crate gives the same steps.
+    let settings = &record["settings"];
+    let mut game = Game::new(
+        settings["rules"].as_str().unwrap().parse().unwrap(),
+        settings["mode"].as_str().unwrap().parse().unwrap(),
+        settings["players"].as_u64().unwrap() as u8,
+    )
+    .unwrap();
+    assert_eq!(replay["initial"], view_json(&game));
+    let mut captures = 0;
+    for (entry, step) in log.iter().zip(steps) {
+        assert_eq!(step["seq"], entry["seq"]);
+        assert_eq!(step["kind"], entry["kind"]);
+        assert_eq!(step["seat"], entry["payload"]["seat"]);
+        let events = if entry["kind"] == "roll" {
+            assert_eq!(step["die"], entry["payload"]["die"]);
+            game.roll(entry["payload"]["die"].as_u64().unwrap() as u8)
+                .unwrap()
+        } else {
+            assert_eq!(step["move"], entry["payload"]["move"]);
+            let mv = game
+                .parse_move(entry["payload"]["move"].as_str().unwrap())
+                .unwrap();
+            game.play(mv).unwrap()
+        };
+        assert_eq!(
+            step["events"],
+            serde_json::to_value(events.as_slice()).unwrap()
+        );
+        captures += events
+            .iter()
+            .filter(|e| matches!(e, parchis_rules::Event::Captured { .. }))
+            .count();
+        let view = view_json(&game);
+        let pieces: Vec<Value> = view["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| serde_json::json!({ "id": p["id"], "place": p["place"] }))
+            .collect();
+        assert_eq!(step["pieces"], Value::from(pieces));
+        assert_eq!(step["turn"], view["turn"]);
+    }
+    // The last step is the final position everyone saw.
+    let last = steps.last().unwrap();
+    assert_eq!(last["turn"], player.game()["view"]["turn"]);
+    assert_eq!(last["turn"]["phase"], "over");
+    // Captures are shown as they happened, not guessed (a whole game nearly always has some).
+    let shown = steps
+        .iter()
+        .flat_map(|s| s["events"].as_array().unwrap())
+        .filter(|e| e["type"] == "captured")
+        .count();
+    assert_eq!(shown, captures);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn an_unknown_game_has_no_replay() {
+    let server = TestServer::sqlite().await;
+    let (status, body) = replay(&server, "0123456789abcdef0123456789abcdef").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "game_not_found");
+    let (status, body) = replay(&server, "not-an-id").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "game_not_found");
+    server.finish().await;
+}
