@@ -47,4 +47,5 @@ export const api = {
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
+  replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
 };

@@ -1,7 +1,13 @@
 // Turns the server's events into sentences for the move log and the screen-reader announcements.
-import { t, pieceName, placeName } from './i18n.js';
+import { t, pieceName, placeName, listNames } from './i18n.js';
 
-/** names(seat) → display name; sideNames(side) → "Ana, Bot 2". */
+/** "Bot 2 wins the game!", "Ana and Bot 4 win the game!" (the verb agrees with the number of winners). */
+function wonText(names) {
+  const list = Array.isArray(names) ? names : String(names || '').split(', ').filter(Boolean);
+  return t(list.length === 1 ? 'ev_won_one' : 'ev_won', { names: listNames(list) });
+}
+
+/** names(seat) → display name; sideNames(side) → ["Ana", "Bot 2"] (the seats of that side). */
 export function describe(ev, names, sideNames) {
   const who = ev.seat !== undefined ? names(ev.seat) : '';
   const P = (id) => pieceName(id);
@@ -25,7 +31,7 @@ export function describe(ev, names, sideNames) {
         : { text: t('ev_three_sixes', { who }), kind: 'capture' };
     case 'extra_roll': return { text: t('ev_extra', { who }), kind: 'info' };
     case 'turn_passed': return { text: t('ev_turn', { who }), kind: 'turn' };
-    case 'game_won': return { text: t('ev_won', { names: sideNames(ev.side) }), kind: 'won' };
+    case 'game_won': return { text: wonText(sideNames(ev.side)), kind: 'won' };
     default: return { text: ev.type, kind: 'info' };
   }
 }

@@ -29,7 +29,7 @@ const S = {
     ev_goal: '{piece} reaches the goal', ev_blockade: 'Blockade on {at}', ev_blockade_open: 'Blockade opened on {at}',
     ev_bonus: '{who} earns a count of {n}', ev_bonus_lost: '{who} loses the count of {n}', ev_reroll_lost: '{who} loses the extra roll',
     ev_three_sixes: 'Three sixes for {who}!', ev_three_sixes_home: 'Three sixes for {who}: {piece} goes home from {at}',
-    ev_extra: '{who} rolls again', ev_turn: "{who}'s turn", ev_won: '{names} win the game!',
+    ev_extra: '{who} rolls again', ev_turn: "{who}'s turn", ev_won: '{names} win the game!', ev_won_one: '{names} wins the game!', and: 'and',
     modes: { individual: 'Individual', quick: 'Quick', pairs: 'Pairs (2 v 2)', '1v1': '1 v 1 (two colours each)', '6-piece': '6 pieces', '3v3': '3 v 3 (six colours)' },
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Morocco' },
     colours: { yellow: 'Yellow', blue: 'Blue', red: 'Red', green: 'Green', orange: 'Orange', turquoise: 'Turquoise' },
@@ -65,7 +65,7 @@ const S = {
     ev_goal: '{piece} llega a la meta', ev_blockade: 'Barrera en {at}', ev_blockade_open: 'Se abre la barrera en {at}',
     ev_bonus: '{who} se cuenta {n}', ev_bonus_lost: '{who} pierde la cuenta de {n}', ev_reroll_lost: '{who} pierde la tirada extra',
     ev_three_sixes: '¡Tres seises para {who}!', ev_three_sixes_home: 'Tres seises para {who}: {piece} vuelve a casa desde {at}',
-    ev_extra: '{who} vuelve a tirar', ev_turn: 'Turno de {who}', ev_won: '¡{names} ganan la partida!',
+    ev_extra: '{who} vuelve a tirar', ev_turn: 'Turno de {who}', ev_won: '¡{names} ganan la partida!', ev_won_one: '¡{names} gana la partida!', and: 'y',
     modes: { individual: 'Individual', quick: 'Rápida', pairs: 'Parejas (2 c 2)', '1v1': '1 c 1 (dos colores cada uno)', '6-piece': '6 fichas', '3v3': '3 c 3 (seis colores)' },
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Marruecos' },
     colours: { yellow: 'Amarillo', blue: 'Azul', red: 'Rojo', green: 'Verde', orange: 'Naranja', turquoise: 'Turquesa' },
@@ -101,7 +101,7 @@ const S = {
     ev_goal: '{piece} arrive', ev_blockade: 'Barrage sur {at}', ev_blockade_open: 'Barrage ouvert sur {at}',
     ev_bonus: '{who} gagne {n} cases', ev_bonus_lost: '{who} perd les {n} cases', ev_reroll_lost: '{who} perd le lancer supplémentaire',
     ev_three_sixes: 'Trois six pour {who} !', ev_three_sixes_home: 'Trois six pour {who} : {piece} retourne à la maison depuis {at}',
-    ev_extra: '{who} rejoue', ev_turn: 'Au tour de {who}', ev_won: '{names} gagnent la partie !',
+    ev_extra: '{who} rejoue', ev_turn: 'Au tour de {who}', ev_won: '{names} gagnent la partie !', ev_won_one: '{names} gagne la partie !', and: 'et',
     modes: { individual: 'Individuel', quick: 'Rapide', pairs: 'Équipes (2 c. 2)', '1v1': '1 c. 1 (deux couleurs chacun)', '6-piece': '6 pions', '3v3': '3 c. 3 (six couleurs)' },
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Maroc' },
     colours: { yellow: 'Jaune', blue: 'Bleu', red: 'Rouge', green: 'Vert', orange: 'Orange', turquoise: 'Turquoise' },
@@ -137,6 +137,13 @@ export function setLang(l) {
   listeners.forEach((f) => f(l));
 }
 export function onLangChange(f) { listeners.add(f); return () => listeners.delete(f); }
+
+/** ["Ana"] → "Ana"; ["Ana", "Bot 2"] → "Ana and Bot 2"; three or more → "A, B and C". */
+export function listNames(names) {
+  const list = [...names];
+  if (list.length < 2) return list.join('');
+  return `${list.slice(0, -1).join(', ')} ${t('and')} ${list[list.length - 1]}`;
+}
 
 /** Translates a key; `vars` fill `{name}` holes. Dotted keys reach nested tables (modes.pairs). */
 export function t(key, vars = {}) {

@@ -1,12 +1,14 @@
-// Replay viewer of a finished (or running) game from GET /api/games/{id}/record.
-// The record holds rolls and moves (PROTOCOL.md section 6), not per-step states, so the viewer steps
-// through the log and shows each move on the board by moving the piece from → to as the move text says.
-// Pieces sent home (captures, three sixes) are put back in their base when the record shows them
-// leaving home again, or when another colour lands on their square; the last step is the server's
-// final view. The dice are checked against the revealed seed in the browser.
+// Replay viewer of a game from GET /api/games/{id}/record.
+// A finished game is shown exactly: GET /api/games/{id}/replay has the server replay the log through
+// the rules crate and returns every step's events (captures, three sixes, counts) and the pieces and
+// turn after it, so the board and the log show what really happened. A game still being played
+// (409 `game_not_finished`) falls back to an approximation from the move texts alone: pieces sent
+// home are guessed from the record, and the last step is the server's current view.
+// The dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName } from './i18n.js';
 import { api } from './api.js';
+import { describe } from './events.js';
 import { BoardView } from './board.js';
 import { slotColours } from './geometry.js';
 import { verifySeed, dieOf } from './sha256.js';
@@ -68,6 +70,26 @@ function finalView(roomId) {
   });
 }
 
+/** Board states and log lines from the server's exact replay (`GET /api/games/{id}/replay`). */
+function exactSteps(rec, replay) {
+  const init = replay.initial;
+  const name = (i) => seatLabel(rec, i);
+  const sideNames = (side) => init.seats.filter((s) => s.side === side).map((s) => name(s.seat));
+  const viewAt = (k) => {
+    if (k === 0) return { ...init, legal_moves: [] };
+    const step = replay.steps[k - 1];
+    const pieces = init.pieces.map((p, i) => ({ ...p, place: step.pieces[i].place, in_blockade: false, last_arrived: false }));
+    return { ...init, pieces, turn: step.turn, legal_moves: [] };
+  };
+  const movedAt = (k) => (k > 0 ? replay.steps[k - 1].events.filter((e) => e.type === 'moved') : []);
+  const lines = replay.steps.map((s) => {
+    const said = s.events.filter((e) => e.type !== 'turn_passed' || s.events.length === 1).map((e) => describe(e, name, sideNames));
+    const kind = said.find((d) => d.kind === 'capture' || d.kind === 'won' || d.kind === 'goal');
+    return { text: said.map((d) => d.text).join(' · '), kind: kind ? kind.kind : s.kind, exact: true };
+  });
+  return { count: replay.steps.length + 1, viewAt, movedAt, lines };
+}
+
 /** Builds one board state per log step from the move texts. */
 function buildSteps(rec, final) {
   const pieces = final.view.pieces.map((p) => ({ ...p, place: p.place }));
@@ -112,7 +134,11 @@ function buildSteps(rec, final) {
     const ps = isLast ? final.view.pieces : pieces.map((p) => ({ ...p, place: places.get(p.id), in_blockade: false, last_arrived: false }));
     return { ...final.view, pieces: ps, legal_moves: [] };
   };
-  return { count: steps.length, viewAt };
+  const movedAt = (k) => {
+    const prev = k > 0 ? rec.log[k - 1] : null;
+    return prev && prev.kind === 'move' ? parseMoveText(prev.payload.move).map((m) => ({ type: 'moved', ...m })) : [];
+  };
+  return { count: steps.length, viewAt, movedAt, lines: historyFromRecord(rec) };
 }
 
 export function mountReplay(main, gameId) {
@@ -123,15 +149,18 @@ export function mountReplay(main, gameId) {
   (async () => {
     let rec;
     try { rec = await api.record(gameId); } catch (x) { clear(root, h('p.error', t('error', { msg: x.message }))); return; }
-    const final = await finalView(rec.room_id);
+    // Finished games are replayed exactly by the server; a running one is approximated.
+    let replay = null;
+    if (rec.finished_at) replay = await api.replay(gameId).catch(() => null);
+    const final = replay ? null : await finalView(rec.room_id);
     if (stopped) return;
-    const lines = historyFromRecord(rec);
+    const steps = replay ? exactSteps(rec, replay) : final && final.view ? buildSteps(rec, final) : null;
+    const lines = steps ? steps.lines : historyFromRecord(rec);
     const boardBox = h('div.board-wrap', { id: 'board' });
     const pos = h('span', { id: 'replay-step', 'aria-live': 'polite' });
     const die = h('div');
     const list = h('ol.log', { id: 'replay-log' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
     const proof = h('div.proof', { id: 'proof' });
-    const steps = final && final.view ? buildSteps(rec, final) : null;
     const board = steps ? new BoardView(boardBox) : null;
     let k = 0;
     const n = rec.log.length;
@@ -145,11 +174,9 @@ export function mountReplay(main, gameId) {
       for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
       clear(die, dieFace(lastRoll));
       if (board) {
-        const v = steps.viewAt(k);
-        const prev = k > 0 ? rec.log[k - 1] : null;
-        const moved = prev && prev.kind === 'move' ? parseMoveText(prev.payload.move).map((m) => ({ type: 'moved', ...m })) : [];
-        board.render(v, { bottomSlot: 0, moved });
+        board.render(steps.viewAt(k), { bottomSlot: 0, moved: steps.movedAt(k) });
         board.svg.setAttribute('data-step', k);
+        board.svg.setAttribute('data-exact', replay ? 'true' : 'false');
       }
     };
     const play = h('button', { type: 'button', id: 'replay-play' }, t('play'));

@@ -124,8 +124,8 @@ export function mountRoom(main, ref) {
   }
   function sideNames(side) {
     const v = ctx.state.game && ctx.state.game.view;
-    if (!v) return '';
-    return v.seats.filter((s) => s.side === side).map((s) => seatName(s.seat)).join(', ');
+    if (!v) return [];
+    return v.seats.filter((s) => s.side === side).map((s) => seatName(s.seat));
   }
 
   function statusChip(s) {
