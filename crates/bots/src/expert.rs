@@ -226,6 +226,8 @@ impl ExpertBot {
             }
             for (i, &m) in legal.iter().enumerate() {
                 let mut next = *g;
+                // Count the root move too: rollouts of games that end at once must still use up the budget.
+                self.nodes += 1;
                 if next.play(m).is_err() {
                     totals[i] = f32::NEG_INFINITY;
                     continue;
