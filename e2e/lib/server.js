@@ -107,6 +107,7 @@ export function rest(api) {
     player: (name) => call('POST', '/api/players', { display_name: name }),
     room: (id, token) => call('GET', `/api/rooms/${id}`, undefined, token),
     record: (id) => call('GET', `/api/games/${id}/record`),
+    replay: (id) => call('GET', `/api/games/${id}/replay`),
     createRoom: (body, token) => call('POST', '/api/rooms', body, token),
     join: (id, token, body = {}) => call('POST', `/api/rooms/${id}/join`, body, token),
     start: (id, token) => call('POST', `/api/rooms/${id}/start`, undefined, token),

@@ -128,6 +128,25 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-next');
   await a.page.click('#replay-next');
   assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), '2');
+  // The viewer shows the server's exact replay: every piece where GET /api/games/{id}/replay has it.
+  const replay = await rest(srv.api).replay(gameId);
+  assert.equal(replay.steps.length, rec.log.length, 'one replay step per log entry');
+  assert.equal(await a.page.getAttribute('#replay svg.board', 'data-exact'), 'true');
+  const placeAttr = (p) => (p.at === undefined || p.at === null ? p.kind : `${p.kind}:${p.at}`);
+  const expected = (k) => Object.fromEntries(replay.steps[k - 1].pieces.map((p) => [p.id, placeAttr(p.place)]));
+  const drawn = () => a.page.$$eval('#replay svg.board g.piece', (els) => Object.fromEntries(els.map((e) => [e.dataset.piece, e.dataset.place])));
+  assert.deepEqual(await drawn(), expected(2), 'step 2 pieces as the server replayed them');
+  // At the first capture (if the game had one), the captured piece is back home on that very step.
+  const cap = replay.steps.findIndex((s) => s.events.some((e) => e.type === 'captured'));
+  if (cap >= 0 && cap < 150) {
+    for (let k = 2; k < cap + 1; k++) await a.page.click('#replay-next');
+    assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), String(cap + 1));
+    assert.deepEqual(await drawn(), expected(cap + 1), `capture step ${cap + 1} pieces`);
+    const victim = replay.steps[cap].events.find((e) => e.type === 'captured').piece;
+    assert.equal(await a.page.getAttribute(`#replay svg.board g.piece[data-piece="${victim}"]`, 'data-place'), 'home');
+  }
+  await a.page.click('#replay-last');
+  assert.deepEqual(await drawn(), expected(replay.steps.length), 'last step pieces');
   await shot(a.page, 'replay-desktop');
   assertNoErrors(a.page);
   await a.context.close();
