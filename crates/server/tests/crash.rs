@@ -282,7 +282,7 @@ impl Table {
     }
 
     /// The connection of the seat to act, once it has seen every acked action.
-    async fn to_act(&mut self) -> &mut Seat {
+    async fn seat_to_act(&mut self) -> &mut Seat {
         let seat = self.acked.view["turn"]["seat"]
             .as_u64()
             .expect("a seat to act");
@@ -308,7 +308,7 @@ impl Table {
             if self.over() {
                 return;
             }
-            let seat = self.to_act().await;
+            let seat = self.seat_to_act().await;
             seat.decide().await;
             let (rolls, view) = (seat.game()["rolls"].clone(), seat.game()["view"].clone());
             self.acked.actions += 1;
@@ -383,7 +383,7 @@ async fn kill_9_loses_no_acked_action(database_url: &str) {
     // 4. With a command in flight: it may or may not have been stored (it was never acked),
     //    but everything acked before it is there, and the game goes on from whichever it is.
     if !table.over() {
-        table.to_act().await.send_decision().await;
+        table.seat_to_act().await.send_decision().await;
         server.kill_9();
         server = Server::start(database_url).await;
         let record = server

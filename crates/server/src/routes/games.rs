@@ -89,7 +89,7 @@ pub async fn game_replay(
 
 /// The record of game `id` as stored.
 async fn load_record(state: &AppState, id: &str) -> Result<GameRecord, AppError> {
-    if !crate::auth::plausible_id(&id) {
+    if !crate::auth::plausible_id(id) {
         return Err(AppError::GameNotFound);
     }
     let game = state.db.game(id).await?.ok_or(AppError::GameNotFound)?;
