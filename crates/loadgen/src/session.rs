@@ -171,6 +171,10 @@ pub struct Report {
     pub moves_per_sec: f64,
     /// `update` messages delivered to clients per second (the broadcast rate).
     pub updates_per_sec: f64,
+    /// Mean size of an `update` message, bytes.
+    pub mean_update_bytes: f64,
+    /// Text received by all clients per second, bytes.
+    pub received_bytes_per_sec: f64,
     /// Command → one client has its update.
     pub latency_client: Latency,
     /// Command → all four clients have it.
@@ -421,11 +425,16 @@ impl RoomDriver {
                 self.stats().skipped_slots.fetch_add(1, Ordering::Relaxed);
             }
             self.due = true;
-            let mut next = slot + self.shared.pace;
-            if next <= now {
-                next = now + self.shared.pace;
-            }
-            self.next_slot = Some(next);
+            self.next_slot = if self.shared.pace.is_zero() {
+                None // closed loop: the next slot comes with the completion
+            } else {
+                let next = slot + self.shared.pace;
+                Some(if next <= now {
+                    now + self.shared.pace
+                } else {
+                    next
+                })
+            };
         }
         if self.defer_until.is_some_and(|d| now >= d) {
             self.defer_until = None;
@@ -547,6 +556,9 @@ impl RoomDriver {
             }
             "update" => {
                 stats.updates.fetch_add(1, Ordering::Relaxed);
+                stats
+                    .update_bytes
+                    .fetch_add(text.len() as u64, Ordering::Relaxed);
                 let Some(v) = head.version else {
                     stats.error(|| "update without version".into());
                     return Flow::Continue;
@@ -863,6 +875,8 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
     let base_actions = Stats::get(&stats.actions);
     let base_moves = Stats::get(&stats.moves);
     let base_updates = Stats::get(&stats.updates);
+    let base_update_bytes = Stats::get(&stats.update_bytes);
+    let base_bytes = Stats::get(&stats.bytes);
     let s_measure = sample(config.server_pid);
     let me_measure = procstat::sample(me);
     let measure_start = Instant::now();
@@ -921,6 +935,8 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
     let actions = Stats::get(&stats.actions) - base_actions;
     let moves = Stats::get(&stats.moves) - base_moves;
     let updates = Stats::get(&stats.updates) - base_updates;
+    let update_bytes = Stats::get(&stats.update_bytes) - base_update_bytes;
+    let bytes = Stats::get(&stats.bytes) - base_bytes;
     let s_end = sample(config.server_pid);
     let me_end = procstat::sample(me);
     let (latency_client, latency_room) = stats.latency();
@@ -980,6 +996,8 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         actions_per_sec: rate(actions, duration_secs),
         moves_per_sec: rate(moves, duration_secs),
         updates_per_sec: rate(updates, duration_secs),
+        mean_update_bytes: rate(update_bytes, updates as f64),
+        received_bytes_per_sec: rate(bytes, duration_secs),
         latency_client,
         latency_room,
         errors: Stats::get(&stats.errors),
@@ -1000,7 +1018,7 @@ impl Report {
     pub fn summary(&self) -> String {
         let mut out = format!(
             "target={:?} rooms={}/{} players={} setup={:.1}s connect={:.1}s pace={}ms measured={:.0}s\n\
-             actions/s={:.1} moves/s={:.1} updates delivered/s={:.1}\n\
+             actions/s={:.1} moves/s={:.1} updates delivered/s={:.1} (mean {:.0} B) received {:.2} MB/s\n\
              latency per client: p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
              latency all 4:      p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
              errors={} disconnects={} setup_errors={} connect_errors={} games_finished={} skipped_slots={} loadgen cpu={:.0}%\n",
@@ -1015,6 +1033,8 @@ impl Report {
             self.actions_per_sec,
             self.moves_per_sec,
             self.updates_per_sec,
+            self.mean_update_bytes,
+            self.received_bytes_per_sec / 1e6,
             self.latency_client.p50_ms,
             self.latency_client.p99_ms,
             self.latency_client.p999_ms,

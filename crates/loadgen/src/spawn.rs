@@ -50,7 +50,7 @@ fn wait_listening(addr: SocketAddr, child: &mut Child, within: Duration) -> Resu
 
 /// Starts `parchis-server` from `bin` on 127.0.0.1 with a fresh SQLite
 /// database in a temporary directory under `db_dir` (or the system temp dir),
-/// no turn timer default, and `extra_env` on top.
+/// `AWAY_GRACE_SECS=86400`, and `extra_env` on top.
 pub fn parchis(
     bin: &Path,
     db_dir: Option<&Path>,
@@ -72,6 +72,10 @@ pub fn parchis(
             format!("sqlite://{}?mode=rwc", db.display()),
         )
         .env("RUST_LOG", "warn")
+        // Players are seated long before they connect (setting up thousands of
+        // rooms takes a while): without this the server starts playing their
+        // seats as "away" after 15 s, which is not the load being measured.
+        .env("AWAY_GRACE_SECS", "86400")
         .stdin(Stdio::null());
     for (k, v) in extra_env {
         cmd.env(k, v);

@@ -47,6 +47,8 @@ pub struct Stats {
     pub updates: AtomicU64,
     /// Bytes of text received (all clients).
     pub bytes: AtomicU64,
+    /// Bytes of `update` messages received (all clients).
+    pub update_bytes: AtomicU64,
     /// Games that reached their end.
     pub games_finished: AtomicU64,
     /// Paced slots skipped because the previous command was still in flight.
