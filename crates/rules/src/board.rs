@@ -147,21 +147,21 @@ impl BoardKind {
     }
 
     /// The position a stored `pos` designates, for display and events.
+    #[inline]
     pub fn place(self, slot: u8, pos: u8) -> Place {
         if pos == 0 {
-            Place::Home
-        } else if pos >= self.goal_pos() {
-            Place::Goal
-        } else {
-            let progress = pos - 1;
-            if progress <= self.last_circuit() {
-                let sq = (self.exit_square(slot) as u16 - 1 + progress as u16)
-                    % self.circuit_len() as u16
-                    + 1;
-                Place::Square(sq as u8)
-            } else {
-                Place::Lane(progress - self.last_circuit())
+            return Place::Home;
+        }
+        match self.path_cells(slot).get(pos as usize) {
+            Some(&cell) if cell != NO_CELL => {
+                let len = self.circuit_len();
+                if cell < len {
+                    Place::Square(cell + 1)
+                } else {
+                    Place::Lane(cell - len - slot * LANE_LEN + 1)
+                }
             }
+            _ => Place::Goal,
         }
     }
 

@@ -139,7 +139,7 @@ impl Layout {
         let c = self.colour_of_piece(piece);
         PieceRef {
             colour: self.colours[c as usize],
-            number: piece % self.pieces_per_colour + 1,
+            number: piece - c * self.pieces_per_colour + 1,
         }
     }
 
