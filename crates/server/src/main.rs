@@ -12,6 +12,11 @@ async fn main() -> std::process::ExitCode {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
+    // One file descriptor per connected player: raise the soft limit as far as the hard one allows.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(limit, "open-file limit (RLIMIT_NOFILE)"),
+        Err(err) => tracing::warn!(%err, "cannot raise the open-file limit"),
+    }
     let config = Config::parse();
     let addr = (config.bind, config.port);
     let listener = match TcpListener::bind(addr).await {

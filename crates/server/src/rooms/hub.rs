@@ -14,8 +14,10 @@ use super::protocol::{Outbound, frame};
 /// Identifies one connection within its room.
 pub type ConnId = u64;
 
-/// Updates kept for reconnects (older ones get a snapshot instead).
-pub const RING: usize = 128;
+/// Updates kept for reconnects (older ones get a snapshot instead). 32 updates
+/// (~25 KiB per busy room at ~800 bytes each) cover a couple of rounds of play,
+/// enough for a short network drop; a longer absence gets a snapshot.
+pub const RING: usize = 32;
 /// Messages queued per connection before it counts as too slow.
 pub const OUTBOUND_QUEUE: usize = 256;
 
