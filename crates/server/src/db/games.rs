@@ -104,7 +104,9 @@ impl Db {
     }
 
     /// Appends one log entry; `(game_id, seq)` is the primary key, so a
-    /// duplicate `seq` fails instead of silently forking the log.
+    /// duplicate `seq` fails instead of silently forking the log. Returns once
+    /// the entry is committed (by the group-commit writer task, together with
+    /// whatever other rooms appended meanwhile).
     pub async fn append_log(
         &self,
         game_id: &str,
@@ -113,19 +115,16 @@ impl Db {
         payload: &Value,
         at: i64,
     ) -> Result<(), DbError> {
-        on_pool!(self, pool => {
-            sqlx::query(
-                "INSERT INTO game_log (game_id, seq, kind, payload, at) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(game_id)
-            .bind(seq)
-            .bind(kind)
-            .bind(Json(payload))
-            .bind(at)
-            .execute(pool)
-            .await?;
-        });
-        Ok(())
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let append = super::log_writer::Append {
+            game_id: game_id.to_owned(),
+            seq,
+            kind: kind.to_owned(),
+            payload: payload.clone(),
+            at,
+            done,
+        };
+        self.log.append(append, answer).await
     }
 
     /// Records the result, reveals the seed (it stays in its column; API types

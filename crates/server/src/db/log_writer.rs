@@ -1,0 +1,121 @@
+//! Group commit of game-log appends: one writer task per [`Db`](super::Db).
+//!
+//! Rooms send their append (with a oneshot for the answer) through a bounded
+//! channel and await the answer before broadcasting or acknowledging, so the
+//! "stored before broadcast or ack" guarantee of PROTOCOL.md is unchanged. The
+//! task takes everything queued (up to [`MAX_BATCH`]) and writes it in one
+//! transaction: with SQLite `synchronous=FULL` that is one fsync for the whole
+//! batch instead of one per action. While a commit runs, new appends queue up
+//! and form the next batch; a lone append on an idle server is written at once.
+//! A room awaits its append before sending the next one, so per-game order is
+//! kept. If a batch fails (e.g. one duplicate `seq`), its appends are retried
+//! one by one so each caller gets its own answer.
+
+use serde_json::Value;
+use sqlx::types::Json;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{DbError, Pool, on_pool};
+
+/// Appends queued before senders wait (back-pressure on rooms).
+const QUEUE: usize = 4096;
+/// Most appends written in one transaction.
+const MAX_BATCH: usize = 1024;
+
+/// One log row to append and where to send the outcome.
+#[derive(Debug)]
+pub(super) struct Append {
+    pub game_id: String,
+    pub seq: i64,
+    pub kind: String,
+    pub payload: Value,
+    pub at: i64,
+    pub done: oneshot::Sender<Result<(), DbError>>,
+}
+
+/// The sending side of the writer task's queue.
+#[derive(Debug, Clone)]
+pub(super) struct LogWriter {
+    tx: mpsc::Sender<Append>,
+}
+
+impl LogWriter {
+    /// Starts the writer task over `pool`; it ends once every `LogWriter` clone is dropped.
+    pub fn spawn(pool: Pool) -> Self {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool, rx));
+        LogWriter { tx }
+    }
+
+    /// Queues `append` and waits for its commit.
+    pub async fn append(
+        &self,
+        append: Append,
+        done: oneshot::Receiver<Result<(), DbError>>,
+    ) -> Result<(), DbError> {
+        if self.tx.send(append).await.is_err() {
+            return Err(DbError::Sqlx(sqlx::Error::PoolClosed));
+        }
+        done.await
+            .unwrap_or(Err(DbError::Sqlx(sqlx::Error::PoolClosed)))
+    }
+}
+
+/// The writer task: batch, commit, answer.
+async fn run(pool: Pool, mut rx: mpsc::Receiver<Append>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        metrics::histogram!("parchis_log_batch_size").record(batch.len() as f64);
+        match write_batch(&pool, &batch).await {
+            Ok(()) => {
+                for append in batch.drain(..) {
+                    let _ = append.done.send(Ok(()));
+                }
+            }
+            Err(err) if batch.len() == 1 => {
+                if let Some(append) = batch.pop() {
+                    let _ = append.done.send(Err(err));
+                }
+            }
+            Err(err) => {
+                tracing::debug!(%err, n = batch.len(), "log batch failed; retrying one by one");
+                for append in batch.drain(..) {
+                    let result = write_batch(&pool, std::slice::from_ref(&append)).await;
+                    let _ = append.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+/// Inserts `batch` in one transaction (a single row: one autocommit statement).
+async fn write_batch(pool: &Pool, batch: &[Append]) -> Result<(), DbError> {
+    const INSERT: &str =
+        "INSERT INTO game_log (game_id, seq, kind, payload, at) VALUES ($1, $2, $3, $4, $5)";
+    on_pool!(pool, pool => {
+        if let [one] = batch {
+            sqlx::query(INSERT)
+                .bind(&one.game_id)
+                .bind(one.seq)
+                .bind(&one.kind)
+                .bind(Json(&one.payload))
+                .bind(one.at)
+                .execute(pool)
+                .await?;
+        } else {
+            let mut tx = pool.begin().await?;
+            for a in batch {
+                sqlx::query(INSERT)
+                    .bind(&a.game_id)
+                    .bind(a.seq)
+                    .bind(&a.kind)
+                    .bind(Json(&a.payload))
+                    .bind(a.at)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        }
+    });
+    Ok(())
+}
