@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use super::bot::Bots;
-use super::hub::{Conn, ConnId, Hub};
+use super::hub::{Conn, ConnId, GamePart, Hub, PublicParts};
 use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
@@ -102,7 +102,7 @@ impl Room {
         let mut room = Room {
             lobby,
             table: None,
-            hub: Hub::new(Value::Null),
+            hub: Hub::new(PublicParts::default()),
             db,
             events,
             timing,
@@ -122,7 +122,7 @@ impl Room {
                 room.away_since[i] = Some(now);
             }
         }
-        room.hub = Hub::new(room.public_state());
+        room.hub = Hub::new(room.public_parts());
         room
     }
 
@@ -144,7 +144,7 @@ impl Room {
         }
         self.table = Some(table);
         self.reset_decision();
-        self.hub = Hub::new(self.public_state());
+        self.hub = Hub::new(self.public_parts());
         Ok(())
     }
 
@@ -190,8 +190,10 @@ impl Room {
 
     // ----- public state -----------------------------------------------------------------------
 
-    /// The public state every client sees (PROTOCOL.md §2 `snapshot.state`).
-    pub fn public_state(&self) -> Value {
+    /// The public state every client sees (PROTOCOL.md §2 `snapshot.state`), in
+    /// parts: the room/seats/spectators fields, and the game's small fields plus
+    /// the game itself (its `view` is built by the hub only when it changed).
+    pub fn public_parts(&self) -> PublicParts {
         let room = &self.lobby.room;
         let seats: Vec<Value> = self
             .lobby
@@ -232,17 +234,23 @@ impl Room {
             })
             .count();
         let game = self.table.as_ref().map(|t| {
-            json!({
+            let fields = json!({
                 "id": t.game_id,
                 "seed_hash": t.seed_hash,
                 "seed": t.revealed_seed(),
                 "rolls": t.rolls,
                 "deadline_ms": if t.game.is_over() { None } else { self.deadline_ms },
                 "result": t.result,
-                "view": t.game.view(),
-            })
+            });
+            let Value::Object(fields) = fields else {
+                unreachable!("json! object")
+            };
+            GamePart {
+                fields,
+                game: t.game,
+            }
         });
-        json!({
+        let lobby = json!({
             "room": {
                 "id": room.id,
                 "status": room.status,
@@ -251,15 +259,18 @@ impl Room {
             },
             "seats": seats,
             "spectators": spectators,
-            "game": game,
-        })
+        });
+        let Value::Object(lobby) = lobby else {
+            unreachable!("json! object")
+        };
+        PublicParts { lobby, game }
     }
 
     /// Publishes the current state with `events`; copes with clients dropped as too slow.
     pub fn publish(&mut self, events: &[Event]) {
         let mut events = events;
         loop {
-            let dropped = self.hub.publish(events, self.public_state());
+            let dropped = self.hub.publish(events, self.public_parts());
             if dropped.is_empty() {
                 break;
             }
