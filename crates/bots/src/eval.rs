@@ -29,8 +29,34 @@ const COUNT: f32 = 0.8;
 /// What being captured costs on top of the piece's value: the 20 squares the captor counts.
 const CAPTURE_LOSS: f32 = 16.0;
 
+/// Weights of the evaluation that the expert may change (the greedy bot uses [`Weights::GREEDY`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Multiplies the expected loss of exposed pieces.
+    pub risk: f32,
+    /// Extra value of a piece that is part of a blockade on the circuit.
+    pub blockade: f32,
+    /// Extra value of a piece in its private lane.
+    pub lane: f32,
+}
+
+impl Weights {
+    /// The greedy bot's weights.
+    pub const GREEDY: Weights = Weights {
+        risk: 1.0,
+        blockade: BLOCKADE,
+        lane: LANE,
+    };
+}
+
 /// Scores of every side, indexed by side. Sides past `n_sides` are 0.
 pub fn side_scores(g: &Game) -> [f32; MAX_SIDES] {
+    side_scores_with(g, &Weights::GREEDY)
+}
+
+/// [`side_scores`] with other weights.
+#[inline]
+pub fn side_scores_with(g: &Game, w: &Weights) -> [f32; MAX_SIDES] {
     let mut s = [0.0f32; MAX_SIDES];
     let l = g.layout();
     if let Phase::Over { side } = g.phase() {
@@ -66,13 +92,13 @@ pub fn side_scores(g: &Game) -> [f32; MAX_SIDES] {
         let v = if pos == 0 {
             0.0
         } else if pos >= goal {
-            OUT + (goal - 1) as f32 * STEP + LANE + GOAL
+            OUT + (goal - 1) as f32 * STEP + w.lane + GOAL
         } else {
             let mut v = OUT + (pos - 1) as f32 * STEP;
             if pos > last {
-                v += LANE;
+                v += w.lane;
             } else if g.in_blockade(p as u8) {
-                v += BLOCKADE;
+                v += w.blockade;
             } else if !b.is_safe_cell(cell[p]) {
                 // Exposed: the chance that some opponent behind it lands on it before our next turn.
                 let mut miss = 1.0f32;
@@ -97,7 +123,7 @@ pub fn side_scores(g: &Game) -> [f32; MAX_SIDES] {
                     let hit = if side[a] == side[p] { hit * 0.3 } else { hit };
                     miss *= 1.0 - hit;
                 }
-                v -= (1.0 - miss) * (v + CAPTURE_LOSS);
+                v -= w.risk * (1.0 - miss) * (v + CAPTURE_LOSS);
             }
             v
         };

@@ -26,11 +26,10 @@ pub(crate) fn own_line_value(g: &Game, side: u8, depth: u8) -> f32 {
     if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
     {
         let mut best = f32::NEG_INFINITY;
-        for m in g.legal_moves() {
+        for &m in g.legal() {
             let mut next = *g;
-            if next.play(m).is_ok() {
-                best = best.max(own_line_value(&next, side, depth - 1));
-            }
+            next.play_unchecked(m);
+            best = best.max(own_line_value(&next, side, depth - 1));
         }
         if best > f32::NEG_INFINITY {
             return best;
