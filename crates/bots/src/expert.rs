@@ -37,6 +37,7 @@ use crate::eval::{MAX_SIDES, Weights, perspective, side_scores, side_scores_with
 use parchis_rules::{Game, Move, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use std::time::{Duration, Instant};
 
 /// Default node budget per decision (rolls and moves applied) of the expectimax search.
 pub const DEFAULT_BUDGET: u32 = 12_000;
@@ -81,6 +82,8 @@ pub struct ExpertBot {
     seed: u64,
     calls: u64,
     weights: Weights,
+    time_cap: Option<Duration>,
+    deadline: Option<Instant>,
 }
 
 impl ExpertBot {
@@ -95,6 +98,8 @@ impl ExpertBot {
             seed,
             calls: 0,
             weights: LEAF_WEIGHTS,
+            time_cap: None,
+            deadline: None,
         }
     }
 
@@ -113,9 +118,28 @@ impl ExpertBot {
         ExpertBot { search, ..self }
     }
 
+    /// The same expert, also stopping each decision after about `cap` of wall-clock time (off by default).
+    ///
+    /// For servers under load: the node budget alone makes the choice deterministic but its duration depends
+    /// on the machine. With a cap, a decision may stop earlier, so the same seed no longer guarantees the same
+    /// game; the shallowest expectimax iteration and [`MIN_ROLLOUTS`] rollouts per move still complete.
+    pub fn with_time_cap(self, cap: Duration) -> ExpertBot {
+        ExpertBot {
+            time_cap: Some(cap),
+            ..self
+        }
+    }
+
+    /// Whether the optional time cap of this decision has passed.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     fn tick(&mut self, limit: u32) -> Result<(), OutOfBudget> {
         self.nodes += 1;
-        if self.nodes > limit {
+        // `u32::MAX`: the iteration that must complete. The clock is read once every 1024 nodes.
+        if self.nodes > limit || (limit != u32::MAX && self.nodes & 1023 == 0 && self.out_of_time())
+        {
             Err(OutOfBudget)
         } else {
             Ok(())
@@ -250,7 +274,7 @@ impl ExpertBot {
                 totals[i] += self.simulate(roots[i], seed, me);
             }
             j += 1;
-            if j >= u64::from(MIN_ROLLOUTS) && self.nodes >= budget {
+            if j >= u64::from(MIN_ROLLOUTS) && (self.nodes >= budget || self.out_of_time()) {
                 break;
             }
             if alive.len() > 2 && self.nodes >= cut_at && j >= u64::from(MIN_ROLLOUTS) {
@@ -332,6 +356,7 @@ impl Bot for ExpertBot {
         }
         self.n_sides = game.layout().n_sides();
         self.nodes = 0;
+        self.deadline = self.time_cap.map(|cap| Instant::now() + cap);
         let rollouts = match self.search {
             Search::Auto => self.n_sides > 2,
             Search::Expectimax => false,

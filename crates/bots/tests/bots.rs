@@ -135,3 +135,19 @@ fn wilson_interval_brackets_the_rate() {
     let (lo, hi) = wilson95(10, 10);
     assert!(lo > 0.65 && hi > 0.999);
 }
+
+#[test]
+fn a_time_capped_expert_still_plays_legal_moves() {
+    use std::time::Duration;
+    // A zero cap stops every search at its guaranteed minimum: still a legal move in every mode.
+    for (mode, players) in [(Mode::OneVsOne, 2), (Mode::Individual, 4)] {
+        let game = Game::new(RuleSet::Playgridia, mode, players).unwrap();
+        let bots: Vec<Box<dyn Bot>> = (0..players)
+            .map(|s| {
+                Box::new(ExpertBot::new(u64::from(s)).with_time_cap(Duration::ZERO)) as Box<dyn Bot>
+            })
+            .collect();
+        let rec = play_game_with(game, bots, 3, 300);
+        assert!(rec.actions.len() > 10);
+    }
+}
