@@ -1,6 +1,6 @@
 //! Runs an arena until the CLI exists:
 //! `cargo run --release -p parchis-bots --example arena -- playgridia individual expert,greedy,greedy,greedy 2000 1`
-//! (arguments: rules, mode, bots, games, seed; all optional).
+//! (arguments: rules, mode, bots, games, seed, threads; all optional, threads 0 = every core).
 
 use parchis_bots::{ArenaConfig, Level, arena};
 use parchis_rules::{Mode, RuleSet};
@@ -17,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut config = ArenaConfig::new(rules, mode, bots);
     config.games = arg(3, "200").parse()?;
     config.seed = arg(4, "1").parse()?;
+    config.threads = arg(5, "0").parse()?;
     let report = arena(&config)?;
     print!("{report}");
     Ok(())
