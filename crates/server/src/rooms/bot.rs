@@ -3,6 +3,7 @@
 //!
 //! Levels are `parchis-bots` levels: random, greedy, expert.
 
+use parchis_bots::expert::ExpertBot;
 use parchis_bots::{Bot, Level, make_bot, mix_seed};
 use parchis_rules::{Game, Move};
 
@@ -14,6 +15,18 @@ pub fn level(level: BotLevel) -> Level {
         BotLevel::Random => Level::Random,
         BotLevel::Greedy => Level::Greedy,
         BotLevel::Expert => Level::Expert,
+    }
+}
+
+/// Longest an expert bot thinks on the server: its node budget is deterministic but its duration depends on
+/// the machine's load, and a room should not wait long for a bot.
+const EXPERT_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(40);
+
+/// A bot as the server plays it: the expert with a time cap.
+fn server_bot(level: BotLevel, seed: u64) -> Box<dyn Bot> {
+    match level {
+        BotLevel::Expert => Box::new(ExpertBot::new(seed).with_time_cap(EXPERT_TIME_CAP)),
+        other => make_bot(self::level(other), seed),
     }
 }
 
@@ -43,7 +56,10 @@ impl Bots {
     /// A legal move for the seat to act, chosen by a bot of `level`
     /// (the default level when the seat is a human being covered).
     /// `None` only if there is no legal move.
-    pub fn choose(&mut self, game: &Game, level: Option<BotLevel>) -> Option<Move> {
+    ///
+    /// The bot thinks on tokio's blocking pool: an expert's search (tens of milliseconds) must not hold one
+    /// of the few async workers that carry every room's traffic.
+    pub async fn choose(&mut self, game: &Game, level: Option<BotLevel>) -> Option<Move> {
         let legal = game.legal_moves();
         if legal.is_empty() {
             return None;
@@ -54,12 +70,23 @@ impl Bots {
             self.made.resize_with(seat + 1, || None);
         }
         let slot = &mut self.made[seat];
-        if slot.as_ref().is_none_or(|(l, _)| *l != level) {
-            let bot = make_bot(self::level(level), mix_seed(self.seed, seat as u64));
-            *slot = Some((level, bot));
-        }
-        let (_, bot) = slot.as_mut()?;
-        let mv = bot.choose(game, &legal);
+        let mut bot = match slot.take() {
+            Some((l, bot)) if l == level => bot,
+            _ => server_bot(level, mix_seed(self.seed, seat as u64)),
+        };
+        let position = *game;
+        let choice = legal.clone();
+        let (bot, mv) = match tokio::task::spawn_blocking(move || {
+            let mv = bot.choose(&position, &choice);
+            (bot, mv)
+        })
+        .await
+        {
+            Ok(done) => done,
+            // The bot panicked: play the first legal move with a fresh bot next time.
+            Err(_) => return legal.first().copied(),
+        };
+        *slot = Some((level, bot));
         // Trust, but verify: a bot answer outside the legal list falls back to the first move.
         Some(if legal.iter().any(|m| m.same_as(&mv)) {
             mv

@@ -498,7 +498,11 @@ impl Room {
                     .as_deref()
                     .and_then(|text| game.parse_move(text).ok())
                     .filter(|mv| game.legal_moves().iter().any(|m| m.same_as(mv)));
-                match pre.or_else(|| self.bots.choose(&game, level)) {
+                let choice = match pre {
+                    Some(mv) => Some(mv),
+                    None => self.bots.choose(&game, level).await,
+                };
+                match choice {
                     Some(mv) => self.act_move(seat, mv, by).await,
                     None => Ok(Vec::new()),
                 }
