@@ -15,26 +15,42 @@ pub fn parse_position(text: &str) -> Result<Game, String> {
     text.parse::<Game>().map_err(|e| e.to_string())
 }
 
-/// Builds a new game from names and `key=value` house-rule options.
-pub fn new_game(
-    rules: &str,
-    mode: &str,
+/// The arguments that choose a game: rule set, mode, players and house-rule options.
+#[derive(clap::Args)]
+pub struct GameArgs {
+    /// Rule set: playgridia, ludoteka or morocco.
+    #[arg(long)]
+    rules: String,
+    /// Mode: individual, quick, pairs, 1v1, 6-piece or 3v3.
+    #[arg(long)]
+    mode: String,
+    /// Number of players (default: the mode's usual count).
+    #[arg(long)]
     players: Option<u8>,
-    options: &[String],
-) -> Result<Game, String> {
-    let rules: RuleSet = rules
-        .parse()
-        .map_err(|e: parchis_rules::SetupError| e.to_string())?;
-    let mode: Mode = mode
-        .parse()
-        .map_err(|e: parchis_rules::SetupError| e.to_string())?;
-    let mut opts: Options = rules.options_for(mode);
-    for kv in options {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("option `{kv}` must be name=value"))?;
-        opts.set(k, v).map_err(|e| e.to_string())?;
+    /// House-rule option, name=value (repeatable), e.g. --option capture_allies=1.
+    #[arg(long = "option")]
+    options: Vec<String>,
+}
+
+impl GameArgs {
+    /// The start position these arguments describe.
+    pub fn new_game(&self) -> Result<Game, String> {
+        let rules: RuleSet = self
+            .rules
+            .parse()
+            .map_err(|e: parchis_rules::SetupError| e.to_string())?;
+        let mode: Mode = self
+            .mode
+            .parse()
+            .map_err(|e: parchis_rules::SetupError| e.to_string())?;
+        let mut opts: Options = rules.options_for(mode);
+        for kv in &self.options {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("option `{kv}` must be name=value"))?;
+            opts.set(k, v).map_err(|e| e.to_string())?;
+        }
+        let players = self.players.unwrap_or(mode.default_players());
+        Game::with_options(rules, mode, players, opts).map_err(|e| e.to_string())
     }
-    Game::with_options(rules, mode, players.unwrap_or(mode.default_players()), opts)
-        .map_err(|e| e.to_string())
 }

@@ -6,19 +6,12 @@ use std::time::Instant;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    #[arg(long)]
-    rules: String,
-    #[arg(long)]
-    mode: String,
-    #[arg(long)]
-    players: Option<u8>,
+    #[command(flatten)]
+    game: super::GameArgs,
     #[arg(long, default_value_t = 10_000)]
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// House-rule option, name=value (repeatable).
-    #[arg(long = "option")]
-    options: Vec<String>,
 }
 
 /// Result of one random game: decisions played and the winning side.
@@ -59,7 +52,7 @@ pub fn run(a: Args) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let start = super::new_game(&a.rules, &a.mode, a.players, &a.options)?;
+    let start = a.game.new_game()?;
     let sides = start.layout().n_sides() as usize;
     let mut wins = vec![0u64; sides];
     let (mut moves, mut rolls) = (0u64, 0u64);
