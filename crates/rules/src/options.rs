@@ -440,6 +440,10 @@ impl Options {
 
     /// The options that differ from `base`, as `(name, value)` in canonical order.
     pub fn diff(&self, base: &Options) -> Vec<(&'static str, String)> {
+        if self == base {
+            // The usual case (a preset as it is): no text to build.
+            return Vec::new();
+        }
         Options::NAMES
             .iter()
             .filter_map(|&k| {
