@@ -51,14 +51,24 @@ export async function checkBoard(page, label) {
  * Returns true when it acted.
  */
 export async function actOnce(page) {
-  const before = await pageState(page);
-  if (!before || !before.state.game) return false;
-  const roll = await page.$('#roll:not([disabled])');
-  const move = await page.$('#moves button');
-  if (!roll && !move) return false;
-  if (move) await move.click(); else await roll.click();
-  await page.waitForFunction((v) => window.__parchis && window.__parchis.version > v, before.version, { timeout: 15000 });
-  return true;
+  // Bots keep playing while we look, so the controls can be redrawn between finding a button and clicking
+  // it: a button that went away is looked for again, a few times, as a person would.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await pageState(page);
+    if (!before || !before.state.game) return false;
+    const roll = await page.$('#roll:not([disabled])');
+    const move = await page.$('#moves button');
+    if (!roll && !move) return false;
+    try {
+      await (move || roll).click({ timeout: 2000 });
+    } catch (e) {
+      if (/not attached|detached|Timeout/i.test(String(e && e.message))) continue;
+      throw e;
+    }
+    await page.waitForFunction((v) => window.__parchis && window.__parchis.version > v, before.version, { timeout: 15000 });
+    return true;
+  }
+  return false;
 }
 
 export async function isOver(page) {
