@@ -22,40 +22,21 @@ async fn a_finished_game_record() -> Value {
         let _ = stopped.await;
     }));
     let http = reqwest::Client::new();
+    let post = |path: &str, token: Option<&str>, body: Value| {
+        let mut request = http.post(format!("{base}{path}")).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
 
-    let player: Value = http
-        .post(format!("{base}/api/players"))
-        .json(&json!({ "display_name": "Ana" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let player = post("/api/players", None, json!({ "display_name": "Ana" })).await;
     let token = player["token"].as_str().unwrap();
     let settings =
         json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null });
-    let room: Value = http
-        .post(format!("{base}/api/rooms"))
-        .bearer_auth(token)
-        .json(&settings)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let room = post("/api/rooms", Some(token), settings).await;
     let room = room["id"].as_str().unwrap();
-    let started: Value = http
-        .post(format!("{base}/api/rooms/{room}/start"))
-        .bearer_auth(token)
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let started = post(&format!("/api/rooms/{room}/start"), Some(token), json!({})).await;
     let game = started["game_id"].as_str().expect("game id").to_owned();
 
     let mut record = Value::Null;
