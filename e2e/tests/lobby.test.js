@@ -29,6 +29,7 @@ test('create a room, see it listed, join it by code from a second browser', asyn
   await register(b.page, srv.url, 'Bea');
   assert.equal(await b.page.textContent('#create-h'), 'Crear una sala');
   await b.page.waitForSelector(`#room-list li[data-room="${roomId}"]`);
+  assert.equal(await b.page.locator(`#room-list li[data-room="${roomId}"] .join-link`).count(), 1, 'a room with a free seat offers Join');
   // … and joins with the code, choosing a colour.
   await b.page.fill('#join-code', code);
   await b.page.press('#join-code', 'Enter');
@@ -40,6 +41,14 @@ test('create a room, see it listed, join it by code from a second browser', asyn
   assert.equal(seat, '1');
   // The owner sees Bea seated (WebSocket update, or REST poll while the socket is down).
   await a.page.waitForFunction(() => [...document.querySelectorAll('#seats li')].some((li) => li.textContent.includes('Bea')), null, { timeout: 10000 });
+  // Now every seat is taken (two people, two bots): a third visitor can watch it but not join it.
+  const c = await newPage(browser);
+  await register(c.page, srv.url, 'Carla');
+  await c.page.waitForSelector(`#room-list li[data-room="${roomId}"]`);
+  assert.equal(await c.page.locator(`#room-list li[data-room="${roomId}"] .join-link`).count(), 0, 'a full room offers no Join');
+  assert.equal(await c.page.locator(`#room-list li[data-room="${roomId}"] a[href$="?watch=1"]`).count(), 1, 'a full room can be watched');
+  assertNoErrors(c.page, wsAllow);
+  await c.context.close();
   assertNoErrors(a.page, wsAllow);
   assertNoErrors(b.page, wsAllow);
   await a.context.close();

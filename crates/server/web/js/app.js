@@ -179,7 +179,8 @@ function roomsCard() {
           h('div.info',
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
             h('span.muted', `${owner ? owner.display_name + ' · ' : ''}${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`)),
-          h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))),
+          // A room whose seats are all taken (by people or bots) can only be watched.
+          free > 0 ? h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))) : null,
           h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true }, t('watch'))));
       }
     } catch (x) {
