@@ -2,7 +2,7 @@
 //! result, so a broken engine cannot look fast.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use parchis_rules::{Game, Mode, MoveList, Phase, RuleSet};
+use parchis_rules::{Game, Mode, MoveList, NoEvents, Phase, RuleSet};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
@@ -15,12 +15,12 @@ fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
         match g.phase() {
             Phase::Over { .. } => return moves,
             Phase::Roll => {
-                let _ = g.roll(rng.random_range(1..=6));
+                let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
             }
             _ => {
                 let legal = g.legal();
                 let m = legal[rng.random_range(0..legal.len())];
-                g.play_unchecked(m);
+                g.play_unchecked_with(m, &mut NoEvents);
                 moves += 1;
             }
         }
@@ -37,7 +37,7 @@ fn sample_positions(n: usize) -> Vec<Game> {
         while !g.is_over() && out.len() < n {
             match g.phase() {
                 Phase::Roll => {
-                    let _ = g.roll(rng.random_range(1..=6));
+                    let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
                 }
                 _ => {
                     out.push(g);

@@ -1,9 +1,9 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, CELLS, Place};
+use crate::board::{BoardKind, CELLS, NO_CELL, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
-use crate::event::{Event, Events, PieceRef};
+use crate::event::{Event, EventSink, Events, PieceRef};
 use crate::mode::{Mode, seat_plan, slot_colours};
 use crate::moves::{Move, MoveList, NO_PIECE};
 use crate::options::{
@@ -421,27 +421,51 @@ impl Game {
     }
 
     pub(crate) fn put(&mut self, piece: u8, pos: u8) {
+        match self.cell_at(piece, pos) {
+            Some(cell) => self.put_at(piece, pos, cell),
+            None => self.pos[piece as usize] = pos,
+        }
+    }
+
+    /// [`Game::put`] when the cell of `pos` is known.
+    #[inline]
+    fn put_at(&mut self, piece: u8, pos: u8, cell: u8) {
         self.pos[piece as usize] = pos;
-        if let Some(cell) = self.cell_at(piece, pos) {
-            let slot = &mut self.cells[cell as usize];
-            if slot[0] == 0 {
-                slot[0] = piece + 1;
-            } else {
-                slot[1] = piece + 1;
-            }
+        let slot = &mut self.cells[cell as usize];
+        if slot[0] == 0 {
+            // Alone on its cell: no blockade, and the cell's bit was clear (an empty cell blocks nothing).
+            slot[0] = piece + 1;
+        } else {
+            slot[1] = piece + 1;
             self.refresh_blockade(cell);
         }
     }
 
     fn lift(&mut self, piece: u8) {
         if let Some(cell) = self.cell_of(piece) {
-            let slot = &mut self.cells[cell as usize];
-            if slot[0] == piece + 1 {
-                *slot = [slot[1], 0];
-            } else {
-                slot[1] = 0;
-            }
-            self.refresh_blockade(cell);
+            self.lift_at(piece, cell);
+        }
+    }
+
+    /// [`Game::lift`] when the piece's cell is known. At most one piece is left: never a blockade.
+    #[inline]
+    fn lift_at(&mut self, piece: u8, cell: u8) {
+        let slot = &mut self.cells[cell as usize];
+        if slot[0] == piece + 1 {
+            *slot = [slot[1], 0];
+        } else {
+            slot[1] = 0;
+        }
+        self.clear_blockade(cell);
+    }
+
+    #[inline]
+    fn clear_blockade(&mut self, cell: u8) {
+        let len = self.board().circuit_len();
+        if cell < len {
+            self.blocked &= !(1u128 << cell);
+        } else {
+            self.lane_blocked &= !(1u64 << (cell - len));
         }
     }
 
@@ -809,6 +833,15 @@ impl Game {
     /// Rolls the die for the seat to act. Resolves a roll with no legal move (and the three-sixes penalty)
     /// at once, so the game always waits at a decision: roll, move, count, or over.
     pub fn roll(&mut self, die: u8) -> Result<Events, PlayError> {
+        let mut ev = Events::new();
+        self.roll_with(die, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::roll`] with the events pushed into a sink the caller owns ([`NoEvents`](crate::NoEvents) to
+    /// skip them: the same rules, without building events).
+    #[inline]
+    pub fn roll_with<S: EventSink>(&mut self, die: u8, ev: &mut S) -> Result<(), PlayError> {
         match self.phase {
             Phase::Roll => {}
             Phase::Over { .. } => return Err(PlayError::GameOver),
@@ -817,20 +850,21 @@ impl Game {
         if !(1..=6).contains(&die) {
             return Err(PlayError::BadDie(die));
         }
-        let mut ev = Events::new();
-        ev.push(Event::Rolled {
-            seat: self.seat,
-            die,
-        });
+        if S::ENABLED {
+            ev.push(Event::Rolled {
+                seat: self.seat,
+                die,
+            });
+        }
         let first = self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
             if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
-                self.three_sixes_penalty(&mut ev);
+                self.three_sixes_penalty(ev);
                 self.extra_roll = false;
                 self.n_queued = 0;
-                self.pass_turn(&mut ev);
-                return Ok(ev);
+                self.pass_turn(ev);
+                return Ok(());
             }
             self.extra_roll = true;
             self.last_six_moved = NONE;
@@ -842,20 +876,22 @@ impl Game {
         let mut moves = MoveList::new();
         self.die_moves(die, &mut moves);
         if moves.is_empty() {
-            ev.push(Event::NoLegalMove {
-                seat: self.seat,
-                die,
-            });
+            if S::ENABLED {
+                ev.push(Event::NoLegalMove {
+                    seat: self.seat,
+                    die,
+                });
+            }
             self.first_roll &= !(1 << self.seat);
-            self.advance(&mut ev);
+            self.advance(ev);
         } else {
             self.phase = Phase::Move { die };
             self.set_legal(&moves);
         }
-        Ok(ev)
+        Ok(())
     }
 
-    fn three_sixes_penalty(&mut self, ev: &mut Events) {
+    fn three_sixes_penalty<S: EventSink>(&mut self, ev: &mut S) {
         let piece = match self.options.three_sixes {
             Penalty::Off => NONE,
             Penalty::LastMoved => self.last_moved,
@@ -880,15 +916,26 @@ impl Game {
                 sent = Some((self.layout.piece_ref(piece), from));
             }
         }
-        ev.push(Event::ThreeSixes {
-            seat: self.seat,
-            sent_home: sent.map(|s| s.0),
-            from: sent.map(|s| s.1),
-        });
+        if S::ENABLED {
+            ev.push(Event::ThreeSixes {
+                seat: self.seat,
+                sent_home: sent.map(|s| s.0),
+                from: sent.map(|s| s.1),
+            });
+        }
     }
 
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
+        let mut ev = Events::new();
+        self.play_with(mv, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::play`] with the events pushed into a sink the caller owns ([`NoEvents`](crate::NoEvents) to
+    /// skip them: the same rules and checks, without building events).
+    #[inline]
+    pub fn play_with<S: EventSink>(&mut self, mv: Move, ev: &mut S) -> Result<(), PlayError> {
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
             Phase::Count { amount } => (amount, true),
@@ -899,7 +946,8 @@ impl Game {
         let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
             return Err(PlayError::Illegal(self.why_illegal(&mv, legal)));
         };
-        Ok(self.apply_legal(m, die, count))
+        self.apply_legal(m, die, count, ev);
+        Ok(())
     }
 
     /// Plays a move taken from [`Game::legal_moves`] of this very position, without checking it again.
@@ -907,23 +955,32 @@ impl Game {
     /// For simulations and search, where the move list was just generated. Passing any other move breaks the
     /// rules (checked in debug builds only); use [`Game::play`] for anything that comes from a player.
     pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mut ev = Events::new();
+        self.play_unchecked_with(m, &mut ev);
+        ev
+    }
+
+    /// [`Game::play_unchecked`] with the events pushed into a sink the caller owns
+    /// ([`NoEvents`](crate::NoEvents) to skip them).
+    #[inline]
+    pub fn play_unchecked_with<S: EventSink>(&mut self, m: Move, ev: &mut S) {
         debug_assert!(
-            self.legal_moves().iter().any(|l| l.same_as(&m)),
+            self.legal().iter().any(|l| l.same_as(&m)),
             "play_unchecked: illegal move"
         );
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
             Phase::Count { amount } => (amount, true),
-            _ => return Events::new(),
+            _ => return,
         };
-        self.apply_legal(m, die, count)
+        self.apply_legal(m, die, count, ev);
     }
 
-    fn apply_legal(&mut self, m: Move, die: u8, count: bool) -> Events {
-        let mut ev = Events::new();
+    #[inline]
+    fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
         let loses_reroll = !count && die == 6 && self.loses_reroll(&m);
         let first = !count && self.first_roll_pending(self.seat);
-        self.apply(m, count, &mut ev);
+        self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
             self.apply(
                 Move {
@@ -934,7 +991,7 @@ impl Game {
                     flags: Move::ENTER,
                 },
                 false,
-                &mut ev,
+                ev,
             );
         }
         if first {
@@ -946,12 +1003,13 @@ impl Game {
         }
         if loses_reroll && self.extra_roll {
             self.extra_roll = false;
-            ev.push(Event::RerollLost { seat: self.seat });
+            if S::ENABLED {
+                ev.push(Event::RerollLost { seat: self.seat });
+            }
         }
         if !self.is_over() {
-            self.advance(&mut ev);
+            self.advance(ev);
         }
-        ev
     }
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
@@ -978,36 +1036,39 @@ impl Game {
             })
     }
 
-    fn apply(&mut self, m: Move, count: bool, ev: &mut Events) {
+    #[inline]
+    fn apply<S: EventSink>(&mut self, m: Move, count: bool, ev: &mut S) {
         let piece = m.piece;
         let c = self.layout.colour_of_piece(piece);
-        let me = self.layout.piece_ref(piece);
-        let from_place = self.place(piece);
-        if let Some(cell) = self.cell_of(piece)
-            && self.is_blockade(cell)
-        {
+        let slot = self.layout.path_slot[c as usize];
+        let board = self.board();
+        let path = board.path_cells(slot);
+        let from_cell = path[self.pos[piece as usize] as usize];
+        if S::ENABLED && from_cell != NO_CELL && self.is_blockade(from_cell) {
             ev.push(Event::BlockadeOpened {
-                at: from_place,
+                at: self.place(piece),
                 colour: self.layout.colours[c as usize],
             });
         }
-        self.lift(piece);
-        let slot = self.layout.path_slot[c as usize];
-        let board = self.board();
-        let to_place = board.place(slot, m.to);
-        ev.push(Event::Moved {
-            seat: self.seat,
-            piece: me,
-            from: from_place,
-            to: to_place,
-            distance: if m.from == 0 { 0 } else { m.to - m.from },
-            count,
-        });
-        let mut victims = [NONE; 2];
-        if let Some(cell) = board.cell(slot, m.to) {
-            let [a, b] = self.cells[cell as usize];
-            let exiting = m.from == 0 && m.to == 1;
-            if exiting {
+        if S::ENABLED {
+            ev.push(Event::Moved {
+                seat: self.seat,
+                piece: self.layout.piece_ref(piece),
+                from: self.place(piece),
+                to: board.place(slot, m.to),
+                distance: if m.from == 0 { 0 } else { m.to - m.from },
+                count,
+            });
+        }
+        if from_cell != NO_CELL {
+            self.lift_at(piece, from_cell);
+        }
+        let to_cell = path[m.to as usize];
+        if to_cell != NO_CELL {
+            let [a, b] = self.cells[to_cell as usize];
+            if m.from == 0 && m.to == 1 {
+                // Coming out onto the exit square.
+                let mut victims = [NONE; 2];
                 match self.options.exit_capture {
                     ExitCapture::Never => {}
                     ExitCapture::LastArrivedWhenFull => {
@@ -1027,33 +1088,32 @@ impl Game {
                         }
                     }
                 }
+                for v in victims {
+                    if v != NONE {
+                        self.capture(piece, v, m.to, to_cell, ev);
+                    }
+                }
             } else if a != 0
                 && b == 0
-                && !board.is_safe_cell(cell)
+                && !board.is_safe_cell(to_cell)
                 && self.capturable(c, self.colour_on(a))
             {
-                victims[0] = a - 1;
+                self.capture(piece, a - 1, m.to, to_cell, ev);
             }
-            for v in victims.into_iter().filter(|&v| v != NONE) {
-                self.lift(v);
-                self.pos[v as usize] = 0;
-                ev.push(Event::Captured {
-                    piece: self.layout.piece_ref(v),
-                    by: me,
-                    at: to_place,
-                });
-                self.grant(self.options.capture_bonus, ev);
-            }
-            self.put(piece, m.to);
-            if self.is_blockade(cell) {
+            self.put_at(piece, m.to, to_cell);
+            if S::ENABLED && self.is_blockade(to_cell) {
                 ev.push(Event::BlockadeFormed {
-                    at: to_place,
+                    at: board.place(slot, m.to),
                     colour: self.layout.colours[c as usize],
                 });
             }
         } else {
             self.pos[piece as usize] = m.to;
-            ev.push(Event::ReachedGoal { piece: me });
+            if S::ENABLED {
+                ev.push(Event::ReachedGoal {
+                    piece: self.layout.piece_ref(piece),
+                });
+            }
             let side = self.layout.side_of_colour(c);
             if self.has_won(side) {
                 // The game ends at once: no count is played after the winning arrival.
@@ -1061,12 +1121,30 @@ impl Game {
                 self.clear_legal();
                 self.queued = [0; 4];
                 self.n_queued = 0;
-                ev.push(Event::GameWon { side });
+                if S::ENABLED {
+                    ev.push(Event::GameWon { side });
+                }
             } else {
                 self.grant(self.options.goal_bonus, ev);
             }
         }
         self.last_moved = piece;
+    }
+
+    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus.
+    fn capture<S: EventSink>(&mut self, by: u8, victim: u8, to: u8, cell: u8, ev: &mut S) {
+        if S::ENABLED {
+            let slot = self.layout.path_slot[self.layout.colour_of_piece(by) as usize];
+            let at = self.board().place(slot, to);
+            ev.push(Event::Captured {
+                piece: self.layout.piece_ref(victim),
+                by: self.layout.piece_ref(by),
+                at,
+            });
+        }
+        self.lift_at(victim, cell);
+        self.pos[victim as usize] = 0;
+        self.grant(self.options.capture_bonus, ev);
     }
 
     /// The piece stands on a safe square (or in its lane) or in a blockade.
@@ -1075,14 +1153,17 @@ impl Game {
             .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c))
     }
 
-    fn grant(&mut self, amount: u8, ev: &mut Events) {
+    #[inline]
+    fn grant<S: EventSink>(&mut self, amount: u8, ev: &mut S) {
         if amount == 0 {
             return;
         }
-        ev.push(Event::BonusGranted {
-            seat: self.seat,
-            amount,
-        });
+        if S::ENABLED {
+            ev.push(Event::BonusGranted {
+                seat: self.seat,
+                amount,
+            });
+        }
         if (self.n_queued as usize) < self.queued.len() {
             self.queued[self.n_queued as usize] = amount;
             self.n_queued += 1;
@@ -1100,19 +1181,21 @@ impl Game {
     }
 
     /// Moves on to the next decision: a pending count, the extra roll, or the next seat.
-    fn advance(&mut self, ev: &mut Events) {
+    #[inline]
+    fn advance<S: EventSink>(&mut self, ev: &mut S) {
         while self.n_queued > 0 {
             let amount = self.queued[0];
-            self.queued.copy_within(1.., 0);
-            self.queued[3] = 0;
+            self.queued = [self.queued[1], self.queued[2], self.queued[3], 0];
             self.n_queued -= 1;
             let mut moves = MoveList::new();
             self.count_moves(amount, &mut moves);
             if moves.is_empty() {
-                ev.push(Event::BonusLost {
-                    seat: self.seat,
-                    amount,
-                });
+                if S::ENABLED {
+                    ev.push(Event::BonusLost {
+                        seat: self.seat,
+                        amount,
+                    });
+                }
             } else {
                 self.phase = Phase::Count { amount };
                 self.set_legal(&moves);
@@ -1123,22 +1206,31 @@ impl Game {
         if self.extra_roll {
             self.extra_roll = false;
             self.phase = Phase::Roll;
-            ev.push(Event::ExtraRoll { seat: self.seat });
+            if S::ENABLED {
+                ev.push(Event::ExtraRoll { seat: self.seat });
+            }
         } else {
             self.pass_turn(ev);
         }
     }
 
-    fn pass_turn(&mut self, ev: &mut Events) {
+    #[inline]
+    fn pass_turn<S: EventSink>(&mut self, ev: &mut S) {
         self.clear_legal();
-        self.seat = (self.seat + 1) % self.layout.n_seats;
+        self.seat = if self.seat + 1 == self.layout.n_seats {
+            0
+        } else {
+            self.seat + 1
+        };
         self.sixes = 0;
         self.last_moved = NONE;
         self.last_six_moved = NONE;
         self.last_six_spared = false;
         self.extra_roll = false;
         self.phase = Phase::Roll;
-        ev.push(Event::TurnPassed { seat: self.seat });
+        if S::ENABLED {
+            ev.push(Event::TurnPassed { seat: self.seat });
+        }
     }
 
     /// Explains why a move is not among the legal ones, naming the rule.

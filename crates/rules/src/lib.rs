@@ -30,7 +30,7 @@ pub mod view;
 pub use board::{BoardKind, Place};
 pub use colour::Colour;
 pub use error::{IllegalMove, MoveParseError, PlayError, PositionError, SetupError};
-pub use event::{Event, Events, PieceRef};
+pub use event::{Event, EventSink, Events, NoEvents, PieceRef};
 pub use game::{Game, Layout, Phase};
 pub use mode::Mode;
 pub use moves::{Move, MoveList};
