@@ -194,10 +194,8 @@ pub struct Game {
     /// Seats (bit mask) that have not made Morocco's special first roll yet.
     pub(crate) first_roll: u8,
     /// The legal moves of the current phase, generated once when the phase begins (derived state: a
-    /// move or count is validated against it without generating again). Unused entries stay `NO_MOVE`
-    /// so that equal games compare equal.
-    pub(crate) legal: [Move; LEGAL_CAP],
-    pub(crate) n_legal: u8,
+    /// move or count is validated against it without generating again).
+    pub(crate) legal: Legal,
 }
 
 const LEGAL_CAP: usize = 32;
@@ -208,6 +206,48 @@ const NO_MOVE: Move = Move {
     companion: NO_PIECE,
     flags: 0,
 };
+
+/// The move list the generator fills (on the stack, nothing to initialise).
+type Gen = MoveList;
+
+/// The stored legal moves of the current phase: only the first `n` entries mean anything, and only they are
+/// compared, hashed and shown (so storing a list is one short copy and clearing it is free).
+#[derive(Clone, Copy)]
+pub(crate) struct Legal {
+    m: [Move; LEGAL_CAP],
+    n: u8,
+}
+
+impl Legal {
+    const EMPTY: Legal = Legal {
+        m: [NO_MOVE; LEGAL_CAP],
+        n: 0,
+    };
+    #[inline(always)]
+    fn as_slice(&self) -> &[Move] {
+        &self.m[..self.n as usize]
+    }
+}
+
+impl PartialEq for Legal {
+    fn eq(&self, other: &Legal) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Legal {}
+
+impl std::hash::Hash for Legal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Legal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
 
 impl Game {
     /// A new game at its start position, for a preset.
@@ -250,8 +290,7 @@ impl Game {
             } else {
                 0
             },
-            legal: [NO_MOVE; LEGAL_CAP],
-            n_legal: 0,
+            legal: Legal::EMPTY,
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -511,7 +550,7 @@ impl Game {
     /// The legal moves of the seat to act, without copying them.
     #[inline]
     pub fn legal(&self) -> &[Move] {
-        &self.legal[..self.n_legal as usize]
+        self.legal.as_slice()
     }
 
     /// Generates the legal moves of the current phase from scratch, as the game does once when a phase
@@ -526,28 +565,30 @@ impl Game {
     }
 
     /// Stores the legal moves of the phase just entered.
-    pub(crate) fn set_legal(&mut self, moves: &MoveList) {
-        let (n, old) = (moves.len(), self.n_legal as usize);
-        self.legal[..n].copy_from_slice(moves);
-        if old > n {
-            self.legal[n..old].fill(NO_MOVE);
-        }
-        self.n_legal = n as u8;
+    #[inline]
+    fn set_legal(&mut self, moves: &Gen) {
+        self.legal.m[..moves.len()].copy_from_slice(moves);
+        self.legal.n = moves.len() as u8;
     }
 
     /// Recomputes the stored legal moves from the position (after building it from a setup).
     pub(crate) fn refresh_legal(&mut self) {
-        let mut moves = MoveList::new();
-        self.generate_legal_moves(&mut moves);
-        self.set_legal(&moves);
+        let mut list = Gen::new();
+        match self.phase {
+            Phase::Move { die } => self.die_moves(die, &mut list),
+            Phase::Count { amount } => self.count_moves(amount, &mut list),
+            _ => {}
+        }
+        self.set_legal(&list);
     }
 
+    #[inline]
     fn clear_legal(&mut self) {
-        self.legal[..self.n_legal as usize].fill(NO_MOVE);
-        self.n_legal = 0;
+        self.legal.n = 0;
     }
 
-    fn die_moves(&self, die: u8, out: &mut MoveList) {
+    #[inline]
+    fn die_moves(&self, die: u8, out: &mut Gen) {
         if self.first_roll_pending(self.seat) {
             return self.first_roll_moves(die, out);
         }
@@ -557,31 +598,58 @@ impl Game {
         }
     }
 
-    fn count_moves(&self, amount: u8, out: &mut MoveList) {
+    fn count_moves(&self, amount: u8, out: &mut Gen) {
         self.gen_count(self.controlled(self.seat), amount, out);
         if out.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
             self.gen_count(self.partner_colours(self.seat), amount, out);
         }
     }
 
-    fn gen_count(&self, mask: u8, amount: u8, out: &mut MoveList) {
-        for c in 0..self.layout.n_colours {
-            if mask & (1 << c) != 0 {
-                self.gen_steps(c, amount, out);
-            }
+    fn gen_count(&self, mask: u8, amount: u8, out: &mut Gen) {
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            self.gen_steps(c, amount, out);
         }
         if self.options.morocco_priorities && out.iter().any(|m| m.captures()) {
             out.retain(|m| m.captures());
         }
     }
 
-    fn gen_steps(&self, c: u8, distance: u8, out: &mut MoveList) {
+    /// Blockades along `slot`'s path as a mask indexed by stored position (circuit then lane): one rotation
+    /// per colour, then each piece's way is a single mask test.
+    #[inline(always)]
+    fn path_blockades(&self, slot: u8) -> u128 {
+        let board = self.board();
+        let len = board.circuit_len() as u32;
+        let last = board.last_circuit() as u32 + 1; // circuit positions on a path (stored 1..=last)
+        let mut mask = 0u128;
+        if self.blocked != 0 {
+            let exit = (crate::board::SIDE * slot + 4) as u32; // cell of progress 0
+            let full = (1u128 << len) - 1;
+            // Rotate so that bit k is progress k of this path.
+            let rotated = ((self.blocked >> exit) | (self.blocked << (len - exit))) & full;
+            mask = (rotated & ((1u128 << last) - 1)) << 1;
+        }
+        if self.lane_blocked != 0 {
+            let lane = (self.lane_blocked >> (slot as u32 * crate::board::LANE_LEN as u32)) & 0x7f;
+            mask |= u128::from(lane) << (last + 1);
+        }
+        mask
+    }
+
+    #[inline(always)]
+    fn gen_steps(&self, c: u8, distance: u8, out: &mut Gen) {
         let goal = self.board().goal_pos();
+        let slot = self.layout.path_slot[c as usize];
+        let path = self.board().path_cells(slot);
+        let blocked = self.path_blockades(slot);
         for p in self.colour_pieces(c) {
             let from = self.pos[p as usize];
             if from != 0
                 && from != goal
-                && let Some(m) = self.step(p, from, distance)
+                && let Some(m) = self.step_on(p, c, path, blocked, from, distance)
             {
                 out.push(m);
             }
@@ -619,10 +687,13 @@ impl Game {
         }
     }
 
-    fn gen_die(&self, mask: u8, die: u8, out: &mut MoveList) {
-        let n = self.layout.n_colours;
+    #[inline]
+    fn gen_die(&self, mask: u8, die: u8, out: &mut Gen) {
         if die == 5 {
-            for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
                 if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
                     && let Some(m) = self.exit_move(p)
                 {
@@ -633,7 +704,10 @@ impl Game {
                 return;
             }
         }
-        for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
             if die == 6 {
                 let (d, alt) = self.six_distances(c);
                 self.gen_steps(c, d, out);
@@ -644,7 +718,11 @@ impl Game {
                 self.gen_steps(c, die, out);
             }
         }
-        if die == 6 && self.options.must_open_blockade_on_six {
+        if die != 6 && !self.options.morocco_priorities {
+            return;
+        }
+        // Only a circuit blockade can be opened (`opens_own_blockade`): none stands when `blocked` is 0.
+        if die == 6 && self.options.must_open_blockade_on_six && self.blocked != 0 {
             let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
             if out.iter().any(|m| self.opens_own_blockade(m, seat_mask)) {
                 out.retain(|m| self.opens_own_blockade(m, seat_mask));
@@ -730,18 +808,32 @@ impl Game {
     }
 
     /// A piece at `from` advancing exactly `distance`, if no blockade is in the way and it can land.
-    #[inline]
     fn step(&self, piece: u8, from: u8, distance: u8) -> Option<Move> {
+        let c = self.layout.colour_of_piece(piece);
+        let slot = self.layout.path_slot[c as usize];
+        let path = self.board().path_cells(slot);
+        self.step_on(piece, c, path, self.path_blockades(slot), from, distance)
+    }
+
+    /// [`Game::step`] with the colour, its path and its path's blockades (`path_blockades`) at hand.
+    #[inline(always)]
+    fn step_on(
+        &self,
+        piece: u8,
+        c: u8,
+        path: &[u8; crate::board::PATH_POSITIONS],
+        blocked: u128,
+        from: u8,
+        distance: u8,
+    ) -> Option<Move> {
         let board = self.board();
         let goal = board.goal_pos();
         let to = from + distance;
         if to > goal {
             return None;
         }
-        let c = self.layout.colour_of_piece(piece);
-        let slot = self.layout.path_slot[c as usize];
-        let path = board.path_cells(slot);
-        if to > from + 1 && self.blockade_between(slot, from + 1, to - 1) {
+        // A blockade on any stored position from + 1 ..= to − 1 (circuit or lane) bars the way.
+        if distance > 1 && ((blocked >> (from + 1)) as u32) & ((1u32 << (distance - 1)) - 1) != 0 {
             return None;
         }
         let mut flags = 0;
@@ -772,37 +864,9 @@ impl Game {
         })
     }
 
-    /// Whether a blockade stands on any stored position `lo..=hi` of `slot`'s path (circuit and lane).
-    #[inline]
-    fn blockade_between(&self, slot: u8, lo: u8, hi: u8) -> bool {
-        let board = self.board();
-        let len = board.circuit_len() as u32;
-        let last = board.last_circuit() + 1; // stored position of the last circuit square
-        if lo <= last && self.blocked != 0 {
-            let exit = (crate::board::SIDE * slot + 4) as u32;
-            let full = (1u128 << len) - 1;
-            // Rotate so that bit k is progress k of this path.
-            let rotated = ((self.blocked >> exit) | (self.blocked << (len - exit))) & full;
-            let (a, b) = ((lo - 1) as u32, (hi.min(last) - 1) as u32);
-            let range = ((1u128 << (b - a + 1)) - 1) << a;
-            if rotated & range != 0 {
-                return true;
-            }
-        }
-        if hi > last && self.lane_blocked != 0 {
-            let (a, b) = ((lo.max(last + 1) - last - 1) as u32, (hi - last - 1) as u32);
-            let lane = (self.lane_blocked >> (slot as u32 * crate::board::LANE_LEN as u32)) & 0x7f;
-            let range = ((1u64 << (b - a + 1)) - 1) << a;
-            if lane & range != 0 {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
     /// two out, one on the exit and one five squares further.
-    fn first_roll_moves(&self, die: u8, out: &mut MoveList) {
+    fn first_roll_moves(&self, die: u8, out: &mut Gen) {
         let mask = self.layout.seat_colours[self.seat as usize];
         let principal = mask.trailing_zeros() as u8;
         let mut home = self
@@ -873,7 +937,7 @@ impl Game {
             self.sixes = 0;
             self.extra_roll = false;
         }
-        let mut moves = MoveList::new();
+        let mut moves = Gen::new();
         self.die_moves(die, &mut moves);
         if moves.is_empty() {
             if S::ENABLED {
@@ -1028,7 +1092,7 @@ impl Game {
         (0..self.layout.n_colours)
             .filter(|k| colours & (1 << k) != 0)
             .any(|k| {
-                let mut l = MoveList::new();
+                let mut l = Gen::new();
                 if self.six_distances(k).0 == 12 {
                     self.gen_steps(k, 12, &mut l);
                 }
@@ -1187,7 +1251,7 @@ impl Game {
             let amount = self.queued[0];
             self.queued = [self.queued[1], self.queued[2], self.queued[3], 0];
             self.n_queued -= 1;
-            let mut moves = MoveList::new();
+            let mut moves = Gen::new();
             self.count_moves(amount, &mut moves);
             if moves.is_empty() {
                 if S::ENABLED {
