@@ -42,6 +42,29 @@ const fn build_cells(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
 static FOUR_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(68, 4);
 static SIX_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(102, 6);
 
+/// Stored position of every cell on every slot's path (0: the cell is not on that path), for keeping each
+/// path's blockades as one mask indexed by stored position.
+const fn build_cell_positions(len: u8, slots: u8) -> [[u8; 6]; CELLS] {
+    let cells = build_cells(len, slots);
+    let mut t = [[0u8; 6]; CELLS];
+    let mut slot = 0;
+    while slot < slots as usize {
+        let mut pos = 1;
+        while pos < PATH_POSITIONS {
+            let c = cells[slot][pos];
+            if c != NO_CELL {
+                t[c as usize][slot] = pos as u8;
+            }
+            pos += 1;
+        }
+        slot += 1;
+    }
+    t
+}
+
+static FOUR_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(68, 4);
+static SIX_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(102, 6);
+
 /// Which board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -101,6 +124,15 @@ impl BoardKind {
         match self {
             BoardKind::Four => &FOUR_CELLS[slot as usize],
             BoardKind::Six => &SIX_CELLS[slot as usize],
+        }
+    }
+
+    /// The stored position of a cell on each slot's path (0 where the path does not pass the cell).
+    #[inline]
+    pub fn cell_positions(self, cell: u8) -> &'static [u8; 6] {
+        match self {
+            BoardKind::Four => &FOUR_CELL_POSITIONS[cell as usize],
+            BoardKind::Six => &SIX_CELL_POSITIONS[cell as usize],
         }
     }
 
@@ -264,6 +296,25 @@ mod tests {
         // Yellow enters its lane after square 102 (its exit − 5).
         assert_eq!(b.place(0, b.last_circuit() + 1), Place::Square(102));
         assert_eq!(b.goal(), 105);
+    }
+
+    #[test]
+    fn cell_positions_invert_the_path_tables() {
+        for b in [BoardKind::Four, BoardKind::Six] {
+            for slot in 0..b.slots() {
+                for pos in 1..b.goal_pos() {
+                    let cell = b.cell(slot, pos).unwrap();
+                    assert_eq!(b.cell_positions(cell)[slot as usize], pos);
+                }
+            }
+            for cell in 0..CELLS as u8 {
+                for (slot, &pos) in b.cell_positions(cell).iter().enumerate() {
+                    if pos != 0 {
+                        assert_eq!(b.cell(slot as u8, pos), Some(cell));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

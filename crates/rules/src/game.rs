@@ -172,10 +172,9 @@ pub struct Game {
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
     pub(crate) cells: [[u8; 2]; CELLS],
-    /// Circuit cells holding a blockade (bit = cell): passing checks are a mask test, not a walk.
-    pub(crate) blocked: u128,
-    /// Lane cells holding a blockade (bit = slot × 7 + lane index).
-    pub(crate) lane_blocked: u64,
+    /// Blockades along each board slot's path, as a mask indexed by stored position (circuit and lane):
+    /// checking a move's way is one mask test. Updated only when a blockade forms or opens.
+    pub(crate) path_blocked: [u128; MAX_COLOURS],
     pub(crate) seat: u8,
     pub(crate) phase: Phase,
     /// Sixes rolled in a row this turn.
@@ -274,8 +273,7 @@ impl Game {
             layout,
             pos: [0; MAX_PIECES],
             cells: [[0; 2]; CELLS],
-            blocked: 0,
-            lane_blocked: 0,
+            path_blocked: [0; MAX_COLOURS],
             seat: 0,
             phase: Phase::Roll,
             sixes: 0,
@@ -416,22 +414,25 @@ impl Game {
     /// Whether the two pieces on a cell block it (kept up to date by `put` and `lift`).
     #[inline]
     pub(crate) fn is_blockade(&self, cell: u8) -> bool {
-        let len = self.board().circuit_len();
-        if cell < len {
-            self.blocked & (1u128 << cell) != 0
-        } else {
-            self.lane_blocked & (1u64 << (cell - len)) != 0
+        let row = self.board().cell_positions(cell);
+        match row.iter().position(|&p| p != 0) {
+            Some(slot) => self.path_blocked[slot] >> row[slot] & 1 != 0,
+            None => false,
         }
     }
 
-    fn refresh_blockade(&mut self, cell: u8) {
-        let on = self.compute_blockade(cell);
-        let len = self.board().circuit_len();
-        if cell < len {
-            self.blocked = (self.blocked & !(1u128 << cell)) | (u128::from(on) << cell);
-        } else {
-            let bit = cell - len;
-            self.lane_blocked = (self.lane_blocked & !(1u64 << bit)) | (u64::from(on) << bit);
+    /// Marks or clears a blockade on a cell in the mask of every path through it.
+    fn set_blockade(&mut self, cell: u8, on: bool) {
+        let row = self.board().cell_positions(cell);
+        for (mask, &pos) in self.path_blocked.iter_mut().zip(row) {
+            if pos != 0 {
+                let bit = 1u128 << pos;
+                if on {
+                    *mask |= bit;
+                } else {
+                    *mask &= !bit;
+                }
+            }
         }
     }
 
@@ -476,7 +477,9 @@ impl Game {
             slot[0] = piece + 1;
         } else {
             slot[1] = piece + 1;
-            self.refresh_blockade(cell);
+            if self.compute_blockade(cell) {
+                self.set_blockade(cell, true);
+            }
         }
     }
 
@@ -490,21 +493,14 @@ impl Game {
     #[inline]
     fn lift_at(&mut self, piece: u8, cell: u8) {
         let slot = &mut self.cells[cell as usize];
+        let was_full = slot[1] != 0;
         if slot[0] == piece + 1 {
             *slot = [slot[1], 0];
         } else {
             slot[1] = 0;
         }
-        self.clear_blockade(cell);
-    }
-
-    #[inline]
-    fn clear_blockade(&mut self, cell: u8) {
-        let len = self.board().circuit_len();
-        if cell < len {
-            self.blocked &= !(1u128 << cell);
-        } else {
-            self.lane_blocked &= !(1u64 << (cell - len));
+        if was_full {
+            self.set_blockade(cell, false);
         }
     }
 
@@ -617,26 +613,10 @@ impl Game {
         }
     }
 
-    /// Blockades along `slot`'s path as a mask indexed by stored position (circuit then lane): one rotation
-    /// per colour, then each piece's way is a single mask test.
+    /// Blockades along `slot`'s path as a mask indexed by stored position (circuit then lane).
     #[inline(always)]
     fn path_blockades(&self, slot: u8) -> u128 {
-        let board = self.board();
-        let len = board.circuit_len() as u32;
-        let last = board.last_circuit() as u32 + 1; // circuit positions on a path (stored 1..=last)
-        let mut mask = 0u128;
-        if self.blocked != 0 {
-            let exit = (crate::board::SIDE * slot + 4) as u32; // cell of progress 0
-            let full = (1u128 << len) - 1;
-            // Rotate so that bit k is progress k of this path.
-            let rotated = ((self.blocked >> exit) | (self.blocked << (len - exit))) & full;
-            mask = (rotated & ((1u128 << last) - 1)) << 1;
-        }
-        if self.lane_blocked != 0 {
-            let lane = (self.lane_blocked >> (slot as u32 * crate::board::LANE_LEN as u32)) & 0x7f;
-            mask |= u128::from(lane) << (last + 1);
-        }
-        mask
+        self.path_blocked[slot as usize]
     }
 
     #[inline(always)]
@@ -721,8 +701,12 @@ impl Game {
         if die != 6 && !self.options.morocco_priorities {
             return;
         }
-        // Only a circuit blockade can be opened (`opens_own_blockade`): none stands when `blocked` is 0.
-        if die == 6 && self.options.must_open_blockade_on_six && self.blocked != 0 {
+        // Only a circuit blockade can be opened (`opens_own_blockade`), and every circuit cell is on the
+        // path of slot 0 or slot 1: no blockade there, none to open.
+        if die == 6
+            && self.options.must_open_blockade_on_six
+            && (self.path_blocked[0] | self.path_blocked[1]) != 0
+        {
             let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
             if out.iter().any(|m| self.opens_own_blockade(m, seat_mask)) {
                 out.retain(|m| self.opens_own_blockade(m, seat_mask));
