@@ -1,5 +1,8 @@
 //! Speed of the referee: complete random games and legal-move generation. Each bench also asserts its
 //! result, so a broken engine cannot look fast.
+//!
+//! The random games play the full rules through the event-free entry points (`roll_with` / `play_unchecked_with`
+//! with [`NoEvents`]); `tests/quiet_play.rs` checks move for move that they play exactly like `roll` / `play`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parchis_rules::{Game, Mode, MoveList, NoEvents, Phase, RuleSet};
@@ -18,8 +21,12 @@ fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
                 let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
             }
             _ => {
+                // A uniformly random legal move (no draw when there is only one).
                 let legal = g.legal();
-                let m = legal[rng.random_range(0..legal.len())];
+                let m = match legal.len() {
+                    1 => legal[0],
+                    n => legal[rng.random_range(0..n as u32) as usize],
+                };
                 g.play_unchecked_with(m, &mut NoEvents);
                 moves += 1;
             }

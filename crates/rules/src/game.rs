@@ -519,6 +519,7 @@ impl Game {
     }
 
     /// Colours the seat moves before considering "when stuck" help.
+    #[inline]
     fn controlled(&self, seat: u8) -> u8 {
         let own = self.layout.seat_colours[seat as usize];
         if self.options.partner_moves == PartnerMoves::WhenFinished {
@@ -667,7 +668,7 @@ impl Game {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn gen_die(&self, mask: u8, die: u8, out: &mut Gen) {
         if die == 5 {
             let mut bits = mask;
