@@ -248,6 +248,83 @@ impl std::fmt::Debug for Legal {
     }
 }
 
+/// Whether a piece of colour `mover` captures a lone piece of colour `victim` it lands on (off safe squares).
+#[inline(always)]
+fn capturable(layout: &Layout, options: &Options, mover: u8, victim: u8) -> bool {
+    mover != victim
+        && (options.capture_allies || layout.side_of_colour(mover) != layout.side_of_colour(victim))
+}
+
+/// The squares a piece passes when it advances `distance` (ones in bits 0 ..= distance − 2), to test against a
+/// path's blockade mask shifted to the square after the start.
+#[inline(always)]
+fn way_mask(distance: u8) -> u128 {
+    match distance {
+        0 => 0,
+        d if d > 128 => u128::MAX,
+        d => (1u128 << (d - 1)) - 1,
+    }
+}
+
+/// The fields the step generator reads, borrowed apart from the stored move list so that the generator can
+/// write the legal moves in place.
+struct Steps<'a> {
+    layout: &'a Layout,
+    options: &'a Options,
+    pos: &'a [u8; MAX_PIECES],
+    cells: &'a [[u8; 2]; CELLS],
+    path_blocked: &'a [u128; MAX_COLOURS],
+}
+
+impl Steps<'_> {
+    /// The moves of colour `c`'s pieces advancing exactly `distance`, written at `out[n..]` in piece order;
+    /// returns the new count. The same rules as `Game::gen_steps` / `Game::step_on` (a piece at home or at
+    /// the goal does not step, nor past the goal; no blockade on the way; no landing on a full square; a
+    /// lone opponent off the safe squares is captured; Morocco's mixed pairs only on safe squares), written
+    /// without branching on each piece: a candidate is always stored and counted only when legal.
+    #[inline(always)]
+    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], mut n: usize) -> usize {
+        let board = self.layout.board;
+        let goal = board.goal_pos();
+        let slot = self.layout.path_slot[c as usize];
+        let path = board.path_cells(slot);
+        let blocked = self.path_blocked[slot as usize];
+        // Stored positions from + 1 ..= to − 1 must hold no blockade.
+        let way = way_mask(distance);
+        let per = self.layout.pieces_per_colour;
+        for piece in c * per..c * per + per {
+            let from = self.pos[piece as usize];
+            let to = from + distance; // a piece at the goal overshoots it
+            let mut ok = (from != 0) & (to <= goal) & ((blocked >> (from + 1)) & way == 0);
+            let cell = path[to.min(goal) as usize];
+            // The goal has no cell: nothing to land on.
+            let [a, b] = self.cells.get(cell as usize).copied().unwrap_or([0, 0]);
+            ok &= b == 0;
+            let mut flags = 0;
+            if ok && a != 0 {
+                let o = self.layout.colour_of_piece(a - 1);
+                if o != c {
+                    let safe = board.is_safe_cell(cell);
+                    if !safe && capturable(self.layout, self.options, c, o) {
+                        flags = Move::CAPTURE;
+                    } else if !safe && self.options.mixed_pairs_only_on_safe {
+                        ok = false;
+                    }
+                }
+            }
+            out[n] = Move {
+                piece,
+                from,
+                to,
+                companion: NO_PIECE,
+                flags,
+            };
+            n += ok as usize;
+        }
+        n
+    }
+}
+
 impl Game {
     /// A new game at its start position, for a preset.
     pub fn new(rules: RuleSet, mode: Mode, players: u8) -> Result<Game, SetupError> {
@@ -455,9 +532,7 @@ impl Game {
 
     #[inline]
     fn capturable(&self, mover: u8, victim: u8) -> bool {
-        mover != victim
-            && (self.options.capture_allies
-                || self.layout.side_of_colour(mover) != self.layout.side_of_colour(victim))
+        capturable(&self.layout, &self.options, mover, victim)
     }
 
     pub(crate) fn put(&mut self, piece: u8, pos: u8) {
@@ -582,6 +657,108 @@ impl Game {
     #[inline]
     fn clear_legal(&mut self) {
         self.legal.n = 0;
+    }
+
+    /// The step moves of the colours in `mask` by `distance`, written in place into the stored list from
+    /// entry `n`; returns the new count (the stored count is left to the caller).
+    #[inline(always)]
+    fn push_steps(&mut self, mask: u8, distance: u8, mut n: usize) -> usize {
+        let steps = Steps {
+            layout: &self.layout,
+            options: &self.options,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+        };
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            n = steps.push(c, distance, &mut self.legal.m, n);
+        }
+        n
+    }
+
+    /// Whether `store_die_moves` may generate this roll's moves in place: the cases where `gen_die` keeps
+    /// every move it generates (no first roll, no Morocco priorities, and for a six neither the twelve nor a
+    /// blockade that must be opened).
+    #[inline(always)]
+    fn plain_die(&self, die: u8) -> bool {
+        !self.first_roll_pending(self.seat)
+            && !self.options.morocco_priorities
+            && (die != 6
+                || (self.options.six != Six::TwelveWhenAllInPlay
+                    && !(self.options.must_open_blockade_on_six
+                        && (self.path_blocked[0] | self.path_blocked[1]) != 0)))
+    }
+
+    /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
+    #[inline(always)]
+    fn push_die(&mut self, mask: u8, die: u8) -> usize {
+        let mut n = 0;
+        if die == 5 {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                    && let Some(m) = self.exit_move(p)
+                {
+                    self.legal.m[n] = m;
+                    n += 1;
+                }
+            }
+            if n != 0 && self.options.exit_mandatory {
+                return n;
+            }
+        }
+        if die == 6 {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let (d, _) = self.six_distances(c);
+                n = self.push_steps(1 << c, d, n);
+            }
+            n
+        } else {
+            self.push_steps(mask, die, n)
+        }
+    }
+
+    /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
+    #[inline(always)]
+    fn store_die_moves(&mut self, die: u8) -> bool {
+        if !self.plain_die(die) {
+            let mut moves = Gen::new();
+            self.die_moves(die, &mut moves);
+            self.set_legal(&moves);
+            return !moves.is_empty();
+        }
+        let mut n = self.push_die(self.controlled(self.seat), die);
+        if n == 0 && self.options.partner_moves == PartnerMoves::WhenStuck {
+            n = self.push_die(self.partner_colours(self.seat), die);
+        }
+        self.legal.n = n as u8;
+        n != 0
+    }
+
+    /// Generates and stores the moves of a count (the same list as `count_moves`); returns whether there is
+    /// any.
+    #[inline(always)]
+    fn store_count_moves(&mut self, amount: u8) -> bool {
+        if self.options.morocco_priorities {
+            let mut moves = Gen::new();
+            self.count_moves(amount, &mut moves);
+            self.set_legal(&moves);
+            return !moves.is_empty();
+        }
+        let mut n = self.push_steps(self.controlled(self.seat), amount, 0);
+        if n == 0 && self.options.partner_moves == PartnerMoves::WhenStuck {
+            n = self.push_steps(self.partner_colours(self.seat), amount, 0);
+        }
+        self.legal.n = n as u8;
+        n != 0
     }
 
     #[inline]
@@ -818,7 +995,7 @@ impl Game {
             return None;
         }
         // A blockade on any stored position from + 1 ..= to − 1 (circuit or lane) bars the way.
-        if distance > 1 && ((blocked >> (from + 1)) as u32) & ((1u32 << (distance - 1)) - 1) != 0 {
+        if (blocked >> (from + 1)) & way_mask(distance) != 0 {
             return None;
         }
         let mut flags = 0;
@@ -922,9 +1099,7 @@ impl Game {
             self.sixes = 0;
             self.extra_roll = false;
         }
-        let mut moves = Gen::new();
-        self.die_moves(die, &mut moves);
-        if moves.is_empty() {
+        if !self.store_die_moves(die) {
             if S::ENABLED {
                 ev.push(Event::NoLegalMove {
                     seat: self.seat,
@@ -935,7 +1110,6 @@ impl Game {
             self.advance(ev);
         } else {
             self.phase = Phase::Move { die };
-            self.set_legal(&moves);
         }
         Ok(())
     }
@@ -1236,9 +1410,7 @@ impl Game {
             let amount = self.queued[0];
             self.queued = [self.queued[1], self.queued[2], self.queued[3], 0];
             self.n_queued -= 1;
-            let mut moves = Gen::new();
-            self.count_moves(amount, &mut moves);
-            if moves.is_empty() {
+            if !self.store_count_moves(amount) {
                 if S::ENABLED {
                     ev.push(Event::BonusLost {
                         seat: self.seat,
@@ -1247,7 +1419,6 @@ impl Game {
                 }
             } else {
                 self.phase = Phase::Count { amount };
-                self.set_legal(&moves);
                 return;
             }
         }
