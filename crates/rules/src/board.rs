@@ -65,6 +65,20 @@ const fn build_cell_positions(len: u8, slots: u8) -> [[u8; 6]; CELLS] {
 static FOUR_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(68, 4);
 static SIX_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(102, 6);
 
+/// Whether each cell (any `u8`, so that indexing needs no check) protects from capture, per board.
+const fn build_safe(len: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut cell = 0usize;
+    while cell < CELLS {
+        t[cell] = cell >= len as usize || BoardKind::is_safe_square(cell as u8 + 1);
+        cell += 1;
+    }
+    t
+}
+
+static FOUR_SAFE: [bool; 256] = build_safe(68);
+static SIX_SAFE: [bool; 256] = build_safe(102);
+
 /// Which board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -153,7 +167,10 @@ impl BoardKind {
     /// Whether an internal cell protects from capture: safe circuit squares and every lane square.
     #[inline]
     pub fn is_safe_cell(self, cell: u8) -> bool {
-        !self.is_circuit_cell(cell) || Self::is_safe_square(cell + 1)
+        match self {
+            BoardKind::Four => FOUR_SAFE[cell as usize],
+            BoardKind::Six => SIX_SAFE[cell as usize],
+        }
     }
 
     /// Whether an internal cell is the exit square of some slot (and which).
@@ -296,6 +313,16 @@ mod tests {
         // Yellow enters its lane after square 102 (its exit − 5).
         assert_eq!(b.place(0, b.last_circuit() + 1), Place::Square(102));
         assert_eq!(b.goal(), 105);
+    }
+
+    #[test]
+    fn the_safe_cell_tables_follow_the_safe_squares_and_lanes() {
+        for b in [BoardKind::Four, BoardKind::Six] {
+            for cell in 0..CELLS as u8 {
+                let safe = !b.is_circuit_cell(cell) || BoardKind::is_safe_square(cell + 1);
+                assert_eq!(b.is_safe_cell(cell), safe, "{b:?} cell {cell}");
+            }
+        }
     }
 
     #[test]

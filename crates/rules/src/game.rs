@@ -276,52 +276,83 @@ struct Steps<'a> {
     path_blocked: &'a [u128; MAX_COLOURS],
 }
 
+/// What the steps of one colour by one distance share, computed once per colour.
+struct Way {
+    c: u8,
+    distance: u8,
+    goal: u8,
+    path: &'static [u8; crate::board::PATH_POSITIONS],
+    /// The path's blockades (`Game::path_blocked`).
+    blocked: u128,
+    /// `way_mask(distance)`.
+    way: u128,
+}
+
 impl Steps<'_> {
     /// The moves of colour `c`'s pieces advancing exactly `distance`, written at `out[n..]` in piece order;
     /// returns the new count. The same rules as `Game::gen_steps` / `Game::step_on` (a piece at home or at
     /// the goal does not step, nor past the goal; no blockade on the way; no landing on a full square; a
     /// lone opponent off the safe squares is captured; Morocco's mixed pairs only on safe squares), written
-    /// without branching on each piece: a candidate is always stored and counted only when legal.
+    /// without branching on where each piece stands: a candidate is always stored and counted only when
+    /// legal (only landing next to a lone piece takes a branch).
     #[inline(always)]
     fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], mut n: usize) -> usize {
         let board = self.layout.board;
-        let goal = board.goal_pos();
         let slot = self.layout.path_slot[c as usize];
-        let path = board.path_cells(slot);
-        let blocked = self.path_blocked[slot as usize];
-        // Stored positions from + 1 ..= to − 1 must hold no blockade.
-        let way = way_mask(distance);
+        let w = Way {
+            c,
+            distance,
+            goal: board.goal_pos(),
+            path: board.path_cells(slot),
+            blocked: self.path_blocked[slot as usize],
+            way: way_mask(distance),
+        };
         let per = self.layout.pieces_per_colour;
-        for piece in c * per..c * per + per {
-            let from = self.pos[piece as usize];
-            let to = from + distance; // a piece at the goal overshoots it
-            let mut ok = (from != 0) & (to <= goal) & ((blocked >> (from + 1)) & way == 0);
-            let cell = path[to.min(goal) as usize];
-            // The goal has no cell: nothing to land on.
-            let [a, b] = self.cells.get(cell as usize).copied().unwrap_or([0, 0]);
-            ok &= b == 0;
-            let mut flags = 0;
-            if ok && a != 0 {
-                let o = self.layout.colour_of_piece(a - 1);
-                if o != c {
-                    let safe = board.is_safe_cell(cell);
-                    if !safe && capturable(self.layout, self.options, c, o) {
-                        flags = Move::CAPTURE;
-                    } else if !safe && self.options.mixed_pairs_only_on_safe {
-                        ok = false;
-                    }
-                }
+        let first = c * per;
+        if per == 4 {
+            for piece in first..first + 4 {
+                n = self.one(&w, piece, out, n);
             }
-            out[n] = Move {
-                piece,
-                from,
-                to,
-                companion: NO_PIECE,
-                flags,
-            };
-            n += ok as usize;
+        } else {
+            for piece in first..first + per {
+                n = self.one(&w, piece, out, n);
+            }
         }
         n
+    }
+
+    #[inline(always)]
+    fn one(&self, w: &Way, piece: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+        let from = self.pos[piece as usize];
+        let to = from + w.distance; // a piece at the goal overshoots it
+        // Stored positions from + 1 ..= to − 1 must hold no blockade.
+        let mut ok = (from != 0) & (to <= w.goal) & ((w.blocked >> (from + 1)) & w.way == 0);
+        let cell = w.path[to.min(w.goal) as usize];
+        // The goal has no cell: nothing to land on.
+        let on_board = u8::from(cell != NO_CELL).wrapping_neg();
+        let [a, b] = self.cells[(cell as usize).min(CELLS - 1)];
+        let (a, b) = (a & on_board, b & on_board);
+        ok &= b == 0;
+        let mut flags = 0;
+        if ok & (a != 0) {
+            let o = self.layout.colour_of_piece(a - 1);
+            if o != w.c {
+                let safe = self.layout.board.is_safe_cell(cell);
+                if !safe && capturable(self.layout, self.options, w.c, o) {
+                    flags = Move::CAPTURE;
+                } else if !safe && self.options.mixed_pairs_only_on_safe {
+                    ok = false;
+                }
+            }
+        }
+        out[n] = Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        };
+        n + usize::from(ok)
     }
 }
 
@@ -736,7 +767,7 @@ impl Game {
             return !moves.is_empty();
         }
         let mut n = self.push_die(self.controlled(self.seat), die);
-        if n == 0 && self.options.partner_moves == PartnerMoves::WhenStuck {
+        if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
             n = self.push_die(self.partner_colours(self.seat), die);
         }
         self.legal.n = n as u8;
@@ -754,7 +785,7 @@ impl Game {
             return !moves.is_empty();
         }
         let mut n = self.push_steps(self.controlled(self.seat), amount, 0);
-        if n == 0 && self.options.partner_moves == PartnerMoves::WhenStuck {
+        if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
             n = self.push_steps(self.partner_colours(self.seat), amount, 0);
         }
         self.legal.n = n as u8;
@@ -825,17 +856,24 @@ impl Game {
                     }
                     Scope::Colour => 1 << c,
                 };
-                let any_home = (0..self.layout.n_colours)
-                    .filter(|k| mask & (1 << k) != 0)
-                    .any(|k| self.colour_pieces(k).any(|p| self.pos[p as usize] == 0));
+                let mut any_home = false;
+                let mut bits = mask;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    for p in self.colour_pieces(k) {
+                        any_home |= self.pos[p as usize] == 0;
+                    }
+                }
                 (if any_home { 6 } else { 7 }, None)
             }
             Six::TwelveWhenAllInPlay => {
                 let goal = self.board().goal_pos();
-                let all_in_play = self.colour_pieces(c).all(|p| {
+                let mut all_in_play = true;
+                for p in self.colour_pieces(c) {
                     let x = self.pos[p as usize];
-                    x != 0 && x != goal
-                });
+                    all_in_play &= (x != 0) & (x != goal);
+                }
                 if all_in_play {
                     (12, Some(6))
                 } else {
@@ -1201,7 +1239,8 @@ impl Game {
 
     #[inline]
     fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
-        let loses_reroll = !count && die == 6 && self.loses_reroll(&m);
+        let loses_reroll =
+            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(&m);
         let first = !count && self.first_roll_pending(self.seat);
         self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
