@@ -42,6 +42,29 @@ const fn build_cells(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
 static FOUR_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(68, 4);
 static SIX_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(102, 6);
 
+/// An extra cell that no piece ever stands on: where [`BoardKind::landing_cells`] sends home and goal, so that
+/// the move generator reads an empty cell there without a test.
+pub const NOWHERE: u8 = CELLS as u8;
+
+const fn build_landing(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
+    let mut t = build_cells(len, slots);
+    let mut slot = 0;
+    while slot < 6 {
+        let mut pos = 0;
+        while pos < PATH_POSITIONS {
+            if t[slot][pos] == NO_CELL {
+                t[slot][pos] = NOWHERE;
+            }
+            pos += 1;
+        }
+        slot += 1;
+    }
+    t
+}
+
+static FOUR_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(68, 4);
+static SIX_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(102, 6);
+
 /// Stored position of every cell on every slot's path (0: the cell is not on that path), for keeping each
 /// path's blockades as one mask indexed by stored position.
 const fn build_cell_positions(len: u8, slots: u8) -> [[u8; 6]; CELLS] {
@@ -138,6 +161,15 @@ impl BoardKind {
         match self {
             BoardKind::Four => &FOUR_CELLS[slot as usize],
             BoardKind::Six => &SIX_CELLS[slot as usize],
+        }
+    }
+
+    /// [`BoardKind::path_cells`] with [`NOWHERE`] in place of [`NO_CELL`].
+    #[inline]
+    pub fn landing_cells(self, slot: u8) -> &'static [u8; PATH_POSITIONS] {
+        match self {
+            BoardKind::Four => &FOUR_LANDING[slot as usize],
+            BoardKind::Six => &SIX_LANDING[slot as usize],
         }
     }
 

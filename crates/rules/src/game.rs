@@ -171,7 +171,8 @@ pub struct Game {
     /// Stored position of each piece: 0 at home, progress + 1 on the path, `goal_pos` at the goal.
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
-    pub(crate) cells: [[u8; 2]; CELLS],
+    /// The last entry is `NOWHERE`, always empty.
+    pub(crate) cells: [[u8; 2]; CELLS + 1],
     /// Blockades along each board slot's path, as a mask indexed by stored position (circuit and lane):
     /// checking a move's way is one mask test. Updated only when a blockade forms or opens.
     pub(crate) path_blocked: [u128; MAX_COLOURS],
@@ -272,7 +273,7 @@ struct Steps<'a> {
     layout: &'a Layout,
     options: &'a Options,
     pos: &'a [u8; MAX_PIECES],
-    cells: &'a [[u8; 2]; CELLS],
+    cells: &'a [[u8; 2]; CELLS + 1],
     path_blocked: &'a [u128; MAX_COLOURS],
 }
 
@@ -281,7 +282,8 @@ struct Way {
     c: u8,
     distance: u8,
     goal: u8,
-    path: &'static [u8; crate::board::PATH_POSITIONS],
+    /// The path's cells, `NOWHERE` (empty) at home and goal.
+    land: &'static [u8; crate::board::PATH_POSITIONS],
     /// The path's blockades (`Game::path_blocked`).
     blocked: u128,
     /// `way_mask(distance)`.
@@ -296,42 +298,64 @@ impl Steps<'_> {
     /// without branching on where each piece stands: a candidate is always stored and counted only when
     /// legal (only landing next to a lone piece takes a branch).
     #[inline(always)]
-    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], mut n: usize) -> usize {
+    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
         let board = self.layout.board;
         let slot = self.layout.path_slot[c as usize];
         let w = Way {
             c,
             distance,
             goal: board.goal_pos(),
-            path: board.path_cells(slot),
+            land: board.landing_cells(slot),
             blocked: self.path_blocked[slot as usize],
             way: way_mask(distance),
         };
+        // Most of the time no blockade stands on the path: then the way needs no test.
+        if w.blocked == 0 {
+            self.pieces::<false>(&w, out, n)
+        } else {
+            self.pieces::<true>(&w, out, n)
+        }
+    }
+
+    #[inline(always)]
+    fn pieces<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        out: &mut [Move; LEGAL_CAP],
+        mut n: usize,
+    ) -> usize {
         let per = self.layout.pieces_per_colour;
-        let first = c * per;
+        let first = w.c * per;
         if per == 4 {
             for piece in first..first + 4 {
-                n = self.one(&w, piece, out, n);
+                n = self.one::<BLOCKS>(w, piece, out, n);
             }
         } else {
             for piece in first..first + per {
-                n = self.one(&w, piece, out, n);
+                n = self.one::<BLOCKS>(w, piece, out, n);
             }
         }
         n
     }
 
     #[inline(always)]
-    fn one(&self, w: &Way, piece: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+    fn one<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        piece: u8,
+        out: &mut [Move; LEGAL_CAP],
+        n: usize,
+    ) -> usize {
         let from = self.pos[piece as usize];
         let to = from + w.distance; // a piece at the goal overshoots it
-        // Stored positions from + 1 ..= to − 1 must hold no blockade.
-        let mut ok = (from != 0) & (to <= w.goal) & ((w.blocked >> (from + 1)) & w.way == 0);
-        let cell = w.path[to.min(w.goal) as usize];
-        // The goal has no cell: nothing to land on.
-        let on_board = u8::from(cell != NO_CELL).wrapping_neg();
-        let [a, b] = self.cells[(cell as usize).min(CELLS - 1)];
-        let (a, b) = (a & on_board, b & on_board);
+        let mut ok = (from != 0) & (to <= w.goal);
+        if BLOCKS {
+            // Stored positions from + 1 ..= to − 1 must hold no blockade.
+            ok &= (w.blocked >> (from + 1)) & w.way == 0;
+        }
+        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
+        let cell = w.land[to.min(w.goal) as usize];
+        let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
         let mut flags = 0;
         if ok & (a != 0) {
@@ -380,7 +404,7 @@ impl Game {
             options,
             layout,
             pos: [0; MAX_PIECES],
-            cells: [[0; 2]; CELLS],
+            cells: [[0; 2]; CELLS + 1],
             path_blocked: [0; MAX_COLOURS],
             seat: 0,
             phase: Phase::Roll,
@@ -757,14 +781,29 @@ impl Game {
         }
     }
 
+    /// `store_die_moves` through the general generator (kept out of the hot path).
+    #[inline(never)]
+    fn store_die_moves_general(&mut self, die: u8) -> bool {
+        let mut moves = Gen::new();
+        self.die_moves(die, &mut moves);
+        self.set_legal(&moves);
+        !moves.is_empty()
+    }
+
+    /// `store_count_moves` through the general generator (kept out of the hot path).
+    #[inline(never)]
+    fn store_count_moves_general(&mut self, amount: u8) -> bool {
+        let mut moves = Gen::new();
+        self.count_moves(amount, &mut moves);
+        self.set_legal(&moves);
+        !moves.is_empty()
+    }
+
     /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
     #[inline(always)]
     fn store_die_moves(&mut self, die: u8) -> bool {
         if !self.plain_die(die) {
-            let mut moves = Gen::new();
-            self.die_moves(die, &mut moves);
-            self.set_legal(&moves);
-            return !moves.is_empty();
+            return self.store_die_moves_general(die);
         }
         let mut n = self.push_die(self.controlled(self.seat), die);
         if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
@@ -779,10 +818,7 @@ impl Game {
     #[inline(always)]
     fn store_count_moves(&mut self, amount: u8) -> bool {
         if self.options.morocco_priorities {
-            let mut moves = Gen::new();
-            self.count_moves(amount, &mut moves);
-            self.set_legal(&moves);
-            return !moves.is_empty();
+            return self.store_count_moves_general(amount);
         }
         let mut n = self.push_steps(self.controlled(self.seat), amount, 0);
         if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
