@@ -598,7 +598,7 @@ impl Game {
     }
 
     /// [`Game::put`] when the cell of `pos` is known.
-    #[inline]
+    #[inline(always)]
     fn put_at(&mut self, piece: u8, pos: u8, cell: u8) {
         self.pos[piece as usize] = pos;
         let slot = &mut self.cells[cell as usize];
@@ -607,9 +607,15 @@ impl Game {
             slot[0] = piece + 1;
         } else {
             slot[1] = piece + 1;
-            if self.compute_blockade(cell) {
-                self.set_blockade(cell, true);
-            }
+            self.blockade_formed(cell);
+        }
+    }
+
+    /// A second piece arrived on `cell`: marks the blockade if the two make one.
+    #[inline(never)]
+    fn blockade_formed(&mut self, cell: u8) {
+        if self.compute_blockade(cell) {
+            self.set_blockade(cell, true);
         }
     }
 
@@ -1334,7 +1340,7 @@ impl Game {
             })
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply<S: EventSink>(&mut self, m: Move, count: bool, ev: &mut S) {
         let piece = m.piece;
         let c = self.layout.colour_of_piece(piece);
@@ -1479,7 +1485,7 @@ impl Game {
     }
 
     /// Moves on to the next decision: a pending count, the extra roll, or the next seat.
-    #[inline]
+    #[inline(always)]
     fn advance<S: EventSink>(&mut self, ev: &mut S) {
         while self.n_queued > 0 {
             let amount = self.queued[0];
