@@ -286,7 +286,7 @@ struct Way {
     land: &'static [u8; crate::board::PATH_POSITIONS],
     /// The path's blockades (`Game::path_blocked`).
     blocked: u128,
-    /// `way_mask(distance)`.
+    /// `way_mask(distance)` (only when `blocked` is not 0).
     way: u128,
 }
 
@@ -301,18 +301,19 @@ impl Steps<'_> {
     fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
         let board = self.layout.board;
         let slot = self.layout.path_slot[c as usize];
-        let w = Way {
+        let mut w = Way {
             c,
             distance,
             goal: board.goal_pos(),
             land: board.landing_cells(slot),
             blocked: self.path_blocked[slot as usize],
-            way: way_mask(distance),
+            way: 0,
         };
         // Most of the time no blockade stands on the path: then the way needs no test.
         if w.blocked == 0 {
             self.pieces::<false>(&w, out, n)
         } else {
+            w.way = way_mask(distance);
             self.pieces::<true>(&w, out, n)
         }
     }
