@@ -888,6 +888,20 @@ impl Game {
         }
     }
 
+    /// Whether a piece of colour index `c` is in its base (four pieces: one zero-byte test on their positions).
+    #[inline(always)]
+    fn any_home(&self, c: u8) -> bool {
+        let per = self.layout.pieces_per_colour as usize;
+        let first = c as usize * per;
+        if per == 4 {
+            let four = &self.pos[first..first + 4];
+            let x = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+            x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
+        } else {
+            self.pos[first..first + per].contains(&0)
+        }
+    }
+
     /// What a rolled six moves for a colour, with the second distance Morocco allows.
     fn six_distances(&self, c: u8) -> (u8, Option<u8>) {
         match self.options.six {
@@ -904,9 +918,7 @@ impl Game {
                 while bits != 0 {
                     let k = bits.trailing_zeros() as u8;
                     bits &= bits - 1;
-                    for p in self.colour_pieces(k) {
-                        any_home |= self.pos[p as usize] == 0;
-                    }
+                    any_home |= self.any_home(k);
                 }
                 (if any_home { 6 } else { 7 }, None)
             }
