@@ -1,7 +1,7 @@
-//! The hot path allocates nothing: rolling, reading the legal moves and playing them, for a whole game of
-//! every preset × mode, counts zero heap allocations.
+//! The hot path allocates nothing: rolling, reading the legal moves and playing them (with events, and through
+//! the event-free calls), for a whole game of every preset × mode, counts zero heap allocations.
 
-use parchis_rules::{Game, Mode, Phase, RuleSet};
+use parchis_rules::{Game, Mode, NoEvents, Phase, RuleSet};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
@@ -30,6 +30,17 @@ fn rolling_and_playing_a_whole_game_allocates_nothing() {
                 let legal = g.legal();
                 let m = legal[rng.random_range(0..legal.len())];
                 let _events = g.play(m).unwrap();
+            }
+            actions += 1;
+        }
+        // The event-free calls of simulations and benchmarks.
+        let mut g = *start;
+        while !g.is_over() {
+            if g.phase() == Phase::Roll {
+                g.roll_with(rng.random_range(1..=6), &mut NoEvents).unwrap();
+            } else {
+                let legal = g.legal();
+                g.play_unchecked_with(legal[rng.random_range(0..legal.len())], &mut NoEvents);
             }
             actions += 1;
         }
