@@ -1159,7 +1159,7 @@ impl Game {
 
     /// [`Game::roll`] with the events pushed into a sink the caller owns ([`NoEvents`](crate::NoEvents) to
     /// skip them: the same rules, without building events).
-    #[inline]
+    #[inline(always)]
     pub fn roll_with<S: EventSink>(&mut self, die: u8, ev: &mut S) -> Result<(), PlayError> {
         match self.phase {
             Phase::Roll => {}
