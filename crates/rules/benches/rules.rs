@@ -1,11 +1,28 @@
 //! Speed of the referee: complete random games and legal-move generation. Each bench also asserts its
 //! result, so a broken engine cannot look fast.
+//!
+//! The random games play the full rules through the event-free entry points (`roll_with` / `play_unchecked_with`
+//! with [`NoEvents`]); `tests/quiet_play.rs` checks move for move that they play exactly like `roll` / `play`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use parchis_rules::{Game, Mode, MoveList, Phase, RuleSet};
+use parchis_rules::{Game, Mode, MoveList, NoEvents, Phase, RuleSet};
 use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use std::hint::black_box;
+
+/// A uniform draw in `0..n` (Lemire's multiply-and-shift with rejection: exactly uniform, and the rejection
+/// test, taken with probability below n / 2³², is the only branch).
+#[inline(always)]
+fn below(rng: &mut SmallRng, n: u32) -> u32 {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
+}
 
 /// Plays one random game to the end; returns the number of moves played.
 fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
@@ -15,12 +32,16 @@ fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
         match g.phase() {
             Phase::Over { .. } => return moves,
             Phase::Roll => {
-                let _ = g.roll(rng.random_range(1..=6));
+                let _ = g.roll_with(1 + below(rng, 6) as u8, &mut NoEvents);
             }
             _ => {
+                // A uniformly random legal move (no draw when there is only one).
                 let legal = g.legal();
-                let m = legal[rng.random_range(0..legal.len())];
-                g.play_unchecked(m);
+                let m = match legal.len() {
+                    1 => legal[0],
+                    n => legal[below(rng, n as u32) as usize],
+                };
+                g.play_unchecked_with(m, &mut NoEvents);
                 moves += 1;
             }
         }
@@ -37,7 +58,7 @@ fn sample_positions(n: usize) -> Vec<Game> {
         while !g.is_over() && out.len() < n {
             match g.phase() {
                 Phase::Roll => {
-                    let _ = g.roll(rng.random_range(1..=6));
+                    let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
                 }
                 _ => {
                     out.push(g);

@@ -42,6 +42,66 @@ const fn build_cells(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
 static FOUR_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(68, 4);
 static SIX_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(102, 6);
 
+/// An extra cell that no piece ever stands on: where [`BoardKind::landing_cells`] sends home and goal, so that
+/// the move generator reads an empty cell there without a test.
+pub const NOWHERE: u8 = CELLS as u8;
+
+const fn build_landing(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
+    let mut t = build_cells(len, slots);
+    let mut slot = 0;
+    while slot < 6 {
+        let mut pos = 0;
+        while pos < PATH_POSITIONS {
+            if t[slot][pos] == NO_CELL {
+                t[slot][pos] = NOWHERE;
+            }
+            pos += 1;
+        }
+        slot += 1;
+    }
+    t
+}
+
+static FOUR_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(68, 4);
+static SIX_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(102, 6);
+
+/// Stored position of every cell on every slot's path (0: the cell is not on that path), for keeping each
+/// path's blockades as one mask indexed by stored position.
+const fn build_cell_positions(len: u8, slots: u8) -> [[u8; 6]; CELLS] {
+    let cells = build_cells(len, slots);
+    let mut t = [[0u8; 6]; CELLS];
+    let mut slot = 0;
+    while slot < slots as usize {
+        let mut pos = 1;
+        while pos < PATH_POSITIONS {
+            let c = cells[slot][pos];
+            if c != NO_CELL {
+                t[c as usize][slot] = pos as u8;
+            }
+            pos += 1;
+        }
+        slot += 1;
+    }
+    t
+}
+
+static FOUR_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(68, 4);
+static SIX_CELL_POSITIONS: [[u8; 6]; CELLS] = build_cell_positions(102, 6);
+
+/// Whether each cell (any `u8`, so that indexing needs no check) protects from capture, per board.
+const fn build_safe(len: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut cell = 0usize;
+    while cell < CELLS {
+        t[cell] = cell >= len as usize || BoardKind::is_safe_square(cell as u8 + 1);
+        cell += 1;
+    }
+    t
+}
+
+static FOUR_SAFE: [bool; 256] = build_safe(68);
+static SIX_SAFE: [bool; 256] = build_safe(102);
+
 /// Which board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -104,6 +164,24 @@ impl BoardKind {
         }
     }
 
+    /// [`BoardKind::path_cells`] with [`NOWHERE`] in place of [`NO_CELL`].
+    #[inline]
+    pub fn landing_cells(self, slot: u8) -> &'static [u8; PATH_POSITIONS] {
+        match self {
+            BoardKind::Four => &FOUR_LANDING[slot as usize],
+            BoardKind::Six => &SIX_LANDING[slot as usize],
+        }
+    }
+
+    /// The stored position of a cell on each slot's path (0 where the path does not pass the cell).
+    #[inline]
+    pub fn cell_positions(self, cell: u8) -> &'static [u8; 6] {
+        match self {
+            BoardKind::Four => &FOUR_CELL_POSITIONS[cell as usize],
+            BoardKind::Six => &SIX_CELL_POSITIONS[cell as usize],
+        }
+    }
+
     /// The internal cell of a stored position for a piece following `slot`'s path, or `None` at home or goal.
     /// Cells `0..circuit_len` are circuit squares (square = cell + 1); then seven cells per slot for lanes.
     #[inline]
@@ -121,7 +199,10 @@ impl BoardKind {
     /// Whether an internal cell protects from capture: safe circuit squares and every lane square.
     #[inline]
     pub fn is_safe_cell(self, cell: u8) -> bool {
-        !self.is_circuit_cell(cell) || Self::is_safe_square(cell + 1)
+        match self {
+            BoardKind::Four => FOUR_SAFE[cell as usize],
+            BoardKind::Six => SIX_SAFE[cell as usize],
+        }
     }
 
     /// Whether an internal cell is the exit square of some slot (and which).
@@ -264,6 +345,35 @@ mod tests {
         // Yellow enters its lane after square 102 (its exit − 5).
         assert_eq!(b.place(0, b.last_circuit() + 1), Place::Square(102));
         assert_eq!(b.goal(), 105);
+    }
+
+    #[test]
+    fn the_safe_cell_tables_follow_the_safe_squares_and_lanes() {
+        for b in [BoardKind::Four, BoardKind::Six] {
+            for cell in 0..CELLS as u8 {
+                let safe = !b.is_circuit_cell(cell) || BoardKind::is_safe_square(cell + 1);
+                assert_eq!(b.is_safe_cell(cell), safe, "{b:?} cell {cell}");
+            }
+        }
+    }
+
+    #[test]
+    fn cell_positions_invert_the_path_tables() {
+        for b in [BoardKind::Four, BoardKind::Six] {
+            for slot in 0..b.slots() {
+                for pos in 1..b.goal_pos() {
+                    let cell = b.cell(slot, pos).unwrap();
+                    assert_eq!(b.cell_positions(cell)[slot as usize], pos);
+                }
+            }
+            for cell in 0..CELLS as u8 {
+                for (slot, &pos) in b.cell_positions(cell).iter().enumerate() {
+                    if pos != 0 {
+                        assert_eq!(b.cell(slot as u8, pos), Some(cell));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -98,3 +98,30 @@ pub enum Event {
 
 /// The events of one call: on the stack, no allocation.
 pub type Events = ArrayVec<Event, 32>;
+
+/// Where [`crate::Game::roll_with`], [`crate::Game::play_with`] and [`crate::Game::play_unchecked_with`] put
+/// their events: an [`Events`] list the caller owns, or [`NoEvents`] to skip building them at all (simulations
+/// and search). The rules applied are the same either way; only the reporting differs.
+pub trait EventSink {
+    /// Whether events are recorded; when `false` the engine does not even build them.
+    const ENABLED: bool;
+    fn push(&mut self, event: Event);
+}
+
+impl EventSink for Events {
+    const ENABLED: bool = true;
+    #[inline]
+    fn push(&mut self, event: Event) {
+        ArrayVec::push(self, event);
+    }
+}
+
+/// An [`EventSink`] that drops every event (and lets the engine skip building them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn push(&mut self, _event: Event) {}
+}

@@ -1,9 +1,9 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, CELLS, Place};
+use crate::board::{BoardKind, CELLS, NO_CELL, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
-use crate::event::{Event, Events, PieceRef};
+use crate::event::{Event, EventSink, Events, PieceRef};
 use crate::mode::{Mode, seat_plan, slot_colours};
 use crate::moves::{Move, MoveList, NO_PIECE};
 use crate::options::{
@@ -171,11 +171,11 @@ pub struct Game {
     /// Stored position of each piece: 0 at home, progress + 1 on the path, `goal_pos` at the goal.
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
-    pub(crate) cells: [[u8; 2]; CELLS],
-    /// Circuit cells holding a blockade (bit = cell): passing checks are a mask test, not a walk.
-    pub(crate) blocked: u128,
-    /// Lane cells holding a blockade (bit = slot × 7 + lane index).
-    pub(crate) lane_blocked: u64,
+    /// The last entry is `NOWHERE`, always empty.
+    pub(crate) cells: [[u8; 2]; CELLS + 1],
+    /// Blockades along each board slot's path, as a mask indexed by stored position (circuit and lane):
+    /// checking a move's way is one mask test. Updated only when a blockade forms or opens.
+    pub(crate) path_blocked: [u128; MAX_COLOURS],
     pub(crate) seat: u8,
     pub(crate) phase: Phase,
     /// Sixes rolled in a row this turn.
@@ -194,10 +194,8 @@ pub struct Game {
     /// Seats (bit mask) that have not made Morocco's special first roll yet.
     pub(crate) first_roll: u8,
     /// The legal moves of the current phase, generated once when the phase begins (derived state: a
-    /// move or count is validated against it without generating again). Unused entries stay `NO_MOVE`
-    /// so that equal games compare equal.
-    pub(crate) legal: [Move; LEGAL_CAP],
-    pub(crate) n_legal: u8,
+    /// move or count is validated against it without generating again).
+    pub(crate) legal: Legal,
 }
 
 const LEGAL_CAP: usize = 32;
@@ -208,6 +206,180 @@ const NO_MOVE: Move = Move {
     companion: NO_PIECE,
     flags: 0,
 };
+
+/// The move list the generator fills (on the stack, nothing to initialise).
+type Gen = MoveList;
+
+/// The stored legal moves of the current phase: only the first `n` entries mean anything, and only they are
+/// compared, hashed and shown (so storing a list is one short copy and clearing it is free).
+#[derive(Clone, Copy)]
+pub(crate) struct Legal {
+    m: [Move; LEGAL_CAP],
+    n: u8,
+}
+
+impl Legal {
+    const EMPTY: Legal = Legal {
+        m: [NO_MOVE; LEGAL_CAP],
+        n: 0,
+    };
+    #[inline(always)]
+    fn as_slice(&self) -> &[Move] {
+        &self.m[..self.n as usize]
+    }
+}
+
+impl PartialEq for Legal {
+    fn eq(&self, other: &Legal) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Legal {}
+
+impl std::hash::Hash for Legal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Legal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// Whether a piece of colour `mover` captures a lone piece of colour `victim` it lands on (off safe squares).
+#[inline(always)]
+fn capturable(layout: &Layout, options: &Options, mover: u8, victim: u8) -> bool {
+    mover != victim
+        && (options.capture_allies || layout.side_of_colour(mover) != layout.side_of_colour(victim))
+}
+
+/// The squares a piece passes when it advances `distance` (ones in bits 0 ..= distance − 2), to test against a
+/// path's blockade mask shifted to the square after the start.
+#[inline(always)]
+fn way_mask(distance: u8) -> u128 {
+    match distance {
+        0 => 0,
+        d if d > 128 => u128::MAX,
+        d => (1u128 << (d - 1)) - 1,
+    }
+}
+
+/// The fields the step generator reads, borrowed apart from the stored move list so that the generator can
+/// write the legal moves in place.
+struct Steps<'a> {
+    layout: &'a Layout,
+    options: &'a Options,
+    pos: &'a [u8; MAX_PIECES],
+    cells: &'a [[u8; 2]; CELLS + 1],
+    path_blocked: &'a [u128; MAX_COLOURS],
+}
+
+/// What the steps of one colour by one distance share, computed once per colour.
+struct Way {
+    c: u8,
+    distance: u8,
+    goal: u8,
+    /// The path's cells, `NOWHERE` (empty) at home and goal.
+    land: &'static [u8; crate::board::PATH_POSITIONS],
+    /// The path's blockades (`Game::path_blocked`).
+    blocked: u128,
+    /// `way_mask(distance)` (only when `blocked` is not 0).
+    way: u128,
+}
+
+impl Steps<'_> {
+    /// The moves of colour `c`'s pieces advancing exactly `distance`, written at `out[n..]` in piece order;
+    /// returns the new count. The same rules as `Game::gen_steps` / `Game::step_on` (a piece at home or at
+    /// the goal does not step, nor past the goal; no blockade on the way; no landing on a full square; a
+    /// lone opponent off the safe squares is captured; Morocco's mixed pairs only on safe squares), written
+    /// without branching on where each piece stands: a candidate is always stored and counted only when
+    /// legal (only landing next to a lone piece takes a branch).
+    #[inline(always)]
+    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+        let board = self.layout.board;
+        let slot = self.layout.path_slot[c as usize];
+        let mut w = Way {
+            c,
+            distance,
+            goal: board.goal_pos(),
+            land: board.landing_cells(slot),
+            blocked: self.path_blocked[slot as usize],
+            way: 0,
+        };
+        // Most of the time no blockade stands on the path: then the way needs no test.
+        if w.blocked == 0 {
+            self.pieces::<false>(&w, out, n)
+        } else {
+            w.way = way_mask(distance);
+            self.pieces::<true>(&w, out, n)
+        }
+    }
+
+    #[inline(always)]
+    fn pieces<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        out: &mut [Move; LEGAL_CAP],
+        mut n: usize,
+    ) -> usize {
+        let per = self.layout.pieces_per_colour;
+        let first = w.c * per;
+        if per == 4 {
+            for piece in first..first + 4 {
+                n = self.one::<BLOCKS>(w, piece, out, n);
+            }
+        } else {
+            for piece in first..first + per {
+                n = self.one::<BLOCKS>(w, piece, out, n);
+            }
+        }
+        n
+    }
+
+    #[inline(always)]
+    fn one<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        piece: u8,
+        out: &mut [Move; LEGAL_CAP],
+        n: usize,
+    ) -> usize {
+        let from = self.pos[piece as usize];
+        let to = from + w.distance; // a piece at the goal overshoots it
+        let mut ok = (from != 0) & (to <= w.goal);
+        if BLOCKS {
+            // Stored positions from + 1 ..= to − 1 must hold no blockade.
+            ok &= (w.blocked >> (from + 1)) & w.way == 0;
+        }
+        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
+        let cell = w.land[to.min(w.goal) as usize];
+        let [a, b] = self.cells[cell as usize];
+        ok &= b == 0;
+        let mut flags = 0;
+        if ok & (a != 0) {
+            let o = self.layout.colour_of_piece(a - 1);
+            if o != w.c {
+                let safe = self.layout.board.is_safe_cell(cell);
+                if !safe && capturable(self.layout, self.options, w.c, o) {
+                    flags = Move::CAPTURE;
+                } else if !safe && self.options.mixed_pairs_only_on_safe {
+                    ok = false;
+                }
+            }
+        }
+        out[n] = Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        };
+        n + usize::from(ok)
+    }
+}
 
 impl Game {
     /// A new game at its start position, for a preset.
@@ -233,9 +405,8 @@ impl Game {
             options,
             layout,
             pos: [0; MAX_PIECES],
-            cells: [[0; 2]; CELLS],
-            blocked: 0,
-            lane_blocked: 0,
+            cells: [[0; 2]; CELLS + 1],
+            path_blocked: [0; MAX_COLOURS],
             seat: 0,
             phase: Phase::Roll,
             sixes: 0,
@@ -250,8 +421,7 @@ impl Game {
             } else {
                 0
             },
-            legal: [NO_MOVE; LEGAL_CAP],
-            n_legal: 0,
+            legal: Legal::EMPTY,
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -377,22 +547,25 @@ impl Game {
     /// Whether the two pieces on a cell block it (kept up to date by `put` and `lift`).
     #[inline]
     pub(crate) fn is_blockade(&self, cell: u8) -> bool {
-        let len = self.board().circuit_len();
-        if cell < len {
-            self.blocked & (1u128 << cell) != 0
-        } else {
-            self.lane_blocked & (1u64 << (cell - len)) != 0
+        let row = self.board().cell_positions(cell);
+        match row.iter().position(|&p| p != 0) {
+            Some(slot) => self.path_blocked[slot] >> row[slot] & 1 != 0,
+            None => false,
         }
     }
 
-    fn refresh_blockade(&mut self, cell: u8) {
-        let on = self.compute_blockade(cell);
-        let len = self.board().circuit_len();
-        if cell < len {
-            self.blocked = (self.blocked & !(1u128 << cell)) | (u128::from(on) << cell);
-        } else {
-            let bit = cell - len;
-            self.lane_blocked = (self.lane_blocked & !(1u64 << bit)) | (u64::from(on) << bit);
+    /// Marks or clears a blockade on a cell in the mask of every path through it.
+    fn set_blockade(&mut self, cell: u8, on: bool) {
+        let row = self.board().cell_positions(cell);
+        for (mask, &pos) in self.path_blocked.iter_mut().zip(row) {
+            if pos != 0 {
+                let bit = 1u128 << pos;
+                if on {
+                    *mask |= bit;
+                } else {
+                    *mask &= !bit;
+                }
+            }
         }
     }
 
@@ -415,33 +588,56 @@ impl Game {
 
     #[inline]
     fn capturable(&self, mover: u8, victim: u8) -> bool {
-        mover != victim
-            && (self.options.capture_allies
-                || self.layout.side_of_colour(mover) != self.layout.side_of_colour(victim))
+        capturable(&self.layout, &self.options, mover, victim)
     }
 
     pub(crate) fn put(&mut self, piece: u8, pos: u8) {
+        match self.cell_at(piece, pos) {
+            Some(cell) => self.put_at(piece, pos, cell),
+            None => self.pos[piece as usize] = pos,
+        }
+    }
+
+    /// [`Game::put`] when the cell of `pos` is known.
+    #[inline(always)]
+    fn put_at(&mut self, piece: u8, pos: u8, cell: u8) {
         self.pos[piece as usize] = pos;
-        if let Some(cell) = self.cell_at(piece, pos) {
-            let slot = &mut self.cells[cell as usize];
-            if slot[0] == 0 {
-                slot[0] = piece + 1;
-            } else {
-                slot[1] = piece + 1;
-            }
-            self.refresh_blockade(cell);
+        let slot = &mut self.cells[cell as usize];
+        if slot[0] == 0 {
+            // Alone on its cell: no blockade, and the cell's bit was clear (an empty cell blocks nothing).
+            slot[0] = piece + 1;
+        } else {
+            slot[1] = piece + 1;
+            self.blockade_formed(cell);
+        }
+    }
+
+    /// A second piece arrived on `cell`: marks the blockade if the two make one.
+    #[inline(never)]
+    fn blockade_formed(&mut self, cell: u8) {
+        if self.compute_blockade(cell) {
+            self.set_blockade(cell, true);
         }
     }
 
     fn lift(&mut self, piece: u8) {
         if let Some(cell) = self.cell_of(piece) {
-            let slot = &mut self.cells[cell as usize];
-            if slot[0] == piece + 1 {
-                *slot = [slot[1], 0];
-            } else {
-                slot[1] = 0;
-            }
-            self.refresh_blockade(cell);
+            self.lift_at(piece, cell);
+        }
+    }
+
+    /// [`Game::lift`] when the piece's cell is known. At most one piece is left: never a blockade.
+    #[inline]
+    fn lift_at(&mut self, piece: u8, cell: u8) {
+        let slot = &mut self.cells[cell as usize];
+        let was_full = slot[1] != 0;
+        if slot[0] == piece + 1 {
+            *slot = [slot[1], 0];
+        } else {
+            slot[1] = 0;
+        }
+        if was_full {
+            self.set_blockade(cell, false);
         }
     }
 
@@ -460,6 +656,7 @@ impl Game {
     }
 
     /// Colours the seat moves before considering "when stuck" help.
+    #[inline]
     fn controlled(&self, seat: u8) -> u8 {
         let own = self.layout.seat_colours[seat as usize];
         if self.options.partner_moves == PartnerMoves::WhenFinished {
@@ -487,7 +684,7 @@ impl Game {
     /// The legal moves of the seat to act, without copying them.
     #[inline]
     pub fn legal(&self) -> &[Move] {
-        &self.legal[..self.n_legal as usize]
+        self.legal.as_slice()
     }
 
     /// Generates the legal moves of the current phase from scratch, as the game does once when a phase
@@ -502,28 +699,144 @@ impl Game {
     }
 
     /// Stores the legal moves of the phase just entered.
-    pub(crate) fn set_legal(&mut self, moves: &MoveList) {
-        let (n, old) = (moves.len(), self.n_legal as usize);
-        self.legal[..n].copy_from_slice(moves);
-        if old > n {
-            self.legal[n..old].fill(NO_MOVE);
-        }
-        self.n_legal = n as u8;
+    #[inline]
+    fn set_legal(&mut self, moves: &Gen) {
+        self.legal.m[..moves.len()].copy_from_slice(moves);
+        self.legal.n = moves.len() as u8;
     }
 
     /// Recomputes the stored legal moves from the position (after building it from a setup).
     pub(crate) fn refresh_legal(&mut self) {
-        let mut moves = MoveList::new();
-        self.generate_legal_moves(&mut moves);
-        self.set_legal(&moves);
+        let mut list = Gen::new();
+        match self.phase {
+            Phase::Move { die } => self.die_moves(die, &mut list),
+            Phase::Count { amount } => self.count_moves(amount, &mut list),
+            _ => {}
+        }
+        self.set_legal(&list);
     }
 
+    #[inline]
     fn clear_legal(&mut self) {
-        self.legal[..self.n_legal as usize].fill(NO_MOVE);
-        self.n_legal = 0;
+        self.legal.n = 0;
     }
 
-    fn die_moves(&self, die: u8, out: &mut MoveList) {
+    /// The step moves of the colours in `mask` by `distance`, written in place into the stored list from
+    /// entry `n`; returns the new count (the stored count is left to the caller).
+    #[inline(always)]
+    fn push_steps(&mut self, mask: u8, distance: u8, mut n: usize) -> usize {
+        let steps = Steps {
+            layout: &self.layout,
+            options: &self.options,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+        };
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            n = steps.push(c, distance, &mut self.legal.m, n);
+        }
+        n
+    }
+
+    /// Whether `store_die_moves` may generate this roll's moves in place: the cases where `gen_die` keeps
+    /// every move it generates (no first roll, no Morocco priorities, and for a six neither the twelve nor a
+    /// blockade that must be opened).
+    #[inline(always)]
+    fn plain_die(&self, die: u8) -> bool {
+        !self.first_roll_pending(self.seat)
+            && !self.options.morocco_priorities
+            && (die != 6
+                || (self.options.six != Six::TwelveWhenAllInPlay
+                    && !(self.options.must_open_blockade_on_six
+                        && (self.path_blocked[0] | self.path_blocked[1]) != 0)))
+    }
+
+    /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
+    #[inline(always)]
+    fn push_die(&mut self, mask: u8, die: u8) -> usize {
+        let mut n = 0;
+        if die == 5 {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                    && let Some(m) = self.exit_move(p)
+                {
+                    self.legal.m[n] = m;
+                    n += 1;
+                }
+            }
+            if n != 0 && self.options.exit_mandatory {
+                return n;
+            }
+        }
+        if die == 6 {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let (d, _) = self.six_distances(c);
+                n = self.push_steps(1 << c, d, n);
+            }
+            n
+        } else {
+            self.push_steps(mask, die, n)
+        }
+    }
+
+    /// `store_die_moves` through the general generator (kept out of the hot path).
+    #[inline(never)]
+    fn store_die_moves_general(&mut self, die: u8) -> bool {
+        let mut moves = Gen::new();
+        self.die_moves(die, &mut moves);
+        self.set_legal(&moves);
+        !moves.is_empty()
+    }
+
+    /// `store_count_moves` through the general generator (kept out of the hot path).
+    #[inline(never)]
+    fn store_count_moves_general(&mut self, amount: u8) -> bool {
+        let mut moves = Gen::new();
+        self.count_moves(amount, &mut moves);
+        self.set_legal(&moves);
+        !moves.is_empty()
+    }
+
+    /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
+    #[inline(always)]
+    fn store_die_moves(&mut self, die: u8) -> bool {
+        if !self.plain_die(die) {
+            return self.store_die_moves_general(die);
+        }
+        let mut n = self.push_die(self.controlled(self.seat), die);
+        if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
+            n = self.push_die(self.partner_colours(self.seat), die);
+        }
+        self.legal.n = n as u8;
+        n != 0
+    }
+
+    /// Generates and stores the moves of a count (the same list as `count_moves`); returns whether there is
+    /// any.
+    #[inline(always)]
+    fn store_count_moves(&mut self, amount: u8) -> bool {
+        if self.options.morocco_priorities {
+            return self.store_count_moves_general(amount);
+        }
+        let mut n = self.push_steps(self.controlled(self.seat), amount, 0);
+        if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
+            n = self.push_steps(self.partner_colours(self.seat), amount, 0);
+        }
+        self.legal.n = n as u8;
+        n != 0
+    }
+
+    #[inline]
+    fn die_moves(&self, die: u8, out: &mut Gen) {
         if self.first_roll_pending(self.seat) {
             return self.first_roll_moves(die, out);
         }
@@ -533,34 +846,59 @@ impl Game {
         }
     }
 
-    fn count_moves(&self, amount: u8, out: &mut MoveList) {
+    fn count_moves(&self, amount: u8, out: &mut Gen) {
         self.gen_count(self.controlled(self.seat), amount, out);
         if out.is_empty() && self.options.partner_moves == PartnerMoves::WhenStuck {
             self.gen_count(self.partner_colours(self.seat), amount, out);
         }
     }
 
-    fn gen_count(&self, mask: u8, amount: u8, out: &mut MoveList) {
-        for c in 0..self.layout.n_colours {
-            if mask & (1 << c) != 0 {
-                self.gen_steps(c, amount, out);
-            }
+    fn gen_count(&self, mask: u8, amount: u8, out: &mut Gen) {
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            self.gen_steps(c, amount, out);
         }
         if self.options.morocco_priorities && out.iter().any(|m| m.captures()) {
             out.retain(|m| m.captures());
         }
     }
 
-    fn gen_steps(&self, c: u8, distance: u8, out: &mut MoveList) {
+    /// Blockades along `slot`'s path as a mask indexed by stored position (circuit then lane).
+    #[inline(always)]
+    fn path_blockades(&self, slot: u8) -> u128 {
+        self.path_blocked[slot as usize]
+    }
+
+    #[inline(always)]
+    fn gen_steps(&self, c: u8, distance: u8, out: &mut Gen) {
         let goal = self.board().goal_pos();
+        let slot = self.layout.path_slot[c as usize];
+        let path = self.board().path_cells(slot);
+        let blocked = self.path_blockades(slot);
         for p in self.colour_pieces(c) {
             let from = self.pos[p as usize];
             if from != 0
                 && from != goal
-                && let Some(m) = self.step(p, from, distance)
+                && let Some(m) = self.step_on(p, c, path, blocked, from, distance)
             {
                 out.push(m);
             }
+        }
+    }
+
+    /// Whether a piece of colour index `c` is in its base (four pieces: one zero-byte test on their positions).
+    #[inline(always)]
+    fn any_home(&self, c: u8) -> bool {
+        let per = self.layout.pieces_per_colour as usize;
+        let first = c as usize * per;
+        if per == 4 {
+            let four = &self.pos[first..first + 4];
+            let x = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+            x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
+        } else {
+            self.pos[first..first + per].contains(&0)
         }
     }
 
@@ -575,17 +913,22 @@ impl Game {
                     }
                     Scope::Colour => 1 << c,
                 };
-                let any_home = (0..self.layout.n_colours)
-                    .filter(|k| mask & (1 << k) != 0)
-                    .any(|k| self.colour_pieces(k).any(|p| self.pos[p as usize] == 0));
+                let mut any_home = false;
+                let mut bits = mask;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    any_home |= self.any_home(k);
+                }
                 (if any_home { 6 } else { 7 }, None)
             }
             Six::TwelveWhenAllInPlay => {
                 let goal = self.board().goal_pos();
-                let all_in_play = self.colour_pieces(c).all(|p| {
+                let mut all_in_play = true;
+                for p in self.colour_pieces(c) {
                     let x = self.pos[p as usize];
-                    x != 0 && x != goal
-                });
+                    all_in_play &= (x != 0) & (x != goal);
+                }
                 if all_in_play {
                     (12, Some(6))
                 } else {
@@ -595,10 +938,13 @@ impl Game {
         }
     }
 
-    fn gen_die(&self, mask: u8, die: u8, out: &mut MoveList) {
-        let n = self.layout.n_colours;
+    #[inline(always)]
+    fn gen_die(&self, mask: u8, die: u8, out: &mut Gen) {
         if die == 5 {
-            for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+            let mut bits = mask;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
                 if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
                     && let Some(m) = self.exit_move(p)
                 {
@@ -609,7 +955,10 @@ impl Game {
                 return;
             }
         }
-        for c in (0..n).filter(|c| mask & (1 << c) != 0) {
+        let mut bits = mask;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
             if die == 6 {
                 let (d, alt) = self.six_distances(c);
                 self.gen_steps(c, d, out);
@@ -620,7 +969,15 @@ impl Game {
                 self.gen_steps(c, die, out);
             }
         }
-        if die == 6 && self.options.must_open_blockade_on_six {
+        if die != 6 && !self.options.morocco_priorities {
+            return;
+        }
+        // Only a circuit blockade can be opened (`opens_own_blockade`), and every circuit cell is on the
+        // path of slot 0 or slot 1: no blockade there, none to open.
+        if die == 6
+            && self.options.must_open_blockade_on_six
+            && (self.path_blocked[0] | self.path_blocked[1]) != 0
+        {
             let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
             if out.iter().any(|m| self.opens_own_blockade(m, seat_mask)) {
                 out.retain(|m| self.opens_own_blockade(m, seat_mask));
@@ -706,18 +1063,32 @@ impl Game {
     }
 
     /// A piece at `from` advancing exactly `distance`, if no blockade is in the way and it can land.
-    #[inline]
     fn step(&self, piece: u8, from: u8, distance: u8) -> Option<Move> {
+        let c = self.layout.colour_of_piece(piece);
+        let slot = self.layout.path_slot[c as usize];
+        let path = self.board().path_cells(slot);
+        self.step_on(piece, c, path, self.path_blockades(slot), from, distance)
+    }
+
+    /// [`Game::step`] with the colour, its path and its path's blockades (`path_blockades`) at hand.
+    #[inline(always)]
+    fn step_on(
+        &self,
+        piece: u8,
+        c: u8,
+        path: &[u8; crate::board::PATH_POSITIONS],
+        blocked: u128,
+        from: u8,
+        distance: u8,
+    ) -> Option<Move> {
         let board = self.board();
         let goal = board.goal_pos();
         let to = from + distance;
         if to > goal {
             return None;
         }
-        let c = self.layout.colour_of_piece(piece);
-        let slot = self.layout.path_slot[c as usize];
-        let path = board.path_cells(slot);
-        if to > from + 1 && self.blockade_between(slot, from + 1, to - 1) {
+        // A blockade on any stored position from + 1 ..= to − 1 (circuit or lane) bars the way.
+        if (blocked >> (from + 1)) & way_mask(distance) != 0 {
             return None;
         }
         let mut flags = 0;
@@ -748,37 +1119,9 @@ impl Game {
         })
     }
 
-    /// Whether a blockade stands on any stored position `lo..=hi` of `slot`'s path (circuit and lane).
-    #[inline]
-    fn blockade_between(&self, slot: u8, lo: u8, hi: u8) -> bool {
-        let board = self.board();
-        let len = board.circuit_len() as u32;
-        let last = board.last_circuit() + 1; // stored position of the last circuit square
-        if lo <= last && self.blocked != 0 {
-            let exit = (crate::board::SIDE * slot + 4) as u32;
-            let full = (1u128 << len) - 1;
-            // Rotate so that bit k is progress k of this path.
-            let rotated = ((self.blocked >> exit) | (self.blocked << (len - exit))) & full;
-            let (a, b) = ((lo - 1) as u32, (hi.min(last) - 1) as u32);
-            let range = ((1u128 << (b - a + 1)) - 1) << a;
-            if rotated & range != 0 {
-                return true;
-            }
-        }
-        if hi > last && self.lane_blocked != 0 {
-            let (a, b) = ((lo.max(last + 1) - last - 1) as u32, (hi - last - 1) as u32);
-            let lane = (self.lane_blocked >> (slot as u32 * crate::board::LANE_LEN as u32)) & 0x7f;
-            let range = ((1u64 << (b - a + 1)) - 1) << a;
-            if lane & range != 0 {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Morocco's first roll: the principal colour's first piece comes out and advances the die; a 5 brings
     /// two out, one on the exit and one five squares further.
-    fn first_roll_moves(&self, die: u8, out: &mut MoveList) {
+    fn first_roll_moves(&self, die: u8, out: &mut Gen) {
         let mask = self.layout.seat_colours[self.seat as usize];
         let principal = mask.trailing_zeros() as u8;
         let mut home = self
@@ -809,6 +1152,15 @@ impl Game {
     /// Rolls the die for the seat to act. Resolves a roll with no legal move (and the three-sixes penalty)
     /// at once, so the game always waits at a decision: roll, move, count, or over.
     pub fn roll(&mut self, die: u8) -> Result<Events, PlayError> {
+        let mut ev = Events::new();
+        self.roll_with(die, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::roll`] with the events pushed into a sink the caller owns ([`NoEvents`](crate::NoEvents) to
+    /// skip them: the same rules, without building events).
+    #[inline(always)]
+    pub fn roll_with<S: EventSink>(&mut self, die: u8, ev: &mut S) -> Result<(), PlayError> {
         match self.phase {
             Phase::Roll => {}
             Phase::Over { .. } => return Err(PlayError::GameOver),
@@ -817,20 +1169,21 @@ impl Game {
         if !(1..=6).contains(&die) {
             return Err(PlayError::BadDie(die));
         }
-        let mut ev = Events::new();
-        ev.push(Event::Rolled {
-            seat: self.seat,
-            die,
-        });
+        if S::ENABLED {
+            ev.push(Event::Rolled {
+                seat: self.seat,
+                die,
+            });
+        }
         let first = self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
             if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
-                self.three_sixes_penalty(&mut ev);
+                self.three_sixes_penalty(ev);
                 self.extra_roll = false;
                 self.n_queued = 0;
-                self.pass_turn(&mut ev);
-                return Ok(ev);
+                self.pass_turn(ev);
+                return Ok(());
             }
             self.extra_roll = true;
             self.last_six_moved = NONE;
@@ -839,23 +1192,22 @@ impl Game {
             self.sixes = 0;
             self.extra_roll = false;
         }
-        let mut moves = MoveList::new();
-        self.die_moves(die, &mut moves);
-        if moves.is_empty() {
-            ev.push(Event::NoLegalMove {
-                seat: self.seat,
-                die,
-            });
+        if !self.store_die_moves(die) {
+            if S::ENABLED {
+                ev.push(Event::NoLegalMove {
+                    seat: self.seat,
+                    die,
+                });
+            }
             self.first_roll &= !(1 << self.seat);
-            self.advance(&mut ev);
+            self.advance(ev);
         } else {
             self.phase = Phase::Move { die };
-            self.set_legal(&moves);
         }
-        Ok(ev)
+        Ok(())
     }
 
-    fn three_sixes_penalty(&mut self, ev: &mut Events) {
+    fn three_sixes_penalty<S: EventSink>(&mut self, ev: &mut S) {
         let piece = match self.options.three_sixes {
             Penalty::Off => NONE,
             Penalty::LastMoved => self.last_moved,
@@ -880,15 +1232,26 @@ impl Game {
                 sent = Some((self.layout.piece_ref(piece), from));
             }
         }
-        ev.push(Event::ThreeSixes {
-            seat: self.seat,
-            sent_home: sent.map(|s| s.0),
-            from: sent.map(|s| s.1),
-        });
+        if S::ENABLED {
+            ev.push(Event::ThreeSixes {
+                seat: self.seat,
+                sent_home: sent.map(|s| s.0),
+                from: sent.map(|s| s.1),
+            });
+        }
     }
 
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
+        let mut ev = Events::new();
+        self.play_with(mv, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::play`] with the events pushed into a sink the caller owns ([`NoEvents`](crate::NoEvents) to
+    /// skip them: the same rules and checks, without building events).
+    #[inline]
+    pub fn play_with<S: EventSink>(&mut self, mv: Move, ev: &mut S) -> Result<(), PlayError> {
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
             Phase::Count { amount } => (amount, true),
@@ -899,7 +1262,8 @@ impl Game {
         let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
             return Err(PlayError::Illegal(self.why_illegal(&mv, legal)));
         };
-        Ok(self.apply_legal(m, die, count))
+        self.apply_legal(m, die, count, ev);
+        Ok(())
     }
 
     /// Plays a move taken from [`Game::legal_moves`] of this very position, without checking it again.
@@ -907,23 +1271,33 @@ impl Game {
     /// For simulations and search, where the move list was just generated. Passing any other move breaks the
     /// rules (checked in debug builds only); use [`Game::play`] for anything that comes from a player.
     pub fn play_unchecked(&mut self, m: Move) -> Events {
+        let mut ev = Events::new();
+        self.play_unchecked_with(m, &mut ev);
+        ev
+    }
+
+    /// [`Game::play_unchecked`] with the events pushed into a sink the caller owns
+    /// ([`NoEvents`](crate::NoEvents) to skip them).
+    #[inline]
+    pub fn play_unchecked_with<S: EventSink>(&mut self, m: Move, ev: &mut S) {
         debug_assert!(
-            self.legal_moves().iter().any(|l| l.same_as(&m)),
+            self.legal().iter().any(|l| l.same_as(&m)),
             "play_unchecked: illegal move"
         );
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
             Phase::Count { amount } => (amount, true),
-            _ => return Events::new(),
+            _ => return,
         };
-        self.apply_legal(m, die, count)
+        self.apply_legal(m, die, count, ev);
     }
 
-    fn apply_legal(&mut self, m: Move, die: u8, count: bool) -> Events {
-        let mut ev = Events::new();
-        let loses_reroll = !count && die == 6 && self.loses_reroll(&m);
+    #[inline]
+    fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
+        let loses_reroll =
+            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(&m);
         let first = !count && self.first_roll_pending(self.seat);
-        self.apply(m, count, &mut ev);
+        self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
             self.apply(
                 Move {
@@ -934,7 +1308,7 @@ impl Game {
                     flags: Move::ENTER,
                 },
                 false,
-                &mut ev,
+                ev,
             );
         }
         if first {
@@ -946,12 +1320,13 @@ impl Game {
         }
         if loses_reroll && self.extra_roll {
             self.extra_roll = false;
-            ev.push(Event::RerollLost { seat: self.seat });
+            if S::ENABLED {
+                ev.push(Event::RerollLost { seat: self.seat });
+            }
         }
         if !self.is_over() {
-            self.advance(&mut ev);
+            self.advance(ev);
         }
-        ev
     }
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
@@ -970,7 +1345,7 @@ impl Game {
         (0..self.layout.n_colours)
             .filter(|k| colours & (1 << k) != 0)
             .any(|k| {
-                let mut l = MoveList::new();
+                let mut l = Gen::new();
                 if self.six_distances(k).0 == 12 {
                     self.gen_steps(k, 12, &mut l);
                 }
@@ -978,36 +1353,39 @@ impl Game {
             })
     }
 
-    fn apply(&mut self, m: Move, count: bool, ev: &mut Events) {
+    #[inline(always)]
+    fn apply<S: EventSink>(&mut self, m: Move, count: bool, ev: &mut S) {
         let piece = m.piece;
         let c = self.layout.colour_of_piece(piece);
-        let me = self.layout.piece_ref(piece);
-        let from_place = self.place(piece);
-        if let Some(cell) = self.cell_of(piece)
-            && self.is_blockade(cell)
-        {
+        let slot = self.layout.path_slot[c as usize];
+        let board = self.board();
+        let path = board.path_cells(slot);
+        let from_cell = path[self.pos[piece as usize] as usize];
+        if S::ENABLED && from_cell != NO_CELL && self.is_blockade(from_cell) {
             ev.push(Event::BlockadeOpened {
-                at: from_place,
+                at: self.place(piece),
                 colour: self.layout.colours[c as usize],
             });
         }
-        self.lift(piece);
-        let slot = self.layout.path_slot[c as usize];
-        let board = self.board();
-        let to_place = board.place(slot, m.to);
-        ev.push(Event::Moved {
-            seat: self.seat,
-            piece: me,
-            from: from_place,
-            to: to_place,
-            distance: if m.from == 0 { 0 } else { m.to - m.from },
-            count,
-        });
-        let mut victims = [NONE; 2];
-        if let Some(cell) = board.cell(slot, m.to) {
-            let [a, b] = self.cells[cell as usize];
-            let exiting = m.from == 0 && m.to == 1;
-            if exiting {
+        if S::ENABLED {
+            ev.push(Event::Moved {
+                seat: self.seat,
+                piece: self.layout.piece_ref(piece),
+                from: self.place(piece),
+                to: board.place(slot, m.to),
+                distance: if m.from == 0 { 0 } else { m.to - m.from },
+                count,
+            });
+        }
+        if from_cell != NO_CELL {
+            self.lift_at(piece, from_cell);
+        }
+        let to_cell = path[m.to as usize];
+        if to_cell != NO_CELL {
+            let [a, b] = self.cells[to_cell as usize];
+            if m.from == 0 && m.to == 1 {
+                // Coming out onto the exit square.
+                let mut victims = [NONE; 2];
                 match self.options.exit_capture {
                     ExitCapture::Never => {}
                     ExitCapture::LastArrivedWhenFull => {
@@ -1027,33 +1405,32 @@ impl Game {
                         }
                     }
                 }
+                for v in victims {
+                    if v != NONE {
+                        self.capture(piece, v, m.to, to_cell, ev);
+                    }
+                }
             } else if a != 0
                 && b == 0
-                && !board.is_safe_cell(cell)
+                && !board.is_safe_cell(to_cell)
                 && self.capturable(c, self.colour_on(a))
             {
-                victims[0] = a - 1;
+                self.capture(piece, a - 1, m.to, to_cell, ev);
             }
-            for v in victims.into_iter().filter(|&v| v != NONE) {
-                self.lift(v);
-                self.pos[v as usize] = 0;
-                ev.push(Event::Captured {
-                    piece: self.layout.piece_ref(v),
-                    by: me,
-                    at: to_place,
-                });
-                self.grant(self.options.capture_bonus, ev);
-            }
-            self.put(piece, m.to);
-            if self.is_blockade(cell) {
+            self.put_at(piece, m.to, to_cell);
+            if S::ENABLED && self.is_blockade(to_cell) {
                 ev.push(Event::BlockadeFormed {
-                    at: to_place,
+                    at: board.place(slot, m.to),
                     colour: self.layout.colours[c as usize],
                 });
             }
         } else {
             self.pos[piece as usize] = m.to;
-            ev.push(Event::ReachedGoal { piece: me });
+            if S::ENABLED {
+                ev.push(Event::ReachedGoal {
+                    piece: self.layout.piece_ref(piece),
+                });
+            }
             let side = self.layout.side_of_colour(c);
             if self.has_won(side) {
                 // The game ends at once: no count is played after the winning arrival.
@@ -1061,12 +1438,30 @@ impl Game {
                 self.clear_legal();
                 self.queued = [0; 4];
                 self.n_queued = 0;
-                ev.push(Event::GameWon { side });
+                if S::ENABLED {
+                    ev.push(Event::GameWon { side });
+                }
             } else {
                 self.grant(self.options.goal_bonus, ev);
             }
         }
         self.last_moved = piece;
+    }
+
+    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus.
+    fn capture<S: EventSink>(&mut self, by: u8, victim: u8, to: u8, cell: u8, ev: &mut S) {
+        if S::ENABLED {
+            let slot = self.layout.path_slot[self.layout.colour_of_piece(by) as usize];
+            let at = self.board().place(slot, to);
+            ev.push(Event::Captured {
+                piece: self.layout.piece_ref(victim),
+                by: self.layout.piece_ref(by),
+                at,
+            });
+        }
+        self.lift_at(victim, cell);
+        self.pos[victim as usize] = 0;
+        self.grant(self.options.capture_bonus, ev);
     }
 
     /// The piece stands on a safe square (or in its lane) or in a blockade.
@@ -1075,14 +1470,17 @@ impl Game {
             .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c))
     }
 
-    fn grant(&mut self, amount: u8, ev: &mut Events) {
+    #[inline]
+    fn grant<S: EventSink>(&mut self, amount: u8, ev: &mut S) {
         if amount == 0 {
             return;
         }
-        ev.push(Event::BonusGranted {
-            seat: self.seat,
-            amount,
-        });
+        if S::ENABLED {
+            ev.push(Event::BonusGranted {
+                seat: self.seat,
+                amount,
+            });
+        }
         if (self.n_queued as usize) < self.queued.len() {
             self.queued[self.n_queued as usize] = amount;
             self.n_queued += 1;
@@ -1100,22 +1498,21 @@ impl Game {
     }
 
     /// Moves on to the next decision: a pending count, the extra roll, or the next seat.
-    fn advance(&mut self, ev: &mut Events) {
+    #[inline(always)]
+    fn advance<S: EventSink>(&mut self, ev: &mut S) {
         while self.n_queued > 0 {
             let amount = self.queued[0];
-            self.queued.copy_within(1.., 0);
-            self.queued[3] = 0;
+            self.queued = [self.queued[1], self.queued[2], self.queued[3], 0];
             self.n_queued -= 1;
-            let mut moves = MoveList::new();
-            self.count_moves(amount, &mut moves);
-            if moves.is_empty() {
-                ev.push(Event::BonusLost {
-                    seat: self.seat,
-                    amount,
-                });
+            if !self.store_count_moves(amount) {
+                if S::ENABLED {
+                    ev.push(Event::BonusLost {
+                        seat: self.seat,
+                        amount,
+                    });
+                }
             } else {
                 self.phase = Phase::Count { amount };
-                self.set_legal(&moves);
                 return;
             }
         }
@@ -1123,22 +1520,31 @@ impl Game {
         if self.extra_roll {
             self.extra_roll = false;
             self.phase = Phase::Roll;
-            ev.push(Event::ExtraRoll { seat: self.seat });
+            if S::ENABLED {
+                ev.push(Event::ExtraRoll { seat: self.seat });
+            }
         } else {
             self.pass_turn(ev);
         }
     }
 
-    fn pass_turn(&mut self, ev: &mut Events) {
+    #[inline]
+    fn pass_turn<S: EventSink>(&mut self, ev: &mut S) {
         self.clear_legal();
-        self.seat = (self.seat + 1) % self.layout.n_seats;
+        self.seat = if self.seat + 1 == self.layout.n_seats {
+            0
+        } else {
+            self.seat + 1
+        };
         self.sixes = 0;
         self.last_moved = NONE;
         self.last_six_moved = NONE;
         self.last_six_spared = false;
         self.extra_roll = false;
         self.phase = Phase::Roll;
-        ev.push(Event::TurnPassed { seat: self.seat });
+        if S::ENABLED {
+            ev.push(Event::TurnPassed { seat: self.seat });
+        }
     }
 
     /// Explains why a move is not among the legal ones, naming the rule.

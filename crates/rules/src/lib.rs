@@ -15,6 +15,16 @@
 //! assert_eq!(line.parse::<Game>().unwrap(), game);
 //! # let _ = events;
 //! ```
+//!
+//! Simulations and searches that do not need the events use the same rules without building them:
+//!
+//! ```
+//! use parchis_rules::{Game, Mode, NoEvents, RuleSet};
+//! let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+//! game.roll_with(5, &mut NoEvents).unwrap();
+//! let mv = game.legal()[0];
+//! game.play_unchecked_with(mv, &mut NoEvents);
+//! ```
 
 pub mod board;
 pub mod colour;
@@ -30,7 +40,7 @@ pub mod view;
 pub use board::{BoardKind, Place};
 pub use colour::Colour;
 pub use error::{IllegalMove, MoveParseError, PlayError, PositionError, SetupError};
-pub use event::{Event, Events, PieceRef};
+pub use event::{Event, EventSink, Events, NoEvents, PieceRef};
 pub use game::{Game, Layout, Phase};
 pub use mode::Mode;
 pub use moves::{Move, MoveList};

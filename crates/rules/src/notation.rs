@@ -91,9 +91,8 @@ impl Game {
         let mut g = Game::with_options(s.rules, s.mode, s.players, s.options)
             .map_err(|e| bad(e.to_string()))?;
         g.pos = [0; crate::game::MAX_PIECES];
-        g.cells = [[0; 2]; crate::board::CELLS];
-        g.blocked = 0;
-        g.lane_blocked = 0;
+        g.cells = [[0; 2]; crate::board::CELLS + 1];
+        g.path_blocked = [0; crate::game::MAX_COLOURS];
         let l = g.layout;
         if s.pieces.len() != l.n_colours as usize {
             return Err(bad(format!(

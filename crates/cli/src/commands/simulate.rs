@@ -1,5 +1,5 @@
 use clap::Args as ClapArgs;
-use parchis_rules::{Game, Phase};
+use parchis_rules::{Game, NoEvents, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
@@ -36,13 +36,13 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
             }
             Phase::Roll => {
                 rolls += 1;
-                let _ = g.roll(rng.random_range(1..=6));
+                let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
             }
             _ => {
                 let legal = g.legal();
                 let m = legal[rng.random_range(0..legal.len())];
                 moves += 1;
-                g.play_unchecked(m);
+                g.play_unchecked_with(m, &mut NoEvents);
             }
         }
     }
