@@ -4,11 +4,6 @@
 use parchis_rules::{Game, Mode, NoEvents, Phase, RuleSet};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-use std::alloc::System;
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 /// Plays one seeded game of every start, through `roll` / `play` and through the event-free calls; returns the
 /// number of actions.
@@ -50,19 +45,16 @@ fn rolling_and_playing_a_whole_game_allocates_nothing() {
             starts.push(Game::new(r, m, m.default_players()).unwrap());
         }
     }
-    // The counter is process-wide: on a loaded machine the test harness's own thread can allocate while the
-    // games run (this test failed now and then before the engine changed, too). The games are seeded and the
-    // engine is pure, so an allocation of the engine would show in every run: one run with none proves it.
-    let mut counts = Vec::new();
-    for _ in 0..5 {
-        let region = Region::new(GLOBAL);
-        let actions = play_all(&starts);
-        let allocations = region.change().allocations;
-        assert!(actions > 1000);
-        if allocations == 0 {
-            return;
-        }
-        counts.push(allocations);
-    }
-    panic!("every run allocated: {counts:?} times");
+    // allocation-counter counts this thread's allocations only, so the test harness's other threads cannot
+    // pollute the count. A measurement that sees a known allocation proves the counter is in place.
+    let known = allocation_counter::measure(|| drop(std::hint::black_box(Box::new(1u64))));
+    assert_eq!(known.count_total, 1, "the counting allocator is installed");
+    let mut actions = 0;
+    let counted = allocation_counter::measure(|| actions = play_all(&starts));
+    assert!(actions > 1000);
+    assert_eq!(
+        counted.count_total, 0,
+        "{} allocations in {actions} rolls and moves",
+        counted.count_total
+    );
 }
