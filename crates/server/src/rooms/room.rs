@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use parchis_rules::{Event, Phase};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
 use super::bot::Bots;
-use super::hub::{Conn, ConnId, GamePart, Hub, PublicParts};
+use super::hub::{
+    Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
+};
 use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
@@ -99,10 +101,24 @@ impl Room {
         // Random bots are seeded from the room id: reproducible, different per room.
         let bot_seed = u64::from_str_radix(&crate::auth::sha256_hex(&lobby.room.id)[..16], 16)
             .unwrap_or_default();
+        let settings = lobby.room.settings.0.clone();
         let mut room = Room {
             lobby,
             table: None,
-            hub: Hub::new(PublicParts::default()),
+            // Replaced below, once the room can describe itself.
+            hub: Hub::new(PublicParts {
+                lobby: LobbyState {
+                    room: RoomState {
+                        id: String::new(),
+                        status: String::new(),
+                        owner_id: String::new(),
+                        settings,
+                    },
+                    seats: Vec::new(),
+                    spectators: 0,
+                },
+                game: None,
+            }),
             db,
             events,
             timing,
@@ -195,33 +211,34 @@ impl Room {
     /// the game itself (its `view` is built by the hub only when it changed).
     pub fn public_parts(&self) -> PublicParts {
         let room = &self.lobby.room;
-        let seats: Vec<Value> = self
+        let seats = self
             .lobby
             .seats
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let bot = s.bot_level.as_deref().and_then(BotLevel::parse);
+                let covered = self.bot_playing.get(i).copied().unwrap_or(false);
                 let (status, label) = if bot.is_some() {
                     ("bot", "bot")
                 } else if s.player_id.is_none() {
                     ("empty", "empty")
                 } else if self.connected(i) {
                     ("connected", "connected")
-                } else if self.bot_playing.get(i).copied().unwrap_or(false) {
+                } else if covered {
                     ("away", "away (bot playing)")
                 } else {
                     ("away", "away")
                 };
-                json!({
-                    "seat": s.seat,
-                    "player_id": s.player_id,
-                    "display_name": s.display_name,
-                    "bot": bot,
-                    "status": status,
-                    "bot_playing": bot.is_some() || self.bot_playing.get(i).copied().unwrap_or(false),
-                    "label": label,
-                })
+                SeatState {
+                    seat: s.seat,
+                    player_id: s.player_id.clone(),
+                    display_name: s.display_name.clone(),
+                    bot,
+                    status,
+                    bot_playing: bot.is_some() || covered,
+                    label,
+                }
             })
             .collect();
         let spectators = self
@@ -233,35 +250,30 @@ impl Room {
                     .is_none_or(|p| self.seat_of_player(p).is_none())
             })
             .count();
-        let game = self.table.as_ref().map(|t| {
-            let fields = json!({
-                "id": t.game_id,
-                "seed_hash": t.seed_hash,
-                "seed": t.revealed_seed(),
-                "rolls": t.rolls,
-                "deadline_ms": if t.game.is_over() { None } else { self.deadline_ms },
-                "result": t.result,
-            });
-            let Value::Object(fields) = fields else {
-                unreachable!("json! object")
-            };
-            GamePart {
-                fields,
-                game: t.game,
-            }
-        });
-        let lobby = json!({
-            "room": {
-                "id": room.id,
-                "status": room.status,
-                "owner_id": room.owner_id,
-                "settings": room.settings.0,
+        let game = self.table.as_ref().map(|t| GamePart {
+            fields: GameFields {
+                id: t.game_id.clone(),
+                seed_hash: t.seed_hash.clone(),
+                seed: t.revealed_seed().map(str::to_owned),
+                rolls: t.rolls,
+                deadline_ms: if t.game.is_over() {
+                    None
+                } else {
+                    self.deadline_ms
+                },
+                result: t.result.clone(),
             },
-            "seats": seats,
-            "spectators": spectators,
+            game: t.game,
         });
-        let Value::Object(lobby) = lobby else {
-            unreachable!("json! object")
+        let lobby = LobbyState {
+            room: RoomState {
+                id: room.id.clone(),
+                status: room.status.clone(),
+                owner_id: room.owner_id.clone(),
+                settings: room.settings.0.clone(),
+            },
+            seats,
+            spectators,
         };
         PublicParts { lobby, game }
     }
