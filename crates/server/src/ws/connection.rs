@@ -14,6 +14,8 @@ use crate::rooms::protocol::{self, CommandError, Outbound};
 
 /// How long the writer may take to flush a close after the reader ends.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// Most queued messages written with one flush (one `write` on the socket).
+const WRITE_BATCH: usize = 32;
 
 /// Runs the connection until either side closes.
 pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) {
@@ -26,8 +28,8 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
     let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
 
     let mut writer = tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
+        'run: loop {
+            let mut next = Some(tokio::select! {
                 biased;
                 local = local_rx.recv() => match local {
                     Some(m) => m,
@@ -35,21 +37,32 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
                 },
                 // A closed room queue means the room dropped us for reading too slowly.
                 room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
-            };
-            match message {
-                Outbound::Text(text) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
-                        break;
+            });
+            // Everything already queued goes out in one write (e.g. an update and its ack).
+            let mut batched = 0;
+            while let Some(message) = next.take() {
+                match message {
+                    Outbound::Text(text) => {
+                        if sink.feed(Message::Text(text)).await.is_err() {
+                            break 'run;
+                        }
+                    }
+                    Outbound::Close(code, reason) => {
+                        let frame = CloseFrame {
+                            code,
+                            reason: reason.into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        break 'run;
                     }
                 }
-                Outbound::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: reason.into(),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
+                batched += 1;
+                if batched < WRITE_BATCH {
+                    next = local_rx.try_recv().or_else(|_| outbound.try_recv()).ok();
                 }
+            }
+            if sink.flush().await.is_err() {
+                break;
             }
         }
         let _ = sink.close().await;
