@@ -12,7 +12,7 @@
 //! kept. If a batch fails (e.g. one duplicate `seq`), its appends are retried
 //! one by one so each caller gets its own answer.
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 use sqlx::types::Json;
 use tokio::sync::{mpsc, oneshot};
 
@@ -29,8 +29,9 @@ const MAX_BATCH: usize = 1024;
 pub(super) struct Append {
     pub game_id: String,
     pub seq: i64,
-    pub kind: String,
-    pub payload: Value,
+    pub kind: &'static str,
+    /// The payload's JSON text, serialised once by the room.
+    pub payload: Box<RawValue>,
     pub at: i64,
     pub done: oneshot::Sender<Result<(), DbError>>,
 }
@@ -99,7 +100,7 @@ async fn write_batch(pool: &Pool, batch: &[Append]) -> Result<(), DbError> {
         insert.push_values(batch, |mut row, a| {
             row.push_bind(&a.game_id)
                 .push_bind(a.seq)
-                .push_bind(&a.kind)
+                .push_bind(a.kind)
                 .push_bind(Json(&a.payload))
                 .push_bind(a.at);
         });
