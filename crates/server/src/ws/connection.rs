@@ -16,6 +16,8 @@ use crate::rooms::protocol::{self, CommandError, Outbound};
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Most queued messages written with one flush (one `write` on the socket).
 const WRITE_BATCH: usize = 32;
+/// No more messages are added to a batch once it holds this many bytes.
+const WRITE_BATCH_BYTES: usize = 2048;
 
 /// Runs the connection until either side closes.
 pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) {
@@ -38,11 +40,15 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
                 // A closed room queue means the room dropped us for reading too slowly.
                 room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
             });
-            // Everything already queued goes out in one write (e.g. an update and its ack).
+            // What is already queued goes out in one write (e.g. an update and its
+            // ack), up to a few KiB: the socket's write buffer keeps the capacity
+            // of its largest batch, so batching behind a snapshot would cost memory.
             let mut batched = 0;
+            let mut bytes = 0;
             while let Some(message) = next.take() {
                 match message {
                     Outbound::Text(text) => {
+                        bytes += text.len();
                         if sink.feed(Message::Text(text)).await.is_err() {
                             break 'run;
                         }
@@ -57,7 +63,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
                     }
                 }
                 batched += 1;
-                if batched < WRITE_BATCH {
+                if batched < WRITE_BATCH && bytes < WRITE_BATCH_BYTES {
                     next = local_rx.try_recv().or_else(|_| outbound.try_recv()).ok();
                 }
             }
@@ -108,11 +114,20 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
             }
         }
         // Dropping `sender` tells the room; dropping `local_tx` ends the writer.
+        stream
     };
 
     tokio::select! {
-        () = reader => {
-            if tokio::time::timeout(CLOSE_GRACE, &mut writer).await.is_err() {
+        mut stream = reader => {
+            let closing = async {
+                let _ = (&mut writer).await;
+                // Then read and drop whatever the client still sends until it answers
+                // the close (or goes): a socket closed with unread input is reset by
+                // the kernel, and the reset can destroy the close frame in flight
+                // (e.g. `rate_limited` after a flood the reader did not read in full).
+                while let Some(Ok(_)) = stream.next().await {}
+            };
+            if tokio::time::timeout(CLOSE_GRACE, closing).await.is_err() {
                 writer.abort();
             }
         }
