@@ -213,15 +213,29 @@ impl Hub {
         serde_json::to_value(self.state_ref()).unwrap_or(Value::Null)
     }
 
-    /// Publishes `state` with `events` as one update (nothing if neither changed).
-    /// Returns connections dropped for being too slow.
-    pub fn publish(&mut self, events: &[Event], state: PublicParts) -> Vec<ConnId> {
+    /// The lobby part last published.
+    pub fn lobby(&self) -> &LobbyState {
+        &self.lobby
+    }
+
+    /// Publishes the new state with `events` as one update (nothing if neither
+    /// changed): `lobby` is `None` when the caller knows it did not change,
+    /// `game` is the game part (`None`: no game). Returns connections dropped
+    /// for being too slow.
+    pub fn publish(
+        &mut self,
+        events: &[Event],
+        lobby: Option<LobbyState>,
+        game: Option<GamePart>,
+    ) -> Vec<ConnId> {
         let mut patch = PatchWriter::new();
-        if self.lobby != state.lobby {
-            diff_lobby(&self.lobby, &state.lobby, &mut patch);
-            self.lobby = state.lobby;
+        if let Some(lobby) = lobby
+            && self.lobby != lobby
+        {
+            diff_lobby(&self.lobby, &lobby, &mut patch);
+            self.lobby = lobby;
         }
-        match (&mut self.game, state.game) {
+        match (&mut self.game, game) {
             (None, None) => {}
             (old @ Some(_), None) => {
                 patch.replace(&[GAME], &Value::Null);
@@ -600,7 +614,10 @@ mod tests {
     ) {
         let before = hub.state();
         let version = hub.version();
-        assert!(hub.publish(events, parts).is_empty());
+        assert!(
+            hub.publish(events, Some(parts.lobby), parts.game)
+                .is_empty()
+        );
         let after = hub.state();
         if hub.version() == version {
             assert_eq!(before, after, "nothing published but the state changed");
