@@ -4,6 +4,11 @@ use clap::Parser;
 use parchis_server::{Config, run};
 use tokio::net::TcpListener;
 
+/// mimalloc instead of glibc malloc: the publish and socket paths allocate and
+/// free many small buffers across the runtime's threads (see BENCHMARKS.md, Load).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()

@@ -111,16 +111,19 @@ impl Db {
         &self,
         game_id: &str,
         seq: i64,
-        kind: &str,
-        payload: &Value,
+        kind: &'static str,
+        payload: &(impl serde::Serialize + ?Sized),
         at: i64,
     ) -> Result<(), DbError> {
+        // Serialised here, once: the writer task binds the text as it is.
+        let payload = serde_json::value::to_raw_value(payload)
+            .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         let (done, answer) = tokio::sync::oneshot::channel();
         let append = super::log_writer::Append {
             game_id: game_id.to_owned(),
             seq,
-            kind: kind.to_owned(),
-            payload: payload.clone(),
+            kind,
+            payload,
             at,
             done,
         };

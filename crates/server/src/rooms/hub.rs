@@ -2,20 +2,26 @@
 //! bounded ring of recent updates for reconnecting clients. Each update is
 //! serialised once and the same bytes are queued to every connection.
 //!
-//! The public state is kept in parts (room/seats/spectators, the game's small
-//! fields, the game view) so that an update only rebuilds and diffs what can
-//! have changed: the view is rebuilt only when the game changed, and each part
-//! is diffed on its own with its paths prefixed. The whole state is assembled
-//! only for snapshots.
+//! The public state is kept typed, in parts (room/seats/spectators, the game's
+//! small fields, the game's [`View`]). An update compares each part with the
+//! one last published as plain structs and writes RFC 6902 operations only for
+//! the fields that differ, serialising just those values straight into the
+//! message bytes: no `serde_json::Value` tree is built or diffed. The view is
+//! rebuilt only when the game changed. The whole state is serialised only for
+//! snapshots.
 
 use std::collections::{HashMap, VecDeque};
 
-use parchis_rules::{Event, Game};
-use serde_json::{Map, Value, json};
+use parchis_rules::view::{PieceView, TurnView};
+use parchis_rules::{Event, Game, View};
+use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
-use super::protocol::{Outbound, frame};
+use super::patch::{PatchWriter, Seg, into_text, write_json};
+use super::protocol::Outbound;
+use crate::settings::{BotLevel, RoomSettings};
 
 /// Identifies one connection within its room.
 pub type ConnId = u64;
@@ -36,11 +42,71 @@ pub struct Conn {
     pub player_id: Option<String>,
 }
 
+/// The top-level fields of the public state other than `game`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LobbyState {
+    /// `room`.
+    pub room: RoomState,
+    /// `seats`, in seat order.
+    pub seats: Vec<SeatState>,
+    /// `spectators`: connections that are not a seated player's.
+    pub spectators: usize,
+}
+
+/// `room` of the public state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoomState {
+    /// Room id.
+    pub id: String,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// Owner's player id.
+    pub owner_id: String,
+    /// The room's settings.
+    pub settings: RoomSettings,
+}
+
+/// One entry of `seats`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeatState {
+    /// Seat index.
+    pub seat: i64,
+    /// Seated human, if any.
+    pub player_id: Option<String>,
+    /// Their display name.
+    pub display_name: Option<String>,
+    /// Bot level of a bot seat.
+    pub bot: Option<BotLevel>,
+    /// `bot`, `empty`, `connected` or `away`.
+    pub status: &'static str,
+    /// Whether the server plays this seat (bot seat, or away player covered by a bot).
+    pub bot_playing: bool,
+    /// Text to show for the status.
+    pub label: &'static str,
+}
+
+/// Fields of `game` other than `view`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameFields {
+    /// Game id.
+    pub id: String,
+    /// Commitment to the seed.
+    pub seed_hash: String,
+    /// The seed, once the game is over.
+    pub seed: Option<String>,
+    /// Rolls made so far.
+    pub rolls: u64,
+    /// When the current decision's timer runs out, Unix ms.
+    pub deadline_ms: Option<i64>,
+    /// Result once finished.
+    pub result: Option<Value>,
+}
+
 /// The public state as the room builds it (see [`Hub`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PublicParts {
-    /// Top-level fields other than `game` (`room`, `seats`, `spectators`).
-    pub lobby: Map<String, Value>,
+    /// Top-level fields other than `game`.
+    pub lobby: LobbyState,
     /// The game, if one was started.
     pub game: Option<GamePart>,
 }
@@ -49,7 +115,7 @@ pub struct PublicParts {
 #[derive(Debug)]
 pub struct GamePart {
     /// Fields of `game` other than `view`.
-    pub fields: Map<String, Value>,
+    pub fields: GameFields,
     /// The game, whose `view()` is `game.view`.
     pub game: Game,
 }
@@ -57,9 +123,39 @@ pub struct GamePart {
 /// The last published game part, with its view built.
 #[derive(Debug)]
 struct PublishedGame {
-    fields: Map<String, Value>,
+    fields: GameFields,
     game: Game,
-    view: Value,
+    view: View,
+}
+
+/// The public state as serialised (PROTOCOL.md §2 `snapshot.state`).
+#[derive(Serialize)]
+struct StateRef<'a> {
+    room: &'a RoomState,
+    seats: &'a [SeatState],
+    spectators: usize,
+    game: Option<GameRef<'a>>,
+}
+
+/// `game` as serialised.
+#[derive(Serialize)]
+struct GameRef<'a> {
+    id: &'a str,
+    seed_hash: &'a str,
+    seed: Option<&'a str>,
+    rolls: u64,
+    deadline_ms: Option<i64>,
+    result: Option<&'a Value>,
+    view: &'a View,
+}
+
+/// A `snapshot` message.
+#[derive(Serialize)]
+struct SnapshotRef<'a> {
+    r#type: &'static str,
+    version: u64,
+    epoch: &'a str,
+    state: StateRef<'a>,
 }
 
 /// Versioned public state plus the connections watching it.
@@ -70,7 +166,7 @@ pub struct Hub {
     /// Version of the state; +1 per published update.
     version: u64,
     /// The public state last published, top-level fields but `game` (patches are computed from it).
-    lobby: Map<String, Value>,
+    lobby: LobbyState,
     /// Its `game` field, `None` for `null`.
     game: Option<PublishedGame>,
     /// Recent updates, oldest first, as sent.
@@ -80,6 +176,9 @@ pub struct Hub {
     /// Next connection id to hand out.
     next_id: ConnId,
 }
+
+const GAME: Seg = Seg::Key("game");
+const VIEW: Seg = Seg::Key("view");
 
 impl Hub {
     /// A hub at version 0 with `state`.
@@ -100,45 +199,61 @@ impl Hub {
         self.version
     }
 
-    /// Current public state (assembled: for snapshots and tests).
-    pub fn state(&self) -> Value {
-        let mut state = self.lobby.clone();
-        state.insert(
-            "game".to_owned(),
-            self.game
-                .as_ref()
-                .map_or(Value::Null, PublishedGame::to_value),
-        );
-        Value::Object(state)
+    fn state_ref(&self) -> StateRef<'_> {
+        StateRef {
+            room: &self.lobby.room,
+            seats: &self.lobby.seats,
+            spectators: self.lobby.spectators,
+            game: self.game.as_ref().map(PublishedGame::as_ref),
+        }
     }
 
-    /// Publishes `state` with `events` as one update (nothing if neither changed).
-    /// Returns connections dropped for being too slow.
-    pub fn publish(&mut self, events: &[Event], state: PublicParts) -> Vec<ConnId> {
-        let mut patch = Vec::new();
-        let mut path = String::new();
-        diff_object(&self.lobby, &state.lobby, &mut path, &mut patch);
-        self.lobby = state.lobby;
-        match (&mut self.game, state.game) {
+    /// Current public state (assembled: for tests).
+    pub fn state(&self) -> Value {
+        serde_json::to_value(self.state_ref()).unwrap_or(Value::Null)
+    }
+
+    /// The lobby part last published.
+    pub fn lobby(&self) -> &LobbyState {
+        &self.lobby
+    }
+
+    /// Publishes the new state with `events` as one update (nothing if neither
+    /// changed): `lobby` is `None` when the caller knows it did not change,
+    /// `game` is the game part (`None`: no game). Returns connections dropped
+    /// for being too slow.
+    pub fn publish(
+        &mut self,
+        events: &[Event],
+        lobby: Option<LobbyState>,
+        game: Option<GamePart>,
+    ) -> Vec<ConnId> {
+        let mut patch = PatchWriter::new();
+        if let Some(lobby) = lobby
+            && self.lobby != lobby
+        {
+            diff_lobby(&self.lobby, &lobby, &mut patch);
+            self.lobby = lobby;
+        }
+        match (&mut self.game, game) {
             (None, None) => {}
             (old @ Some(_), None) => {
-                patch.push(json!({ "op": "replace", "path": "/game", "value": null }));
+                patch.replace(&[GAME], &Value::Null);
                 *old = None;
             }
             (old @ None, Some(new)) => {
                 let new = PublishedGame::from(new);
-                patch.push(json!({ "op": "replace", "path": "/game", "value": new.to_value() }));
+                patch.replace(&[GAME], &new.as_ref());
                 *old = Some(new);
             }
             (Some(old), Some(new)) => {
-                path.push_str("/game");
-                // "view" is not among `fields`, so this never reports it removed.
-                diff_object(&old.fields, &new.fields, &mut path, &mut patch);
-                old.fields = new.fields;
+                if old.fields != new.fields {
+                    diff_game_fields(&old.fields, &new.fields, &mut patch);
+                    old.fields = new.fields;
+                }
                 if old.game != new.game {
-                    let view = view_value(&new.game);
-                    path.push_str("/view");
-                    diff(&old.view, &view, &mut path, &mut patch);
+                    let view = new.game.view();
+                    diff_view(&old.view, &view, &mut patch);
                     old.view = view;
                     old.game = new.game;
                 }
@@ -148,12 +263,15 @@ impl Hub {
             return Vec::new();
         }
         self.version += 1;
-        let message = Outbound::Text(frame(&json!({
-            "type": "update",
-            "version": self.version,
-            "events": events,
-            "patch": patch,
-        })));
+        let mut buf = Vec::with_capacity(patch.ops().len() + 64 + 96 * events.len());
+        buf.extend_from_slice(b"{\"type\":\"update\",\"version\":");
+        write_json(&mut buf, &self.version);
+        buf.extend_from_slice(b",\"events\":");
+        write_json(&mut buf, events);
+        buf.extend_from_slice(b",\"patch\":[");
+        buf.extend_from_slice(patch.ops());
+        buf.extend_from_slice(b"]}");
+        let message = Outbound::Text(into_text(buf));
         if self.ring.len() == RING {
             self.ring.pop_front();
         }
@@ -163,20 +281,36 @@ impl Hub {
 
     /// Queues `message` to every connection; returns those dropped as too slow.
     pub fn broadcast(&mut self, message: &Outbound) -> Vec<ConnId> {
-        let ids: Vec<ConnId> = self.conns.keys().copied().collect();
-        ids.into_iter()
-            .filter(|&id| !self.send(id, message.clone()))
-            .collect()
+        let mut dropped = Vec::new();
+        self.conns
+            .retain(|&id, conn| match conn.tx.try_send(message.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_)) => {
+                    tracing::info!(conn = id, "disconnecting a client that is too slow");
+                    dropped.push(id);
+                    false
+                }
+                Err(TrySendError::Closed(_)) => {
+                    dropped.push(id);
+                    false
+                }
+            });
+        dropped
     }
 
     /// The snapshot message for the current state.
     pub fn snapshot(&self) -> Outbound {
-        Outbound::Text(frame(&json!({
-            "type": "snapshot",
-            "version": self.version,
-            "epoch": self.epoch,
-            "state": self.state(),
-        })))
+        let mut buf = Vec::with_capacity(4096);
+        write_json(
+            &mut buf,
+            &SnapshotRef {
+                r#type: "snapshot",
+                version: self.version,
+                epoch: &self.epoch,
+                state: self.state_ref(),
+            },
+        );
+        Outbound::Text(into_text(buf))
     }
 
     /// The updates after `since` if all are still in the ring (`None`: send a snapshot).
@@ -254,7 +388,7 @@ impl Hub {
 impl From<GamePart> for PublishedGame {
     fn from(part: GamePart) -> Self {
         PublishedGame {
-            view: view_value(&part.game),
+            view: part.game.view(),
             fields: part.fields,
             game: part.game,
         }
@@ -263,114 +397,313 @@ impl From<GamePart> for PublishedGame {
 
 impl PublishedGame {
     /// The `game` field of the public state.
-    fn to_value(&self) -> Value {
-        let mut game = self.fields.clone();
-        game.insert("view".to_owned(), self.view.clone());
-        Value::Object(game)
-    }
-}
-
-/// `game.view()` as JSON.
-fn view_value(game: &Game) -> Value {
-    serde_json::to_value(game.view()).unwrap_or(Value::Null)
-}
-
-/// Appends to `patch` the JSON Patch (RFC 6902) operations turning `left` into
-/// `right`, with paths under `path` (the JSON Pointer of both values, restored on return).
-fn diff(left: &Value, right: &Value, path: &mut String, patch: &mut Vec<Value>) {
-    match (left, right) {
-        (Value::Object(l), Value::Object(r)) => diff_object(l, r, path, patch),
-        (Value::Array(l), Value::Array(r)) => {
-            let len = path.len();
-            let common = l.len().min(r.len());
-            for (i, (lv, rv)) in l.iter().zip(r).enumerate() {
-                push_index(path, i);
-                diff(lv, rv, path, patch);
-                path.truncate(len);
-            }
-            // Extra elements on the left: remove from the end so indices stay valid.
-            for i in (common..l.len()).rev() {
-                push_index(path, i);
-                patch.push(json!({ "op": "remove", "path": path.as_str() }));
-                path.truncate(len);
-            }
-            for (i, rv) in r.iter().enumerate().skip(common) {
-                push_index(path, i);
-                patch.push(json!({ "op": "add", "path": path.as_str(), "value": rv }));
-                path.truncate(len);
-            }
-        }
-        _ if left == right => {}
-        _ => patch.push(json!({ "op": "replace", "path": path.as_str(), "value": right })),
-    }
-}
-
-/// [`diff`] for two objects.
-fn diff_object(
-    left: &Map<String, Value>,
-    right: &Map<String, Value>,
-    path: &mut String,
-    patch: &mut Vec<Value>,
-) {
-    let len = path.len();
-    for (key, rv) in right {
-        push_key(path, key);
-        match left.get(key) {
-            Some(lv) => diff(lv, rv, path, patch),
-            None => patch.push(json!({ "op": "add", "path": path.as_str(), "value": rv })),
-        }
-        path.truncate(len);
-    }
-    for key in left.keys().filter(|k| !right.contains_key(*k)) {
-        push_key(path, key);
-        patch.push(json!({ "op": "remove", "path": path.as_str() }));
-        path.truncate(len);
-    }
-}
-
-/// Appends `/key` to a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).
-fn push_key(path: &mut String, key: &str) {
-    path.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            c => path.push(c),
+    fn as_ref(&self) -> GameRef<'_> {
+        let GameFields {
+            id,
+            seed_hash,
+            seed,
+            rolls,
+            deadline_ms,
+            result,
+        } = &self.fields;
+        GameRef {
+            id,
+            seed_hash,
+            seed: seed.as_deref(),
+            rolls: *rolls,
+            deadline_ms: *deadline_ms,
+            result: result.as_ref(),
+            view: &self.view,
         }
     }
 }
 
-/// Appends `/index` to a JSON Pointer.
-fn push_index(path: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(path, "/{index}");
+/// Patch of the top-level fields other than `game`.
+fn diff_lobby(old: &LobbyState, new: &LobbyState, patch: &mut PatchWriter) {
+    use Seg::{Index, Key};
+    let LobbyState {
+        room,
+        seats,
+        spectators,
+    } = new;
+    if old.room != *room {
+        let RoomState {
+            id,
+            status,
+            owner_id,
+            settings,
+        } = room;
+        let r = Key("room");
+        patch.replace_if(&[r, Key("id")], &old.room.id, id);
+        patch.replace_if(&[r, Key("status")], &old.room.status, status);
+        patch.replace_if(&[r, Key("owner_id")], &old.room.owner_id, owner_id);
+        patch.replace_if(&[r, Key("settings")], &old.room.settings, settings);
+    }
+    if old.seats.len() == seats.len() {
+        for (i, (o, n)) in old.seats.iter().zip(seats).enumerate() {
+            patch.replace_if(&[Key("seats"), Index(i)], o, n);
+        }
+    } else {
+        patch.replace(&[Key("seats")], seats);
+    }
+    patch.replace_if(&[Key("spectators")], &old.spectators, spectators);
+}
+
+/// Patch of `game`'s fields other than `view`.
+fn diff_game_fields(old: &GameFields, new: &GameFields, patch: &mut PatchWriter) {
+    use Seg::Key;
+    let GameFields {
+        id,
+        seed_hash,
+        seed,
+        rolls,
+        deadline_ms,
+        result,
+    } = new;
+    patch.replace_if(&[GAME, Key("id")], &old.id, id);
+    patch.replace_if(&[GAME, Key("seed_hash")], &old.seed_hash, seed_hash);
+    patch.replace_if(&[GAME, Key("seed")], &old.seed, seed);
+    patch.replace_if(&[GAME, Key("rolls")], &old.rolls, rolls);
+    patch.replace_if(&[GAME, Key("deadline_ms")], &old.deadline_ms, deadline_ms);
+    patch.replace_if(&[GAME, Key("result")], &old.result, result);
+}
+
+/// Patch of `game.view`: only the pieces, turn fields and moves that changed.
+fn diff_view(old: &View, new: &View, patch: &mut PatchWriter) {
+    use Seg::Key;
+    // Destructured so that a field added to `View` fails to compile here until handled.
+    let View {
+        rules,
+        mode,
+        board,
+        options,
+        seats,
+        pieces,
+        turn,
+        legal_moves,
+        notation,
+    } = new;
+    patch.replace_if(&[GAME, VIEW, Key("rules")], &old.rules, rules);
+    patch.replace_if(&[GAME, VIEW, Key("mode")], &old.mode, mode);
+    patch.replace_if(&[GAME, VIEW, Key("board")], &old.board, board);
+    patch.replace_if(&[GAME, VIEW, Key("options")], &old.options, options);
+    patch.replace_if(&[GAME, VIEW, Key("seats")], &old.seats, seats);
+    if old.pieces.len() == pieces.len() {
+        for (i, (o, n)) in old.pieces.iter().zip(pieces).enumerate() {
+            if o != n {
+                diff_piece(o, n, i, patch);
+            }
+        }
+    } else {
+        patch.replace(&[GAME, VIEW, Key("pieces")], pieces);
+    }
+    if old.turn != *turn {
+        diff_turn(&old.turn, turn, patch);
+    }
+    patch.replace_if(
+        &[GAME, VIEW, Key("legal_moves")],
+        &old.legal_moves,
+        legal_moves,
+    );
+    patch.replace_if(&[GAME, VIEW, Key("notation")], &old.notation, notation);
+}
+
+/// Patch of `game.view.pieces[i]`.
+fn diff_piece(old: &PieceView, new: &PieceView, i: usize, patch: &mut PatchWriter) {
+    use Seg::{Index, Key};
+    let PieceView {
+        id,
+        colour,
+        path_slot,
+        place,
+        last_arrived,
+        in_blockade,
+    } = new;
+    let at = |key| [GAME, VIEW, Key("pieces"), Index(i), Key(key)];
+    patch.replace_if(&at("id"), &old.id, id);
+    patch.replace_if(&at("colour"), &old.colour, colour);
+    patch.replace_if(&at("path_slot"), &old.path_slot, path_slot);
+    patch.replace_if(&at("place"), &old.place, place);
+    patch.replace_if(&at("last_arrived"), &old.last_arrived, last_arrived);
+    patch.replace_if(&at("in_blockade"), &old.in_blockade, in_blockade);
+}
+
+/// Patch of `game.view.turn`.
+fn diff_turn(old: &TurnView, new: &TurnView, patch: &mut PatchWriter) {
+    use Seg::Key;
+    let TurnView {
+        seat,
+        phase,
+        queued_counts,
+        sixes_in_a_row,
+        first_roll,
+        winner_side,
+    } = new;
+    if old.phase != *phase {
+        // The phase is flattened into `turn` and its variants have different
+        // fields: replace the whole (small) object.
+        patch.replace(&[GAME, VIEW, Key("turn")], new);
+        return;
+    }
+    let at = |key| [GAME, VIEW, Key("turn"), Key(key)];
+    patch.replace_if(&at("seat"), &old.seat, seat);
+    patch.replace_if(&at("queued_counts"), &old.queued_counts, queued_counts);
+    patch.replace_if(&at("sixes_in_a_row"), &old.sixes_in_a_row, sixes_in_a_row);
+    patch.replace_if(&at("first_roll"), &old.first_roll, first_roll);
+    patch.replace_if(&at("winner_side"), &old.winner_side, winner_side);
 }
 
 #[cfg(test)]
 mod tests {
+    use parchis_rules::{Mode, Phase, RuleSet};
+
     use super::*;
 
-    fn check(left: Value, right: Value) {
-        let mut patch = Vec::new();
-        diff(&left, &right, &mut String::new(), &mut patch);
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(patch)).unwrap();
-        let mut doc = left;
+    fn lobby(status: &str, connected: usize, spectators: usize) -> LobbyState {
+        LobbyState {
+            room: RoomState {
+                id: "r1".into(),
+                status: status.into(),
+                owner_id: "p0".into(),
+                settings: RoomSettings {
+                    rules: RuleSet::Ludoteka,
+                    mode: Mode::Individual,
+                    players: 4,
+                    bots: vec![None; 4],
+                    turn_time_secs: None,
+                    preview_next_roll: false,
+                    public: true,
+                },
+            },
+            seats: (0..4)
+                .map(|i| SeatState {
+                    seat: i,
+                    player_id: Some(format!("p{i}")),
+                    display_name: Some(format!("Player ~/{i}")),
+                    bot: None,
+                    status: if (i as usize) < connected {
+                        "connected"
+                    } else {
+                        "away"
+                    },
+                    bot_playing: false,
+                    label: "x",
+                })
+                .collect(),
+            spectators,
+        }
+    }
+
+    fn fields(rolls: u64, over: bool) -> GameFields {
+        GameFields {
+            id: "g1".into(),
+            seed_hash: "abc".into(),
+            seed: over.then(|| "5eed".into()),
+            rolls,
+            deadline_ms: (!over).then_some(1_000 + rolls as i64),
+            result: over.then(|| serde_json::json!({"winner_side": 0})),
+        }
+    }
+
+    /// Publishes `parts` and checks that the update's patch turns the previous state into the new one.
+    fn publish_and_check(
+        hub: &mut Hub,
+        rx: &mut mpsc::Receiver<Outbound>,
+        events: &[Event],
+        parts: PublicParts,
+    ) {
+        let before = hub.state();
+        let version = hub.version();
+        assert!(
+            hub.publish(events, Some(parts.lobby), parts.game)
+                .is_empty()
+        );
+        let after = hub.state();
+        if hub.version() == version {
+            assert_eq!(before, after, "nothing published but the state changed");
+            return;
+        }
+        let Ok(Outbound::Text(text)) = rx.try_recv() else {
+            panic!("no update queued")
+        };
+        let update: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(update["type"], "update");
+        assert_eq!(update["version"], hub.version());
+        assert_eq!(update["events"], serde_json::to_value(events).unwrap());
+        let patch: json_patch::Patch = serde_json::from_value(update["patch"].clone()).unwrap();
+        let mut doc = before;
         json_patch::patch(&mut doc, &patch).unwrap();
-        assert_eq!(doc, right);
+        assert_eq!(doc, after);
+        // The snapshot is the same state.
+        let Outbound::Text(snapshot) = hub.snapshot() else {
+            panic!("snapshot is text")
+        };
+        let snapshot: Value = serde_json::from_str(&snapshot).unwrap();
+        assert_eq!(snapshot["state"], after);
+        assert_eq!(snapshot["version"], hub.version());
     }
 
     #[test]
-    fn diff_applies_to_the_new_value() {
-        check(
-            json!({"a": 1, "b": [1, 2, 3]}),
-            json!({"a": 2, "b": [1], "c": {"x/y~": null}}),
+    fn patches_turn_each_state_into_the_next() {
+        let mut hub = Hub::new(PublicParts {
+            lobby: lobby("waiting", 0, 0),
+            game: None,
+        });
+        let (tx, mut rx) = mpsc::channel(OUTBOUND_QUEUE);
+        hub.add(Conn {
+            tx,
+            player_id: None,
+        });
+        for connected in 1..=4 {
+            let parts = PublicParts {
+                lobby: lobby("waiting", connected, 1),
+                game: None,
+            };
+            publish_and_check(&mut hub, &mut rx, &[], parts);
+        }
+        let mut game = Game::new(RuleSet::Ludoteka, Mode::Individual, 4).unwrap();
+        let mut rolls = 0;
+        let parts = |game: Game, rolls, status| PublicParts {
+            lobby: lobby(status, 4, 1),
+            game: Some(GamePart {
+                fields: fields(rolls, game.is_over()),
+                game,
+            }),
+        };
+        publish_and_check(&mut hub, &mut rx, &[], parts(game, rolls, "playing"));
+        // A reproducible pseudo-random game, checking every update.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..3_000 {
+            if game.is_over() {
+                break;
+            }
+            let events = if game.phase() == Phase::Roll {
+                rolls += 1;
+                game.roll(1 + (next() % 6) as u8).unwrap()
+            } else {
+                let moves = game.legal_moves();
+                let mv = moves[(next() as usize) % moves.len()];
+                game.play(mv).unwrap()
+            };
+            // Nothing changed: no update.
+            publish_and_check(&mut hub, &mut rx, &[], parts(game, rolls, "playing"));
+            publish_and_check(&mut hub, &mut rx, &events, parts(game, rolls, "playing"));
+        }
+        publish_and_check(&mut hub, &mut rx, &[], parts(game, rolls, "finished"));
+        publish_and_check(
+            &mut hub,
+            &mut rx,
+            &[],
+            PublicParts {
+                lobby: lobby("waiting", 2, 0),
+                game: None,
+            },
         );
-        check(
-            json!({"a": [1], "k~/": 1}),
-            json!({"a": [1, {"b": 2}, 3], "k~/": 2}),
-        );
-        check(json!([{"a": 1}, 2]), json!([{"a": 2, "b": 1}]));
-        check(json!({"a": {"b": 1}}), json!({"a": null}));
-        check(json!({"x": 1}), json!({"x": 1}));
     }
 }

@@ -5,6 +5,7 @@ pub mod bot;
 mod commands;
 pub mod hub;
 pub mod lobby;
+pub mod patch;
 pub mod protocol;
 pub mod registry;
 pub mod room;

@@ -4,6 +4,8 @@
 use axum::extract::ws::Utf8Bytes;
 use serde_json::{Value, json};
 
+use super::patch::{into_text, write_json};
+
 /// A command a client sent, with the `id` its reply echoes.
 #[derive(Debug, Clone)]
 pub struct ClientMessage {
@@ -136,11 +138,15 @@ pub fn frame(value: &Value) -> Utf8Bytes {
     Utf8Bytes::from(value.to_string())
 }
 
-/// `{"type":"ack","id":…,"version":…}`.
+/// `{"type":"ack","id":…,"version":…}` (written directly: one per command).
 pub fn ack(id: &Value, version: u64) -> Outbound {
-    Outbound::Text(frame(
-        &json!({ "type": "ack", "id": id, "version": version }),
-    ))
+    let mut buf = Vec::with_capacity(64);
+    buf.extend_from_slice(b"{\"type\":\"ack\",\"id\":");
+    write_json(&mut buf, id);
+    buf.extend_from_slice(b",\"version\":");
+    write_json(&mut buf, &version);
+    buf.push(b'}');
+    Outbound::Text(into_text(buf))
 }
 
 /// `{"type":"error","id":…,"code":…,"reason"?:…,"message":…}`.
@@ -155,6 +161,15 @@ pub fn error(id: &Value, err: &CommandError) -> Outbound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ack_is_json() {
+        let Outbound::Text(text) = ack(&json!("a\"b"), 7) else {
+            panic!("text")
+        };
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value, json!({"type": "ack", "id": "a\"b", "version": 7}));
+    }
 
     #[test]
     fn commands_parse_and_bad_ones_say_why() {

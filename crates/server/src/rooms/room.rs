@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use parchis_rules::{Event, Phase};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
 use super::bot::Bots;
-use super::hub::{Conn, ConnId, GamePart, Hub, PublicParts};
+use super::hub::{
+    Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
+};
 use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
@@ -99,10 +101,24 @@ impl Room {
         // Random bots are seeded from the room id: reproducible, different per room.
         let bot_seed = u64::from_str_radix(&crate::auth::sha256_hex(&lobby.room.id)[..16], 16)
             .unwrap_or_default();
+        let settings = lobby.room.settings.0.clone();
         let mut room = Room {
             lobby,
             table: None,
-            hub: Hub::new(PublicParts::default()),
+            // Replaced below, once the room can describe itself.
+            hub: Hub::new(PublicParts {
+                lobby: LobbyState {
+                    room: RoomState {
+                        id: String::new(),
+                        status: String::new(),
+                        owner_id: String::new(),
+                        settings,
+                    },
+                    seats: Vec::new(),
+                    spectators: 0,
+                },
+                game: None,
+            }),
             db,
             events,
             timing,
@@ -190,87 +206,167 @@ impl Room {
 
     // ----- public state -----------------------------------------------------------------------
 
-    /// The public state every client sees (PROTOCOL.md §2 `snapshot.state`), in
-    /// parts: the room/seats/spectators fields, and the game's small fields plus
-    /// the game itself (its `view` is built by the hub only when it changed).
-    pub fn public_parts(&self) -> PublicParts {
+    /// Which seats have a connection of their player (bit per seat), and how many
+    /// connections are spectators: one pass over the connections.
+    fn presence(&self) -> (u64, usize) {
+        let mut connected = 0u64;
+        let mut spectators = 0;
+        for (_, c) in self.hub.conns() {
+            match c.player_id.as_deref().and_then(|p| self.seat_of_player(p)) {
+                Some(seat) if seat < 64 => connected |= 1 << seat,
+                Some(_) => {}
+                None => spectators += 1,
+            }
+        }
+        (connected, spectators)
+    }
+
+    /// `(bot, status, bot_playing, label)` of seat `i` in the public state.
+    fn seat_status(
+        &self,
+        i: usize,
+        connected: u64,
+    ) -> (Option<BotLevel>, &'static str, bool, &'static str) {
+        let s = &self.lobby.seats[i];
+        let bot = s.bot_level.as_deref().and_then(BotLevel::parse);
+        let covered = self.bot_playing.get(i).copied().unwrap_or(false);
+        let (status, label) = if bot.is_some() {
+            ("bot", "bot")
+        } else if s.player_id.is_none() {
+            ("empty", "empty")
+        } else if i < 64 && connected & (1 << i) != 0 {
+            ("connected", "connected")
+        } else if covered {
+            ("away", "away (bot playing)")
+        } else {
+            ("away", "away")
+        };
+        (bot, status, bot.is_some() || covered, label)
+    }
+
+    /// The lobby part of the public state.
+    fn lobby_state(&self, connected: u64, spectators: usize) -> LobbyState {
         let room = &self.lobby.room;
-        let seats: Vec<Value> = self
+        let seats = self
             .lobby
             .seats
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let bot = s.bot_level.as_deref().and_then(BotLevel::parse);
-                let (status, label) = if bot.is_some() {
-                    ("bot", "bot")
-                } else if s.player_id.is_none() {
-                    ("empty", "empty")
-                } else if self.connected(i) {
-                    ("connected", "connected")
-                } else if self.bot_playing.get(i).copied().unwrap_or(false) {
-                    ("away", "away (bot playing)")
-                } else {
-                    ("away", "away")
-                };
-                json!({
-                    "seat": s.seat,
-                    "player_id": s.player_id,
-                    "display_name": s.display_name,
-                    "bot": bot,
-                    "status": status,
-                    "bot_playing": bot.is_some() || self.bot_playing.get(i).copied().unwrap_or(false),
-                    "label": label,
-                })
+                let (bot, status, bot_playing, label) = self.seat_status(i, connected);
+                SeatState {
+                    seat: s.seat,
+                    player_id: s.player_id.clone(),
+                    display_name: s.display_name.clone(),
+                    bot,
+                    status,
+                    bot_playing,
+                    label,
+                }
             })
             .collect();
-        let spectators = self
-            .hub
-            .conns()
-            .filter(|(_, c)| {
-                c.player_id
-                    .as_deref()
-                    .is_none_or(|p| self.seat_of_player(p).is_none())
-            })
-            .count();
-        let game = self.table.as_ref().map(|t| {
-            let fields = json!({
-                "id": t.game_id,
-                "seed_hash": t.seed_hash,
-                "seed": t.revealed_seed(),
-                "rolls": t.rolls,
-                "deadline_ms": if t.game.is_over() { None } else { self.deadline_ms },
-                "result": t.result,
-            });
-            let Value::Object(fields) = fields else {
-                unreachable!("json! object")
-            };
-            GamePart {
-                fields,
-                game: t.game,
-            }
-        });
-        let lobby = json!({
-            "room": {
-                "id": room.id,
-                "status": room.status,
-                "owner_id": room.owner_id,
-                "settings": room.settings.0,
+        LobbyState {
+            room: RoomState {
+                id: room.id.clone(),
+                status: room.status.clone(),
+                owner_id: room.owner_id.clone(),
+                settings: room.settings.0.clone(),
             },
-            "seats": seats,
-            "spectators": spectators,
-        });
-        let Value::Object(lobby) = lobby else {
-            unreachable!("json! object")
-        };
-        PublicParts { lobby, game }
+            seats,
+            spectators,
+        }
+    }
+
+    /// Whether [`Room::lobby_state`] would differ from `old` (compared in place, nothing cloned).
+    fn lobby_differs(&self, old: &LobbyState, connected: u64, spectators: usize) -> bool {
+        // Destructured so that a field added to the state fails to compile here until compared.
+        let LobbyState {
+            room: old_room,
+            seats: old_seats,
+            spectators: old_spectators,
+        } = old;
+        let RoomState {
+            id,
+            status,
+            owner_id,
+            settings,
+        } = old_room;
+        let room = &self.lobby.room;
+        if *old_spectators != spectators
+            || *id != room.id
+            || *status != room.status
+            || *owner_id != room.owner_id
+            || *settings != room.settings.0
+            || old_seats.len() != self.lobby.seats.len()
+        {
+            return true;
+        }
+        self.lobby
+            .seats
+            .iter()
+            .zip(old_seats)
+            .enumerate()
+            .any(|(i, (s, old))| {
+                let SeatState {
+                    seat,
+                    player_id,
+                    display_name,
+                    bot,
+                    status,
+                    bot_playing,
+                    label,
+                } = old;
+                (*bot, *status, *bot_playing, *label) != self.seat_status(i, connected)
+                    || *seat != s.seat
+                    || *player_id != s.player_id
+                    || *display_name != s.display_name
+            })
+    }
+
+    /// The public state every client sees (PROTOCOL.md §2 `snapshot.state`), in
+    /// parts: the room/seats/spectators fields, and the game's small fields plus
+    /// the game itself (its `view` is built by the hub only when it changed).
+    pub fn public_parts(&self) -> PublicParts {
+        let (connected, spectators) = self.presence();
+        PublicParts {
+            lobby: self.lobby_state(connected, spectators),
+            game: self.game_part(),
+        }
+    }
+
+    /// The lobby part if it differs from the one last published (`None`: unchanged).
+    fn changed_lobby(&self) -> Option<LobbyState> {
+        let (connected, spectators) = self.presence();
+        self.lobby_differs(self.hub.lobby(), connected, spectators)
+            .then(|| self.lobby_state(connected, spectators))
+    }
+
+    /// The game part of the public state.
+    fn game_part(&self) -> Option<GamePart> {
+        self.table.as_ref().map(|t| GamePart {
+            fields: GameFields {
+                id: t.game_id.clone(),
+                seed_hash: t.seed_hash.clone(),
+                seed: t.revealed_seed().map(str::to_owned),
+                rolls: t.rolls,
+                deadline_ms: if t.game.is_over() {
+                    None
+                } else {
+                    self.deadline_ms
+                },
+                result: t.result.clone(),
+            },
+            game: t.game,
+        })
     }
 
     /// Publishes the current state with `events`; copes with clients dropped as too slow.
     pub fn publish(&mut self, events: &[Event]) {
         let mut events = events;
         loop {
-            let dropped = self.hub.publish(events, self.public_parts());
+            let dropped = self
+                .hub
+                .publish(events, self.changed_lobby(), self.game_part());
             if dropped.is_empty() {
                 break;
             }

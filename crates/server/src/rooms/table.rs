@@ -3,6 +3,7 @@
 //! applied here, so what clients see is always durable.
 
 use parchis_rules::{Event, Events, Game, Move, PlayError};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
@@ -18,6 +19,23 @@ pub enum ActError {
     /// Storage failed; nothing was applied.
     #[error("storage: {0}")]
     Storage(#[from] DbError),
+}
+
+/// Payload of a `roll` log entry (fields in the order `json!` used to write them).
+#[derive(Serialize)]
+struct RollEntry<'a> {
+    by: &'a str,
+    die: u8,
+    roll: u64,
+    seat: u8,
+}
+
+/// Payload of a `move` log entry.
+#[derive(Serialize)]
+struct MoveEntry<'a> {
+    by: &'a str,
+    r#move: &'a str,
+    seat: u8,
 }
 
 /// A game being played in a room.
@@ -122,7 +140,12 @@ impl Table {
         let die = self.next_die();
         let mut next = self.game;
         let events = next.roll(die)?;
-        let payload = json!({ "seat": self.game.seat(), "roll": self.rolls, "die": die, "by": by });
+        let payload = RollEntry {
+            by,
+            die,
+            roll: self.rolls,
+            seat: self.game.seat(),
+        };
         db.append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
             .await?;
         self.seq += 1;
@@ -137,7 +160,11 @@ impl Table {
         let text = self.game.move_text(&mv);
         let mut next = self.game;
         let events = next.play(mv)?;
-        let payload = json!({ "seat": self.game.seat(), "move": text, "by": by });
+        let payload = MoveEntry {
+            by,
+            r#move: &text,
+            seat: self.game.seat(),
+        };
         db.append_log(&self.game_id, self.seq, "move", &payload, now_ms())
             .await?;
         self.seq += 1;

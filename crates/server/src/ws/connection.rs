@@ -14,6 +14,10 @@ use crate::rooms::protocol::{self, CommandError, Outbound};
 
 /// How long the writer may take to flush a close after the reader ends.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// Most queued messages written with one flush (one `write` on the socket).
+const WRITE_BATCH: usize = 32;
+/// No more messages are added to a batch once it holds this many bytes.
+const WRITE_BATCH_BYTES: usize = 2048;
 
 /// Runs the connection until either side closes.
 pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) {
@@ -26,8 +30,8 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
     let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
 
     let mut writer = tokio::spawn(async move {
-        loop {
-            let message = tokio::select! {
+        'run: loop {
+            let mut next = Some(tokio::select! {
                 biased;
                 local = local_rx.recv() => match local {
                     Some(m) => m,
@@ -35,21 +39,36 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
                 },
                 // A closed room queue means the room dropped us for reading too slowly.
                 room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
-            };
-            match message {
-                Outbound::Text(text) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
-                        break;
+            });
+            // What is already queued goes out in one write (e.g. an update and its
+            // ack), up to a few KiB: the socket's write buffer keeps the capacity
+            // of its largest batch, so batching behind a snapshot would cost memory.
+            let mut batched = 0;
+            let mut bytes = 0;
+            while let Some(message) = next.take() {
+                match message {
+                    Outbound::Text(text) => {
+                        bytes += text.len();
+                        if sink.feed(Message::Text(text)).await.is_err() {
+                            break 'run;
+                        }
+                    }
+                    Outbound::Close(code, reason) => {
+                        let frame = CloseFrame {
+                            code,
+                            reason: reason.into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        break 'run;
                     }
                 }
-                Outbound::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: reason.into(),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
+                batched += 1;
+                if batched < WRITE_BATCH && bytes < WRITE_BATCH_BYTES {
+                    next = local_rx.try_recv().or_else(|_| outbound.try_recv()).ok();
                 }
+            }
+            if sink.flush().await.is_err() {
+                break;
             }
         }
         let _ = sink.close().await;
@@ -95,11 +114,20 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
             }
         }
         // Dropping `sender` tells the room; dropping `local_tx` ends the writer.
+        stream
     };
 
     tokio::select! {
-        () = reader => {
-            if tokio::time::timeout(CLOSE_GRACE, &mut writer).await.is_err() {
+        mut stream = reader => {
+            let closing = async {
+                let _ = (&mut writer).await;
+                // Then read and drop whatever the client still sends until it answers
+                // the close (or goes): a socket closed with unread input is reset by
+                // the kernel, and the reset can destroy the close frame in flight
+                // (e.g. `rate_limited` after a flood the reader did not read in full).
+                while let Some(Ok(_)) = stream.next().await {}
+            };
+            if tokio::time::timeout(CLOSE_GRACE, closing).await.is_err() {
                 writer.abort();
             }
         }

@@ -19,8 +19,9 @@ use crate::rooms::ConnectRequest;
 
 /// Largest client frame/message accepted (bigger ones close the connection with 1009).
 pub const MAX_MESSAGE: usize = 4096;
-/// Read buffer per connection (clients only send small commands).
-const READ_BUFFER: usize = 4096;
+/// Read buffer per connection: clients only send small commands (~100 bytes);
+/// a larger message (up to [`MAX_MESSAGE`]) grows it as needed.
+const READ_BUFFER: usize = 1024;
 /// Write buffer per connection before a flush.
 const WRITE_BUFFER: usize = 16 * 1024;
 
