@@ -82,6 +82,8 @@ pub struct ExpertBot {
     seed: u64,
     calls: u64,
     weights: Weights,
+    rolls: usize,
+    learned_leaf: bool,
     time_cap: Option<Duration>,
     deadline: Option<Instant>,
 }
@@ -98,6 +100,8 @@ impl ExpertBot {
             seed,
             calls: 0,
             weights: LEAF_WEIGHTS,
+            rolls: ROLLOUT_ROLLS,
+            learned_leaf: true,
             time_cap: None,
             deadline: None,
         }
@@ -116,6 +120,20 @@ impl ExpertBot {
     /// The same expert with another way of searching.
     pub fn with_search(self, search: Search) -> ExpertBot {
         ExpertBot { search, ..self }
+    }
+
+    /// The same expert with rollouts of `rolls` rolls.
+    pub fn with_rollout_rolls(self, rolls: usize) -> ExpertBot {
+        ExpertBot { rolls, ..self }
+    }
+
+    /// The same expert valuing the end of its rollouts with the learned win probability
+    /// ([`crate::value`], the default) or with greedy's score margin.
+    pub fn with_learned_leaf(self, learned_leaf: bool) -> ExpertBot {
+        ExpertBot {
+            learned_leaf,
+            ..self
+        }
     }
 
     /// The same expert, also stopping each decision after about `cap` of wall-clock time (off by default).
@@ -302,7 +320,7 @@ impl ExpertBot {
             match g.phase() {
                 Phase::Over { .. } => break,
                 Phase::Roll => {
-                    if rolls == ROLLOUT_ROLLS {
+                    if rolls == self.rolls {
                         break;
                     }
                     self.nodes += 1;
@@ -335,7 +353,11 @@ impl ExpertBot {
                 }
             }
         }
-        perspective(&side_scores_with(&g, &self.weights), n_sides, me)
+        if self.learned_leaf {
+            crate::value::win_probs(&g)[me as usize]
+        } else {
+            perspective(&side_scores_with(&g, &self.weights), n_sides, me)
+        }
     }
 }
 
