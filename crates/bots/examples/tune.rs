@@ -17,6 +17,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let rolls: usize = env("ROLLS", "6").parse()?;
     let learned = env("LEAF", "learned") == "learned";
+    let exact = env("EXACT", "1") == "1";
+    let sharp = match std::env::var("SHARP") {
+        Ok(spec) => Some(parchis_bots::sharp::Params::parse(&spec)?),
+        Err(_) => None,
+    };
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let started = std::time::Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -33,7 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             Box::new(
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
                                     .with_rollout_rolls(rolls)
-                                    .with_learned_leaf(learned),
+                                    .with_learned_leaf(learned)
+                                    .with_exact_greedy(exact)
+                                    .with_sharp(sharp),
                             ) as Box<dyn Bot>
                         } else {
                             Box::new(GreedyBot::new())
@@ -53,7 +60,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "ROLLS={rolls} LEAF={} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "SHARP={:?} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        std::env::var("SHARP").ok(),
         if learned { "learned" } else { "greedy" },
         100.0 * wins as f64 / games as f64,
         100.0 * lo,

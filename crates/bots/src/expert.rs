@@ -33,6 +33,7 @@
 //! so a seeded game is reproducible.
 
 use crate::Bot;
+use crate::sharp::Params;
 use crate::eval::{MAX_SIDES, Weights, perspective, side_scores, side_scores_with};
 use parchis_rules::{Game, Move, Phase};
 use rand::rngs::SmallRng;
@@ -84,6 +85,8 @@ pub struct ExpertBot {
     weights: Weights,
     rolls: usize,
     learned_leaf: bool,
+    exact_greedy: bool,
+    sharp: Option<Params>,
     time_cap: Option<Duration>,
     deadline: Option<Instant>,
 }
@@ -102,6 +105,8 @@ impl ExpertBot {
             weights: LEAF_WEIGHTS,
             rolls: ROLLOUT_ROLLS,
             learned_leaf: true,
+            exact_greedy: true,
+            sharp: None,
             time_cap: None,
             deadline: None,
         }
@@ -134,6 +139,21 @@ impl ExpertBot {
             learned_leaf,
             ..self
         }
+    }
+
+    /// The same expert modelling every seat in its rollouts by the greedy bot exactly (following the counts a
+    /// move earns, the default) or by one ply of the evaluation.
+    pub fn with_exact_greedy(self, exact_greedy: bool) -> ExpertBot {
+        ExpertBot {
+            exact_greedy,
+            ..self
+        }
+    }
+
+    /// The same expert playing its own seats in the rollouts, and valuing their ends, with the sharper
+    /// evaluation of [`crate::sharp`] (`None`: greedy's).
+    pub fn with_sharp(self, sharp: Option<Params>) -> ExpertBot {
+        ExpertBot { sharp, ..self }
     }
 
     /// The same expert, also stopping each decision after about `cap` of wall-clock time (off by default).
@@ -341,7 +361,15 @@ impl ExpertBot {
                         for &m in legal {
                             let mut next = g;
                             next.play_unchecked(m);
-                            let v = perspective(&side_scores(&next), n_sides, side);
+                            let v = match self.sharp {
+                                Some(w) if side == me => sharp_line_value(&next, side, 3, &w),
+                                _ if self.exact_greedy => crate::greedy::own_line_value(
+                                    &next,
+                                    side,
+                                    crate::greedy::COUNT_DEPTH,
+                                ),
+                                _ => perspective(&side_scores(&next), n_sides, side),
+                            };
                             if v > best.1 {
                                 best = (m, v);
                             }
@@ -353,12 +381,33 @@ impl ExpertBot {
                 }
             }
         }
-        if self.learned_leaf {
+        if let Some(w) = &self.sharp {
+            crate::sharp::evaluate(&g, me, w)
+        } else if self.learned_leaf {
             crate::value::win_probs(&g)[me as usize]
         } else {
             perspective(&side_scores_with(&g, &self.weights), n_sides, me)
         }
     }
+}
+
+/// [`crate::greedy::own_line_value`] with the sharper evaluation: the value for `side` after its pending
+/// counts are played as well as possible.
+fn sharp_line_value(g: &Game, side: u8, depth: u8, w: &Params) -> f32 {
+    let acting = g.layout().side_of_seat[g.seat() as usize];
+    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
+    {
+        let mut best = f32::NEG_INFINITY;
+        for &m in g.legal() {
+            let mut next = *g;
+            next.play_unchecked(m);
+            best = best.max(sharp_line_value(&next, side, depth - 1, w));
+        }
+        if best > f32::NEG_INFINITY {
+            return best;
+        }
+    }
+    crate::sharp::evaluate(g, side, w)
 }
 
 impl Default for ExpertBot {

@@ -55,6 +55,7 @@ pub mod eval;
 pub mod expert;
 pub mod greedy;
 pub mod random;
+pub mod sharp;
 pub mod value;
 
 pub use arena::{
