@@ -22,6 +22,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(spec) => Some(parchis_bots::sharp::Params::parse(&spec)?),
         Err(_) => None,
     };
+    let policy = match std::env::var("POLICY") {
+        Ok(path) => {
+            let text = std::fs::read_to_string(path)?;
+            let v: Vec<f32> = text.trim().split(',').map(|x| x.trim().parse()).collect::<Result<_, _>>()?;
+            let mut w = [0.0f32; parchis_bots::value::NP];
+            w.copy_from_slice(&v);
+            Some(w)
+        }
+        Err(_) => None,
+    };
+    let one_ply = env("ONEPLY", "0") == "1";
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let started = std::time::Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -34,13 +45,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let expert_seat = rot; // entry 0 sits in seat (0 + rot) % n
                 let bots: Vec<Box<dyn Bot>> = (0..players)
                     .map(|s| {
-                        if s == expert_seat {
+                        if s == expert_seat && one_ply {
+                            Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY"))) as Box<dyn Bot>
+                        } else if s == expert_seat {
                             Box::new(
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
                                     .with_rollout_rolls(rolls)
                                     .with_learned_leaf(learned)
                                     .with_exact_greedy(exact)
-                                    .with_sharp(sharp),
+                                    .with_sharp(sharp)
+                                    .with_policy(policy),
                             ) as Box<dyn Bot>
                         } else {
                             Box::new(GreedyBot::new())
@@ -60,7 +74,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "SHARP={:?} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "POLICY={:?} ONEPLY={one_ply} SHARP={:?} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        std::env::var("POLICY").ok(),
         std::env::var("SHARP").ok(),
         if learned { "learned" } else { "greedy" },
         100.0 * wins as f64 / games as f64,
@@ -71,4 +86,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// One ply of a linear policy over `move_features`.
+struct PolicyBot([f32; parchis_bots::value::NP]);
+
+impl Bot for PolicyBot {
+    fn name(&self) -> &str {
+        "policy"
+    }
+    fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
+        let side = game.layout().side_of_seat[game.seat() as usize];
+        let mut best = (legal[0], f32::NEG_INFINITY);
+        for &m in legal {
+            let mut next = *game;
+            next.play(m).unwrap();
+            let v = parchis_bots::value::policy_score(&next, side, &self.0);
+            if v > best.1 {
+                best = (m, v);
+            }
+        }
+        best.0
+    }
 }

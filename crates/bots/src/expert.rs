@@ -87,6 +87,7 @@ pub struct ExpertBot {
     learned_leaf: bool,
     exact_greedy: bool,
     sharp: Option<Params>,
+    policy: Option<[f32; crate::value::NP]>,
     time_cap: Option<Duration>,
     deadline: Option<Instant>,
 }
@@ -107,6 +108,7 @@ impl ExpertBot {
             learned_leaf: true,
             exact_greedy: true,
             sharp: None,
+            policy: None,
             time_cap: None,
             deadline: None,
         }
@@ -154,6 +156,12 @@ impl ExpertBot {
     /// evaluation of [`crate::sharp`] (`None`: greedy's).
     pub fn with_sharp(self, sharp: Option<Params>) -> ExpertBot {
         ExpertBot { sharp, ..self }
+    }
+
+    /// The same expert playing its own seats in the rollouts by a linear policy over
+    /// [`crate::value::move_features`] (`None`: by its evaluation).
+    pub fn with_policy(self, policy: Option<[f32; crate::value::NP]>) -> ExpertBot {
+        ExpertBot { policy, ..self }
     }
 
     /// The same expert, also stopping each decision after about `cap` of wall-clock time (off by default).
@@ -361,8 +369,11 @@ impl ExpertBot {
                         for &m in legal {
                             let mut next = g;
                             next.play_unchecked(m);
-                            let v = match self.sharp {
-                                Some(w) if side == me => sharp_line_value(&next, side, 3, &w),
+                            let v = match (self.sharp, &self.policy) {
+                                (_, Some(pw)) if side == me => {
+                                    crate::value::policy_score(&next, side, pw)
+                                }
+                                (Some(w), _) if side == me => sharp_line_value(&next, side, 3, &w),
                                 _ if self.exact_greedy => crate::greedy::own_line_value(
                                     &next,
                                     side,

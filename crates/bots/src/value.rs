@@ -303,3 +303,39 @@ pub fn win_probs_with(g: &Game, w: &[f32; NF]) -> [f32; MAX_SIDES] {
 pub fn win_probs(g: &Game) -> [f32; MAX_SIDES] {
     win_probs_with(g, &WEIGHTS)
 }
+
+/// Number of move features ([`move_features`]): the side features, then the sharper and greedy evaluations.
+pub const NP: usize = NF + 2;
+
+/// Features of the position after a move, from the mover's side's point of view: each side feature minus
+/// its mean over the other sides, then [`crate::sharp::evaluate`] and [`crate::eval::evaluate`] (÷ 20).
+pub fn move_features(after: &Game, side: u8) -> [f32; NP] {
+    let mut out = [0.0f32; NP];
+    let n = after.layout().n_sides().max(2) as usize;
+    let f = side_features(after);
+    for k in 0..NF {
+        let mut others = 0.0;
+        for (s, fs) in f.iter().enumerate().take(n) {
+            if s != side as usize {
+                others += fs[k];
+            }
+        }
+        out[k] = f[side as usize][k] - others / (n - 1) as f32;
+    }
+    out[NF] = crate::sharp::evaluate(after, side, &crate::sharp::Params::DEFAULT) / 20.0;
+    out[NF + 1] = crate::eval::evaluate(after, side) / 20.0;
+    out
+}
+
+/// The score of a move for a linear policy over [`move_features`].
+#[inline]
+pub fn policy_score(after: &Game, side: u8, w: &[f32; NP]) -> f32 {
+    if let Phase::Over { side: s } = after.phase() {
+        return if s == side { 1e6 } else { -1e6 };
+    }
+    move_features(after, side)
+        .iter()
+        .zip(w)
+        .map(|(a, b)| a * b)
+        .sum()
+}
