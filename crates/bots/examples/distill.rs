@@ -22,8 +22,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rolls: usize = env("ROLLS", "6").parse()?;
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let sharp = match std::env::var("SHARP") {
+        Ok(spec) if spec == "off" => None,
         Ok(spec) => Some(parchis_bots::sharp::Params::parse(&spec)?),
-        Err(_) => None,
+        Err(_) => Some(parchis_bots::sharp::Params::DEFAULT),
     };
     let policy = read_policy()?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;

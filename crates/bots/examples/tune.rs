@@ -16,11 +16,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mode: Mode = arg(4, "individual").parse()?;
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let rolls: usize = env("ROLLS", "6").parse()?;
-    let learned = env("LEAF", "learned") == "learned";
+    let learned = env("LEAF", "sharp") == "learned";
     let exact = env("EXACT", "1") == "1";
+    // SHARP unset: the default expert (sharper evaluation with its default weights); SHARP=off: greedy's.
     let sharp = match std::env::var("SHARP") {
+        Ok(spec) if spec == "off" => None,
         Ok(spec) => Some(parchis_bots::sharp::Params::parse(&spec)?),
-        Err(_) => None,
+        Err(_) => Some(parchis_bots::sharp::Params::DEFAULT),
     };
     let policy = match std::env::var("POLICY") {
         Ok(path) => {
@@ -77,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "POLICY={:?} ONEPLY={one_ply} SHARP={:?} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
         std::env::var("SHARP").ok(),
-        if learned { "learned" } else { "greedy" },
+        if learned { "learned" } else { "eval" },
         100.0 * wins as f64 / games as f64,
         100.0 * lo,
         100.0 * hi,

@@ -105,9 +105,9 @@ impl ExpertBot {
             calls: 0,
             weights: LEAF_WEIGHTS,
             rolls: ROLLOUT_ROLLS,
-            learned_leaf: true,
+            learned_leaf: false,
             exact_greedy: true,
-            sharp: None,
+            sharp: Some(Params::DEFAULT),
             policy: None,
             time_cap: None,
             deadline: None,
@@ -393,7 +393,7 @@ impl ExpertBot {
             }
         }
         if let Some(w) = &self.sharp {
-            crate::sharp::evaluate(&g, me, w)
+            crate::sharp::leaf_value(&g, me, w)
         } else if self.learned_leaf {
             crate::value::win_probs(&g)[me as usize]
         } else {

@@ -43,6 +43,9 @@ pub struct Params {
     /// Weight of the risk from (and threat of) opponents whose turn comes after the exposed piece's side has
     /// moved again (1: as if every opponent moved first).
     pub late: f32,
+    /// Temperature of the rollouts' leaf value: with `temp > 0` the leaf is the softmax of the sides' scores
+    /// divided by `temp` (a win probability), with 0 the point of view below.
+    pub temp: f32,
     /// Weight of the best other side (against the mean of the others) in the point of view.
     pub vs_best: f32,
 }
@@ -62,6 +65,7 @@ impl Params {
         threat: 1.0,
         near_exit: 0.0,
         late: 1.0,
+        temp: 70.0,
         vs_best: 0.0,
     };
 
@@ -85,6 +89,7 @@ impl Params {
                 "near_exit" => &mut p.near_exit,
                 "vs_best" => &mut p.vs_best,
                 "late" => &mut p.late,
+                "temp" => &mut p.temp,
                 _ => return Err(format!("unknown weight `{k}`")),
             };
             *slot = v;
@@ -300,4 +305,22 @@ pub fn perspective(scores: &[f32; MAX_SIDES], n_sides: u8, side: u8, vs_best: f3
 /// The evaluation of a position for a side.
 pub fn evaluate(g: &Game, side: u8, w: &Params) -> f32 {
     perspective(&side_scores(g, w), g.layout().n_sides(), side, w.vs_best)
+}
+
+/// The value of a rollout's end for a side: [`evaluate`], or a win probability when [`Params::temp`] > 0.
+pub fn leaf_value(g: &Game, side: u8, w: &Params) -> f32 {
+    if w.temp <= 0.0 {
+        return evaluate(g, side, w);
+    }
+    if let Phase::Over { side: s } = g.phase() {
+        return if s == side { 1.0 } else { 0.0 };
+    }
+    let n = g.layout().n_sides() as usize;
+    let sc = side_scores(g, w);
+    let m = sc[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for &x in &sc[..n] {
+        sum += ((x - m) / w.temp).exp();
+    }
+    ((sc[side as usize] - m) / w.temp).exp() / sum
 }
