@@ -27,7 +27,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => Some(parchis_bots::sharp::Params::DEFAULT),
     };
     let policy = read_policy()?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     let data: Vec<Decision> = pool.install(|| {
         (0..games)
             .into_par_iter()
@@ -76,10 +78,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .collect()
     });
-    let (train, valid): (Vec<_>, Vec<_>) = data.into_iter().enumerate().partition(|(i, _)| i % 5 != 0);
+    let (train, valid): (Vec<_>, Vec<_>) =
+        data.into_iter().enumerate().partition(|(i, _)| i % 5 != 0);
     let train: Vec<Decision> = train.into_iter().map(|x| x.1).collect();
     let valid: Vec<Decision> = valid.into_iter().map(|x| x.1).collect();
-    eprintln!("{} training / {} validation decisions", train.len(), valid.len());
+    eprintln!(
+        "{} training / {} validation decisions",
+        train.len(),
+        valid.len()
+    );
     let mut w = [0.0f64; NP];
     w[NP - 1] = 1.0; // start from greedy
     let (mut m1, mut m2) = ([0.0f64; NP], [0.0f64; NP]);
@@ -89,7 +96,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let g = grad[k] + 1e-4 * w[k];
             m1[k] = 0.9 * m1[k] + 0.1 * g;
             m2[k] = 0.999 * m2[k] + 0.001 * g * g;
-            w[k] -= 0.03 * (m1[k] / (1.0 - 0.9f64.powi(it))) / ((m2[k] / (1.0 - 0.999f64.powi(it))).sqrt() + 1e-8);
+            w[k] -= 0.03 * (m1[k] / (1.0 - 0.9f64.powi(it)))
+                / ((m2[k] / (1.0 - 0.999f64.powi(it))).sqrt() + 1e-8);
         }
         if it % 200 == 0 {
             eprintln!("iteration {it}: log-loss {loss:.4}");
@@ -98,20 +106,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let agree = |d: &[Decision], w: &[f64; NP]| {
         d.iter().filter(|x| argmax(&x.0, w) == x.1).count() as f64 / d.len().max(1) as f64
     };
-    let greedy_agree = valid.iter().filter(|x| x.1 == x.2).count() as f64 / valid.len().max(1) as f64;
+    let greedy_agree =
+        valid.iter().filter(|x| x.1 == x.2).count() as f64 / valid.len().max(1) as f64;
     eprintln!(
         "validation: fitted policy agrees with the expert {:.1}%, greedy {:.1}%",
         100.0 * agree(&valid, &w),
         100.0 * greedy_agree
     );
-    println!("{}", w.iter().map(|x| format!("{x:.5}")).collect::<Vec<_>>().join(","));
+    println!(
+        "{}",
+        w.iter()
+            .map(|x| format!("{x:.5}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     Ok(())
 }
 
 fn read_policy() -> Result<Option<[f32; NP]>, Box<dyn std::error::Error>> {
-    let Ok(path) = std::env::var("POLICY") else { return Ok(None) };
+    let Ok(path) = std::env::var("POLICY") else {
+        return Ok(None);
+    };
     let text = std::fs::read_to_string(path)?;
-    let v: Vec<f32> = text.trim().split(',').map(|x| x.trim().parse()).collect::<Result<_, _>>()?;
+    let v: Vec<f32> = text
+        .trim()
+        .split(',')
+        .map(|x| x.trim().parse())
+        .collect::<Result<_, _>>()?;
     let mut w = [0.0f32; NP];
     w.copy_from_slice(&v);
     Ok(Some(w))
@@ -132,7 +153,10 @@ fn loss_grad(data: &[Decision], w: &[f64; NP]) -> (f64, [f64; NP]) {
     let mut loss = 0.0;
     let mut grad = [0.0f64; NP];
     for (f, c, _) in data {
-        let z: Vec<f64> = f.iter().map(|x| x.iter().zip(w).map(|(a, b)| f64::from(*a) * b).sum()).collect();
+        let z: Vec<f64> = f
+            .iter()
+            .map(|x| x.iter().zip(w).map(|(a, b)| f64::from(*a) * b).sum())
+            .collect();
         let mx = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<f64> = z.iter().map(|x| (x - mx).exp()).collect();
         let sum: f64 = e.iter().sum();

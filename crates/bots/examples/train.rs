@@ -54,7 +54,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             winner: w as usize,
         }));
     }
-    eprintln!("{} training / {} validation positions", train.len(), valid.len());
+    eprintln!(
+        "{} training / {} validation positions",
+        train.len(),
+        valid.len()
+    );
     let mut w = [0.0f64; NF];
     let (mut m, mut v) = ([0.0f64; NF], [0.0f64; NF]);
     let (lr, b1, b2, l2) = (0.05, 0.9, 0.999, 1e-4);
@@ -92,11 +96,10 @@ fn loss_grad(data: &[Sample], w: &[f64; NF]) -> (f64, [f64; NF]) {
     let mut loss = 0.0;
     let mut grad = [0.0f64; NF];
     for s in data {
-        let z: Vec<f64> = s
-            .f
-            .iter()
-            .map(|f| f.iter().zip(w).map(|(a, b)| f64::from(*a) * b).sum())
-            .collect();
+        let z: Vec<f64> =
+            s.f.iter()
+                .map(|f| f.iter().zip(w).map(|(a, b)| f64::from(*a) * b).sum())
+                .collect();
         let mx = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<f64> = z.iter().map(|x| (x - mx).exp()).collect();
         let sum: f64 = e.iter().sum();

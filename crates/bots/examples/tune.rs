@@ -27,7 +27,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let policy = match std::env::var("POLICY") {
         Ok(path) => {
             let text = std::fs::read_to_string(path)?;
-            let v: Vec<f32> = text.trim().split(',').map(|x| x.trim().parse()).collect::<Result<_, _>>()?;
+            let v: Vec<f32> = text
+                .trim()
+                .split(',')
+                .map(|x| x.trim().parse())
+                .collect::<Result<_, _>>()?;
             let mut w = [0.0f32; parchis_bots::value::NP];
             w.copy_from_slice(&v);
             Some(w)
@@ -37,7 +41,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let one_ply = env("ONEPLY", "0") == "1";
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let started = std::time::Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     let results: Vec<(bool, Vec<u64>)> = pool.install(|| {
         (0..games)
             .into_par_iter()
@@ -48,7 +54,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let bots: Vec<Box<dyn Bot>> = (0..players)
                     .map(|s| {
                         if s == expert_seat && one_ply {
-                            Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY"))) as Box<dyn Bot>
+                            Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY")))
+                                as Box<dyn Bot>
                         } else if s == expert_seat {
                             Box::new(
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)

@@ -24,17 +24,26 @@
 //! With several opponents a shallow expectimax sees little beyond the evaluation's own risk term (it did
 //! worse than rollouts in seeded four-player arenas), so the expert plays Monte Carlo instead: each root
 //! move is followed by the *same* sampled dice sequences (common random numbers, so the comparison between
-//! moves is not drowned in dice noise), every seat playing the greedy policy (one ply) for
-//! [`ROLLOUT_ROLLS`] rolls, and the move with the best mean evaluation is played: one step of policy
-//! improvement over greedy. Successive halving spends the budget where it matters: once half of it is used
-//! the worse half of the moves is dropped, then again at three quarters, and so on down to two moves.
+//! moves is not drowned in dice noise) for [`ROLLOUT_ROLLS`] rolls, and the move with the best mean leaf
+//! value is played: one step of policy improvement. In the rollouts
+//!
+//! - the other sides are played exactly as [`crate::GreedyBot`] plays (one ply of greedy's evaluation,
+//!   following the counts a move earns), which is what they are against greedy bots;
+//! - the expert's own side plays one ply of its sharper evaluation ([`crate::sharp`]: per-seat capture
+//!   odds with the forced exit on a 5, the six counting seven, blockades in the way and the extra roll,
+//!   and a credit for threatening exposed opponents), or optionally a linear policy ([`ExpertBot::with_policy`]);
+//! - the leaf is the expert's win probability, a softmax over the sides' sharper scores with temperature
+//!   [`Params::temp`] (a won game is 1, a lost one 0).
+//!
+//! Successive halving spends the budget where it matters: once half of it is used the worse half of the
+//! moves is dropped, then again at three quarters, and so on down to two moves.
 //! Rollouts step the game with [`Game::legal`] and [`Game::play_unchecked`] and allocate nothing.
 //! The dice come from a `SmallRng` seeded from the bot's seed, its decision counter and the rollout index,
 //! so a seeded game is reproducible.
 
 use crate::Bot;
-use crate::sharp::Params;
 use crate::eval::{MAX_SIDES, Weights, perspective, side_scores, side_scores_with};
+use crate::sharp::Params;
 use parchis_rules::{Game, Move, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -48,7 +57,7 @@ pub const DEFAULT_ROLLOUT_BUDGET: u32 = 16_000;
 /// Rolls simulated after each root move in a rollout (about one and a half turns of every seat with four
 /// players). Shorter rollouts are less noisy: 6 did at least as well as 12 or 24 in seeded arenas.
 pub const ROLLOUT_ROLLS: usize = 6;
-/// The evaluation weights at the end of a rollout.
+/// The evaluation weights at the end of a rollout when the sharper evaluation is off.
 pub const LEAF_WEIGHTS: Weights = Weights::GREEDY;
 /// Fewest rollouts per root move, whatever the budget.
 const MIN_ROLLOUTS: u32 = 4;
@@ -72,7 +81,7 @@ type Scores = [f32; MAX_SIDES];
 /// The search ran out of nodes.
 struct OutOfBudget;
 
-/// Searches over the dice (expectimax or rollouts, see the [module docs](self)) with greedy's evaluation.
+/// Searches over the dice (expectimax or rollouts, see the [module docs](self)).
 #[derive(Debug, Clone)]
 pub struct ExpertBot {
     search: Search,
@@ -134,8 +143,9 @@ impl ExpertBot {
         ExpertBot { rolls, ..self }
     }
 
-    /// The same expert valuing the end of its rollouts with the learned win probability
-    /// ([`crate::value`], the default) or with greedy's score margin.
+    /// The same expert valuing the end of its rollouts with the learned win probability of
+    /// [`crate::value`] instead of greedy's score margin, when the sharper evaluation is off
+    /// ([`ExpertBot::with_sharp`]`(None)`; off by default).
     pub fn with_learned_leaf(self, learned_leaf: bool) -> ExpertBot {
         ExpertBot {
             learned_leaf,
@@ -153,7 +163,8 @@ impl ExpertBot {
     }
 
     /// The same expert playing its own seats in the rollouts, and valuing their ends, with the sharper
-    /// evaluation of [`crate::sharp`] (`None`: greedy's).
+    /// evaluation of [`crate::sharp`] and these weights (the default: [`Params::DEFAULT`]); `None`: greedy's
+    /// evaluation and score margin, as before.
     pub fn with_sharp(self, sharp: Option<Params>) -> ExpertBot {
         ExpertBot { sharp, ..self }
     }
