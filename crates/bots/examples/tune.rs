@@ -83,9 +83,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "POLICY={:?} ONEPLY={one_ply} SHARP={:?} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
-        std::env::var("SHARP").ok(),
+        std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
         if learned { "learned" } else { "eval" },
         100.0 * wins as f64 / games as f64,
         100.0 * lo,
