@@ -24,16 +24,26 @@
 //! With several opponents a shallow expectimax sees little beyond the evaluation's own risk term (it did
 //! worse than rollouts in seeded four-player arenas), so the expert plays Monte Carlo instead: each root
 //! move is followed by the *same* sampled dice sequences (common random numbers, so the comparison between
-//! moves is not drowned in dice noise), every seat playing the greedy policy (one ply) for
-//! [`ROLLOUT_ROLLS`] rolls, and the move with the best mean evaluation is played: one step of policy
-//! improvement over greedy. Successive halving spends the budget where it matters: once half of it is used
-//! the worse half of the moves is dropped, then again at three quarters, and so on down to two moves.
+//! moves is not drowned in dice noise) for [`ROLLOUT_ROLLS`] rolls, and the move with the best mean leaf
+//! value is played: one step of policy improvement. In the rollouts
+//!
+//! - the other sides are played exactly as [`crate::GreedyBot`] plays (one ply of greedy's evaluation,
+//!   following the counts a move earns), which is what they are against greedy bots;
+//! - the expert's own side plays one ply of its sharper evaluation ([`crate::sharp`]: per-seat capture
+//!   odds with the forced exit on a 5, the six counting seven, blockades in the way and the extra roll,
+//!   and a credit for threatening exposed opponents), or optionally a linear policy ([`ExpertBot::with_policy`]);
+//! - the leaf is the expert's win probability, a softmax over the sides' sharper scores with temperature
+//!   [`Params::temp`] (a won game is 1, a lost one 0).
+//!
+//! Successive halving spends the budget where it matters: once half of it is used the worse half of the
+//! moves is dropped, then again at three quarters, and so on down to two moves.
 //! Rollouts step the game with [`Game::legal`] and [`Game::play_unchecked`] and allocate nothing.
 //! The dice come from a `SmallRng` seeded from the bot's seed, its decision counter and the rollout index,
 //! so a seeded game is reproducible.
 
 use crate::Bot;
 use crate::eval::{MAX_SIDES, Weights, perspective, side_scores, side_scores_with};
+use crate::sharp::Params;
 use parchis_rules::{Game, Move, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -47,7 +57,7 @@ pub const DEFAULT_ROLLOUT_BUDGET: u32 = 16_000;
 /// Rolls simulated after each root move in a rollout (about one and a half turns of every seat with four
 /// players). Shorter rollouts are less noisy: 6 did at least as well as 12 or 24 in seeded arenas.
 pub const ROLLOUT_ROLLS: usize = 6;
-/// The evaluation weights at the end of a rollout.
+/// The evaluation weights at the end of a rollout when the sharper evaluation is off.
 pub const LEAF_WEIGHTS: Weights = Weights::GREEDY;
 /// Fewest rollouts per root move, whatever the budget.
 const MIN_ROLLOUTS: u32 = 4;
@@ -71,7 +81,7 @@ type Scores = [f32; MAX_SIDES];
 /// The search ran out of nodes.
 struct OutOfBudget;
 
-/// Searches over the dice (expectimax or rollouts, see the [module docs](self)) with greedy's evaluation.
+/// Searches over the dice (expectimax or rollouts, see the [module docs](self)).
 #[derive(Debug, Clone)]
 pub struct ExpertBot {
     search: Search,
@@ -82,6 +92,11 @@ pub struct ExpertBot {
     seed: u64,
     calls: u64,
     weights: Weights,
+    rolls: usize,
+    learned_leaf: bool,
+    exact_greedy: bool,
+    sharp: Option<Params>,
+    policy: Option<[f32; crate::value::NP]>,
     time_cap: Option<Duration>,
     deadline: Option<Instant>,
 }
@@ -98,6 +113,11 @@ impl ExpertBot {
             seed,
             calls: 0,
             weights: LEAF_WEIGHTS,
+            rolls: ROLLOUT_ROLLS,
+            learned_leaf: false,
+            exact_greedy: true,
+            sharp: Some(Params::DEFAULT),
+            policy: None,
             time_cap: None,
             deadline: None,
         }
@@ -116,6 +136,43 @@ impl ExpertBot {
     /// The same expert with another way of searching.
     pub fn with_search(self, search: Search) -> ExpertBot {
         ExpertBot { search, ..self }
+    }
+
+    /// The same expert with rollouts of `rolls` rolls.
+    pub fn with_rollout_rolls(self, rolls: usize) -> ExpertBot {
+        ExpertBot { rolls, ..self }
+    }
+
+    /// The same expert valuing the end of its rollouts with the learned win probability of
+    /// [`crate::value`] instead of greedy's score margin, when the sharper evaluation is off
+    /// ([`ExpertBot::with_sharp`]`(None)`; off by default).
+    pub fn with_learned_leaf(self, learned_leaf: bool) -> ExpertBot {
+        ExpertBot {
+            learned_leaf,
+            ..self
+        }
+    }
+
+    /// The same expert modelling every seat in its rollouts by the greedy bot exactly (following the counts a
+    /// move earns, the default) or by one ply of the evaluation.
+    pub fn with_exact_greedy(self, exact_greedy: bool) -> ExpertBot {
+        ExpertBot {
+            exact_greedy,
+            ..self
+        }
+    }
+
+    /// The same expert playing its own seats in the rollouts, and valuing their ends, with the sharper
+    /// evaluation of [`crate::sharp`] and these weights (the default: [`Params::DEFAULT`]); `None`: greedy's
+    /// evaluation and score margin, as before.
+    pub fn with_sharp(self, sharp: Option<Params>) -> ExpertBot {
+        ExpertBot { sharp, ..self }
+    }
+
+    /// The same expert playing its own seats in the rollouts by a linear policy over
+    /// [`crate::value::move_features`] (`None`: by its evaluation).
+    pub fn with_policy(self, policy: Option<[f32; crate::value::NP]>) -> ExpertBot {
+        ExpertBot { policy, ..self }
     }
 
     /// The same expert, also stopping each decision after about `cap` of wall-clock time (off by default).
@@ -302,7 +359,7 @@ impl ExpertBot {
             match g.phase() {
                 Phase::Over { .. } => break,
                 Phase::Roll => {
-                    if rolls == ROLLOUT_ROLLS {
+                    if rolls == self.rolls {
                         break;
                     }
                     self.nodes += 1;
@@ -323,7 +380,18 @@ impl ExpertBot {
                         for &m in legal {
                             let mut next = g;
                             next.play_unchecked(m);
-                            let v = perspective(&side_scores(&next), n_sides, side);
+                            let v = match (self.sharp, &self.policy) {
+                                (_, Some(pw)) if side == me => {
+                                    crate::value::policy_score(&next, side, pw)
+                                }
+                                (Some(w), _) if side == me => sharp_line_value(&next, side, 3, &w),
+                                _ if self.exact_greedy => crate::greedy::own_line_value(
+                                    &next,
+                                    side,
+                                    crate::greedy::COUNT_DEPTH,
+                                ),
+                                _ => perspective(&side_scores(&next), n_sides, side),
+                            };
                             if v > best.1 {
                                 best = (m, v);
                             }
@@ -335,8 +403,33 @@ impl ExpertBot {
                 }
             }
         }
-        perspective(&side_scores_with(&g, &self.weights), n_sides, me)
+        if let Some(w) = &self.sharp {
+            crate::sharp::leaf_value(&g, me, w)
+        } else if self.learned_leaf {
+            crate::value::win_probs(&g)[me as usize]
+        } else {
+            perspective(&side_scores_with(&g, &self.weights), n_sides, me)
+        }
     }
+}
+
+/// [`crate::greedy::own_line_value`] with the sharper evaluation: the value for `side` after its pending
+/// counts are played as well as possible.
+fn sharp_line_value(g: &Game, side: u8, depth: u8, w: &Params) -> f32 {
+    let acting = g.layout().side_of_seat[g.seat() as usize];
+    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
+    {
+        let mut best = f32::NEG_INFINITY;
+        for &m in g.legal() {
+            let mut next = *g;
+            next.play_unchecked(m);
+            best = best.max(sharp_line_value(&next, side, depth - 1, w));
+        }
+        if best > f32::NEG_INFINITY {
+            return best;
+        }
+    }
+    crate::sharp::evaluate(g, side, w)
 }
 
 impl Default for ExpertBot {

@@ -5,7 +5,7 @@ use crate::eval::evaluate;
 use parchis_rules::{Game, Move, Phase};
 
 /// How many counts in a row the greedy bot follows after its move (a capture granting 20 that captures again…).
-const COUNT_DEPTH: u8 = 3;
+pub(crate) const COUNT_DEPTH: u8 = 3;
 
 /// Plays the move whose resulting position evaluates best for the mover's side. When the move earns a count
 /// (20 for a capture, 10 for an arrival), the best way to play that count is included, so a capture or an

@@ -13,8 +13,9 @@
 //! - **expert** ([`ExpertBot`]): with two sides, expectimax over the dice (chance at every
 //!   [`Phase::Roll`](parchis_rules::Phase), following whose turn it really is after counts and extra rolls),
 //!   opponents modelled by the greedy policy, greedy's evaluation at the leaves, iterative deepening under a
-//!   node budget; with three or more sides, greedy-policy rollouts over shared sampled dice (see
-//!   [`expert`]).
+//!   node budget; with three or more sides, rollouts over shared sampled dice where the opponents play
+//!   exactly as greedy does and the expert's side by its sharper evaluation ([`sharp`]), valued by its win
+//!   probability (see [`expert`]).
 //!
 //! Every bot is deterministic for a given seed (the random bot and the expert's rollouts use it).
 //!
@@ -55,6 +56,8 @@ pub mod eval;
 pub mod expert;
 pub mod greedy;
 pub mod random;
+pub mod sharp;
+pub mod value;
 
 pub use arena::{
     ArenaConfig, ArenaError, ArenaReport, EntryStats, GameRecord, LevelTiming, arena, play_game,

@@ -1,0 +1,120 @@
+//! Seeded four-player arenas of one expert variant against greedy bots, for tuning:
+//! `ROLLS=6 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
+//! Same seat rotation and seeds as [`parchis_bots::arena`] with `expert,greedy,greedy,greedy`.
+
+use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed, play_game_with, wilson95};
+use parchis_rules::{Game, Mode, RuleSet};
+use rayon::prelude::*;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_string());
+    let games: u64 = arg(0, "600").parse()?;
+    let seed: u64 = arg(1, "11").parse()?;
+    let threads: usize = arg(2, "1").parse()?;
+    let players: usize = arg(3, "4").parse()?;
+    let mode: Mode = arg(4, "individual").parse()?;
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let rolls: usize = env("ROLLS", "6").parse()?;
+    let learned = env("LEAF", "sharp") == "learned";
+    let exact = env("EXACT", "1") == "1";
+    // SHARP unset: the default expert (sharper evaluation with its default weights); SHARP=off: greedy's.
+    let sharp = match std::env::var("SHARP") {
+        Ok(spec) if spec == "off" => None,
+        Ok(spec) => Some(parchis_bots::sharp::Params::parse(&spec)?),
+        Err(_) => Some(parchis_bots::sharp::Params::DEFAULT),
+    };
+    let policy = match std::env::var("POLICY") {
+        Ok(path) => {
+            let text = std::fs::read_to_string(path)?;
+            let v: Vec<f32> = text
+                .trim()
+                .split(',')
+                .map(|x| x.trim().parse())
+                .collect::<Result<_, _>>()?;
+            let mut w = [0.0f32; parchis_bots::value::NP];
+            w.copy_from_slice(&v);
+            Some(w)
+        }
+        Err(_) => None,
+    };
+    let one_ply = env("ONEPLY", "0") == "1";
+    let budget: u32 = env("BUDGET", "16000").parse()?;
+    let started = std::time::Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let results: Vec<(bool, Vec<u64>)> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|i| {
+                let rot = i as usize % players;
+                let dice = mix_seed(seed, i);
+                let expert_seat = rot; // entry 0 sits in seat (0 + rot) % n
+                let bots: Vec<Box<dyn Bot>> = (0..players)
+                    .map(|s| {
+                        if s == expert_seat && one_ply {
+                            Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY")))
+                                as Box<dyn Bot>
+                        } else if s == expert_seat {
+                            Box::new(
+                                ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
+                                    .with_rollout_rolls(rolls)
+                                    .with_learned_leaf(learned)
+                                    .with_exact_greedy(exact)
+                                    .with_sharp(sharp)
+                                    .with_policy(policy),
+                            ) as Box<dyn Bot>
+                        } else {
+                            Box::new(GreedyBot::new())
+                        }
+                    })
+                    .collect();
+                let g = Game::new(RuleSet::Playgridia, mode, players as u8).unwrap();
+                let rec = play_game_with(g, bots, dice, 20_000);
+                let side = rec.last.layout().side_of_seat[expert_seat];
+                (rec.winner == Some(side), rec.times[expert_seat].clone())
+            })
+            .collect()
+    });
+    let wins = results.iter().filter(|r| r.0).count() as u32;
+    let mut t: Vec<u64> = results.into_iter().flat_map(|r| r.1).collect();
+    t.sort_unstable();
+    let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
+    let (lo, hi) = wilson95(wins, games as u32);
+    println!(
+        "POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        std::env::var("POLICY").ok(),
+        std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
+        if learned { "learned" } else { "eval" },
+        100.0 * wins as f64 / games as f64,
+        100.0 * lo,
+        100.0 * hi,
+        q(0.5),
+        q(0.99),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// One ply of a linear policy over `move_features`.
+struct PolicyBot([f32; parchis_bots::value::NP]);
+
+impl Bot for PolicyBot {
+    fn name(&self) -> &str {
+        "policy"
+    }
+    fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
+        let side = game.layout().side_of_seat[game.seat() as usize];
+        let mut best = (legal[0], f32::NEG_INFINITY);
+        for &m in legal {
+            let mut next = *game;
+            next.play(m).unwrap();
+            let v = parchis_bots::value::policy_score(&next, side, &self.0);
+            if v > best.1 {
+                best = (m, v);
+            }
+        }
+        best.0
+    }
+}
