@@ -56,6 +56,7 @@ pub mod eval;
 pub mod expert;
 pub mod greedy;
 pub mod random;
+mod scan;
 pub mod sharp;
 pub mod value;
 

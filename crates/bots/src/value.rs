@@ -18,9 +18,10 @@
 //! sharper and greedy evaluations), fitted to the expert's own choices by `examples/distill.rs`; the expert
 //! can play its own seats in the rollouts by it ([`crate::ExpertBot::with_policy`], off by default).
 
-use parchis_rules::{Game, Phase, Six};
+use parchis_rules::{Game, Phase};
 
 use crate::eval::MAX_SIDES;
+use crate::scan::Scan;
 
 /// Number of features per side.
 pub const NF: usize = 22;
@@ -84,62 +85,22 @@ pub fn side_features(g: &Game) -> Features {
     let mut f = [[0.0f32; NF]; MAX_SIDES];
     let l = g.layout();
     let b = g.board();
-    let goal = b.goal_pos();
-    let last = b.last_circuit() + 1; // stored position of the last circuit square
-    let len = b.circuit_len();
-    let n = l.n_pieces() as usize;
-    let n_seats = l.n_seats as usize;
-    let opts = g.options();
+    let Scan {
+        n,
+        n_seats,
+        goal,
+        last,
+        len,
+        seat,
+        side,
+        cell,
+        blocked,
+        seat_home,
+        colour_home,
+        dist,
+    } = Scan::new(g);
     let per_side_pieces =
         l.pieces_per_colour as f32 * l.n_colours as f32 / l.n_sides().max(1) as f32;
-
-    // Per piece: seat, side, circuit cell (255 off the circuit).
-    let mut seat = [0u8; 24];
-    let mut side = [0u8; 24];
-    let mut cell = [255u8; 24];
-    let mut blocked: u128 = 0;
-    // Per seat: pieces at home; per colour: any at home / all in play.
-    let mut seat_home = [0u8; MAX_SIDES];
-    let mut colour_home = [0u8; MAX_SIDES];
-    for p in 0..n {
-        let c = l.colour_of_piece(p as u8);
-        seat[p] = l.seat_of_colour[c as usize];
-        side[p] = l.side_of_colour(c);
-        let pos = g.raw_pos(p as u8);
-        if pos == 0 {
-            seat_home[seat[p] as usize] += 1;
-            colour_home[c as usize] += 1;
-        } else if pos <= last
-            && let Some(x) = b.cell(l.path_slot[c as usize], pos)
-        {
-            cell[p] = x;
-            if g.in_blockade(p as u8) {
-                blocked |= 1u128 << x;
-            }
-        }
-    }
-
-    // The distance each seat moves with each face (0: no ordinary move with that face).
-    let mut dist = [[0u8; 7]; MAX_SIDES];
-    for (s, d) in dist.iter_mut().enumerate().take(n_seats) {
-        for face in 1..=6u8 {
-            d[face as usize] = match face {
-                5 if opts.exit_mandatory && seat_home[s] > 0 => 0,
-                6 => match opts.six {
-                    Six::Six => 6,
-                    Six::SevenWhenNoneHome(_) => {
-                        if seat_home[s] > 0 {
-                            6
-                        } else {
-                            7
-                        }
-                    }
-                    Six::TwelveWhenAllInPlay => 6,
-                },
-                _ => face,
-            };
-        }
-    }
 
     for p in 0..n {
         let pos = g.raw_pos(p as u8);
