@@ -60,7 +60,7 @@ pub const ROLLOUT_ROLLS: usize = 6;
 /// The evaluation weights at the end of a rollout when the sharper evaluation is off.
 pub const LEAF_WEIGHTS: Weights = Weights::GREEDY;
 /// Fewest rollouts per root move, whatever the budget.
-const MIN_ROLLOUTS: u32 = 4;
+pub const MIN_ROLLOUTS: u32 = 4;
 
 /// How the expert searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
