@@ -13,7 +13,7 @@ pub const SIDE: u8 = 17;
 /// Internal cell count: the largest circuit (102) plus six lanes of seven.
 pub const CELLS: usize = 102 + 6 * LANE_LEN as usize;
 
-/// No cell (home or goal) in [`BoardKind::cells`].
+/// No cell: the entry of the path tables for home and the goal (see [`BoardKind::cell`]).
 pub const NO_CELL: u8 = 0xFF;
 /// Stored positions per path: home, 106 path steps on the six-colour board, goal.
 pub const PATH_POSITIONS: usize = 108;
