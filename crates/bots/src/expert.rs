@@ -384,7 +384,11 @@ impl ExpertBot {
                                 (_, Some(pw)) if side == me => {
                                     crate::value::policy_score(&next, side, pw)
                                 }
-                                (Some(w), _) if side == me => sharp_line_value(&next, side, 3, &w),
+                                (Some(w), _) if side == me => {
+                                    crate::greedy::line_value(&next, side, 3, &|g, s| {
+                                        crate::sharp::evaluate(g, s, &w)
+                                    })
+                                }
                                 _ if self.exact_greedy => crate::greedy::own_line_value(
                                     &next,
                                     side,
@@ -411,25 +415,6 @@ impl ExpertBot {
             perspective(&side_scores_with(&g, &self.weights), n_sides, me)
         }
     }
-}
-
-/// [`crate::greedy::own_line_value`] with the sharper evaluation: the value for `side` after its pending
-/// counts are played as well as possible.
-fn sharp_line_value(g: &Game, side: u8, depth: u8, w: &Params) -> f32 {
-    let acting = g.layout().side_of_seat[g.seat() as usize];
-    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
-    {
-        let mut best = f32::NEG_INFINITY;
-        for &m in g.legal() {
-            let mut next = *g;
-            next.play_unchecked(m);
-            best = best.max(sharp_line_value(&next, side, depth - 1, w));
-        }
-        if best > f32::NEG_INFINITY {
-            return best;
-        }
-    }
-    crate::sharp::evaluate(g, side, w)
 }
 
 impl Default for ExpertBot {

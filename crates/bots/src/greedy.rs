@@ -22,6 +22,12 @@ impl GreedyBot {
 
 /// The value for `side` of the position after `g`'s pending own counts are played as well as possible.
 pub(crate) fn own_line_value(g: &Game, side: u8, depth: u8) -> f32 {
+    line_value(g, side, depth, &evaluate)
+}
+
+/// The value for `side` by `leaf` after `g`'s pending own counts (up to `depth` of them) are played as well as
+/// possible by that same value.
+pub(crate) fn line_value(g: &Game, side: u8, depth: u8, leaf: &impl Fn(&Game, u8) -> f32) -> f32 {
     let acting = g.layout().side_of_seat[g.seat() as usize];
     if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
     {
@@ -29,13 +35,13 @@ pub(crate) fn own_line_value(g: &Game, side: u8, depth: u8) -> f32 {
         for &m in g.legal() {
             let mut next = *g;
             next.play_unchecked(m);
-            best = best.max(own_line_value(&next, side, depth - 1));
+            best = best.max(line_value(&next, side, depth - 1, leaf));
         }
         if best > f32::NEG_INFINITY {
             return best;
         }
     }
-    evaluate(g, side)
+    leaf(g, side)
 }
 
 /// The index of the greedy choice among `legal` for the seat to act.
