@@ -3,10 +3,11 @@ mod common;
 
 use common::{TestServer, public_four};
 use parchis_server::db::{Db, NewRoom, PlayerRow, RoomRow, SeatRow, now_ms};
-use parchis_server::rooms::{RoomCommand, RoomEvent};
+use parchis_server::rooms::{RoomCommand, RoomEvent, Timing};
 use parchis_server::settings::{CreateRoomRequest, validate_settings};
 use parchis_server::{LocalRegistry, RoomRegistry};
 use serde_json::json;
+use std::time::{Duration, Instant};
 
 async fn sqlite_db(dir: &tempfile::TempDir) -> Db {
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
@@ -27,12 +28,8 @@ async fn player(db: &Db, name: &str) -> PlayerRow {
     row
 }
 
-#[tokio::test]
-async fn subscribers_hear_about_joins() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = sqlite_db(&dir).await;
-    let owner = player(&db, "Ana").await;
-    let guest = player(&db, "Luis").await;
+/// Stores a waiting four-seat room `id` owned by `owner`.
+async fn create_room(db: &Db, owner: &PlayerRow, id: &str) {
     let request: CreateRoomRequest = serde_json::from_value(public_four()).unwrap();
     let settings = validate_settings(request, 30).unwrap();
     let seats = (0..4)
@@ -46,8 +43,8 @@ async fn subscribers_hear_about_joins() {
         .collect();
     let room = NewRoom {
         room: RoomRow {
-            id: "room-1".into(),
-            join_code: "ABCDEF".into(),
+            id: id.into(),
+            join_code: format!("CODE-{id}"),
             owner_id: owner.id.clone(),
             settings: sqlx::types::Json(settings),
             status: "waiting".into(),
@@ -56,6 +53,15 @@ async fn subscribers_hear_about_joins() {
         seats,
     };
     db.create_room(&room).await.unwrap();
+}
+
+#[tokio::test]
+async fn subscribers_hear_about_joins() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sqlite_db(&dir).await;
+    let owner = player(&db, "Ana").await;
+    let guest = player(&db, "Luis").await;
+    create_room(&db, &owner, "room-1").await;
 
     let registry = LocalRegistry::new(db.clone());
     assert!(registry.lookup("nope").await.unwrap().is_none());
@@ -143,4 +149,53 @@ async fn concurrent_joins_never_double_book_a_seat() {
     seated.sort_unstable();
     seated.dedup();
     assert_eq!(seated.len(), 6);
+}
+
+#[tokio::test]
+async fn an_idle_room_leaves_memory_and_comes_back_from_storage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sqlite_db(&dir).await;
+    let owner = player(&db, "Ana").await;
+    let guest = player(&db, "Luis").await;
+    let ids = ["room-a", "room-b", "room-c"];
+    for id in ids {
+        create_room(&db, &owner, id).await;
+    }
+    let timing = Timing {
+        idle_room: Duration::from_millis(100),
+        ..Timing::default()
+    };
+    let registry = LocalRegistry::with_timing(db.clone(), timing);
+    for id in ids {
+        assert!(registry.lookup(id).await.unwrap().is_some());
+    }
+    assert_eq!(registry.stats().live_rooms, 3);
+    assert_eq!(registry.stats().held_rooms, 3);
+
+    // Nobody connected, nothing to do: every room task stops and the registry forgets it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while registry.stats().held_rooms > 0 {
+        assert!(Instant::now() < deadline, "{:?}", registry.stats());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(registry.stats().live_rooms, 0);
+
+    // The next use reloads the room from storage and acts on it as before.
+    let snapshot = registry
+        .send(
+            "room-b",
+            RoomCommand::Join {
+                player_id: guest.id.clone(),
+                display_name: "Luis".into(),
+                preferred_colour: None,
+                code: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        snapshot.seats[0].player_id.as_deref(),
+        Some(guest.id.as_str())
+    );
+    assert_eq!(registry.stats().held_rooms, 1);
 }

@@ -106,6 +106,9 @@ struct RunArgs {
     /// Progress line every this many seconds.
     #[arg(long, default_value_t = 10)]
     progress: u64,
+    /// When a room's game ends, its players start a new game in a new room (constant load for long runs).
+    #[arg(long)]
+    new_games: bool,
     /// Write the report as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -200,6 +203,7 @@ fn run(args: RunArgs, nofile: u64, runtime: &tokio::runtime::Runtime) -> Result<
     config.setup_concurrency = args.setup_concurrency;
     config.connect_concurrency = args.connect_concurrency;
     config.conns_per_ip = args.conns_per_ip;
+    config.new_games = args.new_games;
     config.server_pid = args
         .server_pid
         .or(spawned.as_ref().map(spawn::Spawned::pid));

@@ -23,8 +23,8 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use crate::procstat::{self, Sample};
 use crate::stats::{Latency, Stats};
@@ -84,6 +84,9 @@ pub struct SessionConfig {
     pub progress: Option<Duration>,
     /// A command not completed within this counts as an error.
     pub command_timeout: Duration,
+    /// When a room's game ends, its four players leave and start a new game in a new room (set up
+    /// through REST like the first), so the load stays the same however long the session runs.
+    pub new_games: bool,
 }
 
 impl SessionConfig {
@@ -105,6 +108,7 @@ impl SessionConfig {
             server_pid: None,
             progress: None,
             command_timeout: Duration::from_secs(10),
+            new_games: false,
         }
     }
 }
@@ -185,6 +189,8 @@ pub struct Report {
     pub disconnects: u64,
     /// Games that ended.
     pub games_finished: u64,
+    /// Games started in new rooms after one ended (`new_games`).
+    pub games_restarted: u64,
     /// Paced slots that found the previous command still in flight.
     pub skipped_slots: u64,
     /// Example error texts.
@@ -369,6 +375,20 @@ struct Shared {
     command_timeout: Duration,
     /// Set when the session ends: closes seen after it are not disconnects.
     stopping: AtomicBool,
+    /// How to start a new game when one ends (`None`: rooms stop when their game ends).
+    renewal: Option<Renewal>,
+}
+
+/// What a room needs to start a new game once its game has ended.
+struct Renewal {
+    /// REST client for the setup.
+    client: reqwest::Client,
+    /// The server.
+    addr: SocketAddr,
+    /// House rules of the new rooms.
+    rules: String,
+    /// Index of the next new room (names its players).
+    next_index: AtomicUsize,
 }
 
 struct RoomDriver {
@@ -636,14 +656,47 @@ impl RoomDriver {
     }
 }
 
-async fn drive_room(
-    conns: Vec<Ws>,
-    shared: Arc<Shared>,
-    mut go: watch::Receiver<Option<Instant>>,
-    mut stop: watch::Receiver<bool>,
-    offset: Duration,
-) {
-    let mut streams: SelectAll<BoxStream<'static, (usize, Option<_>)>> = SelectAll::new();
+/// Opens the four connections of `plan`, seat `i` from `sources[i]`, with retries.
+async fn connect_plan(
+    addr: SocketAddr,
+    plan: &Plan,
+    sources: &[IpAddr],
+) -> Result<Vec<Ws>, String> {
+    let mut conns = Vec::with_capacity(SEATS);
+    for (url, source) in plan.urls.iter().zip(sources) {
+        let mut last = String::new();
+        let mut opened = None;
+        for attempt in 0..CONNECT_ATTEMPTS {
+            match connect(addr, Some(*source), url).await {
+                Ok(ws) => {
+                    opened = Some(ws);
+                    break;
+                }
+                Err(e) => {
+                    last = e;
+                    tokio::time::sleep(Duration::from_millis(200 << attempt)).await;
+                }
+            }
+        }
+        conns.push(opened.ok_or(last)?);
+    }
+    Ok(conns)
+}
+
+/// How a room's game ended, seen from the load generator.
+enum GameEnd {
+    /// The game is over (the server said so).
+    Over,
+    /// The session is stopping, or a connection was lost.
+    Stop,
+}
+
+/// One stream of messages per player, tagged with the player's index; `None` when it ends.
+type Inbound = SelectAll<BoxStream<'static, (usize, Option<Result<Message, WsError>>)>>;
+
+/// Splits each connection: the sinks go to the players, the streams into one tagged stream.
+fn attach(conns: Vec<Ws>) -> (Vec<Player>, Inbound) {
+    let mut streams: Inbound = SelectAll::new();
     let mut players = Vec::with_capacity(SEATS);
     for (i, ws) in conns.into_iter().enumerate() {
         let (sink, stream) = ws.split();
@@ -658,11 +711,20 @@ async fn drive_room(
             .chain(stream::once(async move { (i, None) }));
         streams.push(tagged.boxed());
     }
-    let count = players.len();
-    shared
-        .stats
-        .connected
-        .fetch_add(count as u64, Ordering::Relaxed);
+    (players, streams)
+}
+
+/// Plays one room: its game, then (with [`SessionConfig::new_games`]) a new game in a new room each
+/// time one ends, from the same source addresses, keeping the room's slot in the pace.
+async fn drive_room(
+    conns: Vec<Ws>,
+    sources: Vec<IpAddr>,
+    shared: Arc<Shared>,
+    mut go: watch::Receiver<Option<Instant>>,
+    mut stop: watch::Receiver<bool>,
+    offset: Duration,
+) {
+    let (players, mut streams) = attach(conns);
     let mut room = RoomDriver {
         shared: shared.clone(),
         players,
@@ -674,11 +736,78 @@ async fn drive_room(
         defer_until: None,
         over: false,
     };
+    let mut waiting_go = true;
+    loop {
+        let count = room.players.len() as u64;
+        shared.stats.connected.fetch_add(count, Ordering::Relaxed);
+        let end = play(
+            &mut room,
+            &mut streams,
+            &mut go,
+            &mut waiting_go,
+            &mut stop,
+            offset,
+        )
+        .await;
+        shared.stats.connected.fetch_sub(count, Ordering::Relaxed);
+        // Close politely so the server sees a normal end, not a reset.
+        for p in &mut room.players {
+            let _ = tokio::time::timeout(Duration::from_millis(200), p.sink.close()).await;
+        }
+        drop(streams);
+        let (GameEnd::Over, Some(renewal)) = (end, &shared.renewal) else {
+            return;
+        };
+        let index = renewal.next_index.fetch_add(1, Ordering::Relaxed);
+        let conns =
+            match setup_parchis_room(&renewal.client, renewal.addr, index, &renewal.rules).await {
+                Ok(plan) => match connect_plan(renewal.addr, &plan, &sources).await {
+                    Ok(conns) => conns,
+                    Err(e) => {
+                        shared.stats.connect_errors.fetch_add(1, Ordering::Relaxed);
+                        shared.stats.error(|| format!("connect (new game): {e}"));
+                        return;
+                    }
+                },
+                Err(e) => {
+                    shared.stats.error(|| format!("setup (new game): {e}"));
+                    return;
+                }
+            };
+        if *stop.borrow() {
+            return;
+        }
+        shared.stats.games_restarted.fetch_add(1, Ordering::Relaxed);
+        let (players, new_streams) = attach(conns);
+        streams = new_streams;
+        room.players = players;
+        room.state = None;
+        room.pending = None;
+        // Closed loop: the new game's first command goes as soon as its state arrives. Paced: the next
+        // slot of the room's schedule.
+        room.due = room.shared.pace.is_zero();
+        room.defer_until = None;
+        room.over = false;
+    }
+}
+
+/// Plays the room's current game until it ends, the session stops or a connection is lost.
+async fn play(
+    room: &mut RoomDriver,
+    streams: &mut Inbound,
+    go: &mut watch::Receiver<Option<Instant>>,
+    waiting_go: &mut bool,
+    stop: &mut watch::Receiver<bool>,
+    offset: Duration,
+) -> GameEnd {
     let far = Instant::now() + Duration::from_secs(365 * 86400);
     let sleep = tokio::time::sleep_until(far);
     tokio::pin!(sleep);
-    let mut waiting_go = true;
+    let renew = room.shared.renewal.is_some();
     loop {
+        if room.over && renew {
+            return GameEnd::Over;
+        }
         let wake = room.wake_at();
         if let Some(at) = wake
             && sleep.deadline() != at
@@ -687,16 +816,16 @@ async fn drive_room(
         }
         tokio::select! {
             biased;
-            _ = stop.changed() => break,
-            changed = go.changed(), if waiting_go => {
-                waiting_go = false;
+            _ = stop.changed() => return GameEnd::Stop,
+            changed = go.changed(), if *waiting_go => {
+                *waiting_go = false;
                 if changed.is_ok() && let Some(start) = *go.borrow() {
                     room.next_slot = Some(start + offset);
                 }
             }
             item = streams.next() => {
                 let flow = match item {
-                    None => break,
+                    None => return GameEnd::Stop,
                     Some((i, None)) => room.lost(i, "end of stream"),
                     Some((i, Some(Err(e)))) => room.lost(i, &e.to_string()),
                     Some((i, Some(Ok(Message::Text(t))))) => room.on_text(i, t.as_str()).await,
@@ -706,7 +835,7 @@ async fn drive_room(
                     Some(_) => Flow::Continue,
                 };
                 if let Flow::Dead = flow {
-                    break;
+                    return GameEnd::Stop;
                 }
                 if room.due && room.pending.is_none() {
                     room.try_act().await;
@@ -714,14 +843,6 @@ async fn drive_room(
             }
             () = &mut sleep, if wake.is_some() => room.on_timer().await,
         }
-    }
-    shared
-        .stats
-        .connected
-        .fetch_sub(count as u64, Ordering::Relaxed);
-    // Close politely so the server sees a normal end, not a reset.
-    for p in &mut room.players {
-        let _ = tokio::time::timeout(Duration::from_millis(200), p.sink.close()).await;
     }
 }
 
@@ -799,6 +920,21 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         pace: config.pace,
         command_timeout: config.command_timeout,
         stopping: AtomicBool::new(false),
+        renewal: if config.new_games && config.target == Target::Parchis {
+            Some(Renewal {
+                // Few idle connections: new games trickle in, one room at a time.
+                client: reqwest::Client::builder()
+                    .no_proxy()
+                    .pool_max_idle_per_host(4)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+                addr: config.addr,
+                rules: config.rules.clone(),
+                next_index: AtomicUsize::new(config.rooms),
+            })
+        } else {
+            None
+        },
     });
     let (go_tx, go_rx) = watch::channel::<Option<Instant>>(None);
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -815,40 +951,26 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
                 let stop = stop_rx.clone();
                 let next_conn = next_conn.clone();
                 async move {
-                    let mut conns = Vec::with_capacity(SEATS);
-                    for url in &plan.urls {
-                        let n = next_conn.fetch_add(1, Ordering::Relaxed);
-                        let source = source_for(config, n);
-                        let mut last = String::new();
-                        let mut opened = None;
-                        for attempt in 0..CONNECT_ATTEMPTS {
-                            match connect(config.addr, Some(source), url).await {
-                                Ok(ws) => {
-                                    opened = Some(ws);
-                                    break;
-                                }
-                                Err(e) => {
-                                    last = e;
-                                    tokio::time::sleep(Duration::from_millis(200 << attempt)).await;
-                                }
-                            }
+                    let sources: Vec<IpAddr> = (0..plan.urls.len())
+                        .map(|_| source_for(config, next_conn.fetch_add(1, Ordering::Relaxed)))
+                        .collect();
+                    let conns = match connect_plan(config.addr, &plan, &sources).await {
+                        Ok(conns) => conns,
+                        Err(e) => {
+                            stats.connect_errors.fetch_add(1, Ordering::Relaxed);
+                            stats.error(|| format!("connect: {e}"));
+                            return None;
                         }
-                        match opened {
-                            Some(ws) => conns.push(ws),
-                            None => {
-                                stats.connect_errors.fetch_add(1, Ordering::Relaxed);
-                                stats.error(|| format!("connect: {last}"));
-                                return None;
-                            }
-                        }
-                    }
+                    };
                     // Spread the rooms' slots evenly over one pace period.
                     let offset = if pace_ms == 0 {
                         Duration::ZERO
                     } else {
                         Duration::from_millis(pace_ms * (index as u64) / room_count as u64)
                     };
-                    Some(tokio::spawn(drive_room(conns, shared, go, stop, offset)))
+                    Some(tokio::spawn(drive_room(
+                        conns, sources, shared, go, stop, offset,
+                    )))
                 }
             })
             .buffer_unordered(config.connect_concurrency.max(1))
@@ -1003,6 +1125,7 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         errors: Stats::get(&stats.errors),
         disconnects: Stats::get(&stats.disconnects),
         games_finished: Stats::get(&stats.games_finished),
+        games_restarted: Stats::get(&stats.games_restarted),
         skipped_slots: Stats::get(&stats.skipped_slots),
         error_samples,
         loadgen_cpu_percent: match (me_measure, me_end) {
@@ -1021,7 +1144,7 @@ impl Report {
              actions/s={:.1} moves/s={:.1} updates delivered/s={:.1} (mean {:.0} B) received {:.2} MB/s\n\
              latency per client: p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
              latency all 4:      p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
-             errors={} disconnects={} setup_errors={} connect_errors={} games_finished={} skipped_slots={} loadgen cpu={:.0}%\n",
+             errors={} disconnects={} setup_errors={} connect_errors={} games_finished={} games_restarted={} skipped_slots={} loadgen cpu={:.0}%\n",
             self.target,
             self.rooms_playing,
             self.rooms_requested,
@@ -1050,6 +1173,7 @@ impl Report {
             self.setup_errors,
             self.connect_errors,
             self.games_finished,
+            self.games_restarted,
             self.skipped_slots,
             self.loadgen_cpu_percent,
         );

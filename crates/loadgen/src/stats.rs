@@ -51,6 +51,8 @@ pub struct Stats {
     pub update_bytes: AtomicU64,
     /// Games that reached their end.
     pub games_finished: AtomicU64,
+    /// Games started in a new room after one ended.
+    pub games_restarted: AtomicU64,
     /// Paced slots skipped because the previous command was still in flight.
     pub skipped_slots: AtomicU64,
     /// Histograms, behind one lock (recording is a few ns).

@@ -41,6 +41,10 @@ pub struct Config {
     /// turn timers in a fraction of the time); rooms still ask for 5 to 3600 "seconds" through the API.
     #[arg(long, env = "TURN_SECOND_MS", default_value_t = 1000, hide = true)]
     pub turn_second_ms: u64,
+    /// How long a room with nobody connected and nothing to do stays in memory, in seconds; it is
+    /// reloaded from storage when next used.
+    #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 60)]
+    pub room_idle_secs: u64,
 }
 
 impl Config {
@@ -56,6 +60,7 @@ impl Config {
             away_grace_secs: 15,
             ws_messages_per_second: 20,
             turn_second_ms: 1000,
+            room_idle_secs: 60,
         }
     }
 }

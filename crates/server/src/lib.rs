@@ -51,6 +51,7 @@ impl AppState {
             bot_delay: std::time::Duration::from_millis(config.bot_delay_ms),
             away_grace: std::time::Duration::from_secs(config.away_grace_secs),
             turn_second: std::time::Duration::from_millis(config.turn_second_ms.max(1)),
+            idle_room: std::time::Duration::from_secs(config.room_idle_secs),
         };
         let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::with_timing(db.clone(), timing));
         Self {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -30,6 +30,9 @@ pub struct RegistryStats {
     pub subscribers: usize,
     /// Open realtime (WebSocket) connections.
     pub connections: usize,
+    /// Rooms the registry keeps channels for: the live ones, plus any whose task is stopping right now
+    /// (stopped rooms must not pile up here).
+    pub held_rooms: usize,
 }
 
 /// A realtime connection's link to its room: what to send to the client,
@@ -108,8 +111,9 @@ pub trait RoomRegistry: Send + Sync + 'static {
 
 /// Capacity of each room's inbox; senders wait when it is full.
 const COMMAND_QUEUE: usize = 64;
-/// Capacity of each room's lobby broadcast buffer; slow subscribers see `Lagged`.
-const EVENT_BUFFER: usize = 256;
+/// Capacity of each room's lobby broadcast buffer; slow subscribers see `Lagged`. Lobby events are a
+/// handful per room (joins, leaves, start), and the buffer is allocated whole for every live room.
+const EVENT_BUFFER: usize = 16;
 /// How long a command may wait for a place in a full queue.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -122,6 +126,8 @@ struct RoomHandle {
     gone: mpsc::UnboundedSender<ConnId>,
     /// Broadcast side, to hand out subscriptions.
     events: broadcast::Sender<RoomEvent>,
+    /// Which start of the room's task this is: a stopping task removes its own entry, never a newer one's.
+    generation: u64,
 }
 
 /// Single-node registry. The map is only touched to find or insert a room's
@@ -129,8 +135,11 @@ struct RoomHandle {
 pub struct LocalRegistry {
     /// Storage, to load rooms whose task is not running (yet, or any more).
     db: Db,
-    /// Running room tasks by room id.
+    /// Running room tasks by room id (a task removes its entry when it stops, so the map holds
+    /// only live rooms however many have come and gone).
     rooms: Arc<RwLock<HashMap<String, RoomHandle>>>,
+    /// Numbers room task starts, for [`RoomHandle::generation`].
+    starts: AtomicU64,
     /// Delays before the server acts for a seat.
     timing: Timing,
     /// Open realtime connections across rooms.
@@ -150,6 +159,7 @@ impl LocalRegistry {
         LocalRegistry {
             db,
             rooms: Arc::default(),
+            starts: AtomicU64::new(0),
             timing,
             connections: Arc::default(),
             stop: watch::Sender::new(false),
@@ -187,11 +197,22 @@ impl LocalRegistry {
             self.timing,
             self.connections.clone(),
         );
-        tokio::spawn(task::run(room, receiver, gone_rx, self.stop.subscribe()));
+        let generation = self.starts.fetch_add(1, Ordering::Relaxed);
+        let map = Arc::clone(&self.rooms);
+        let id = room_id.to_owned();
+        let stop = self.stop.subscribe();
+        tokio::spawn(async move {
+            task::run(room, receiver, gone_rx, stop).await;
+            let mut rooms = map.write().unwrap_or_else(|e| e.into_inner());
+            if rooms.get(&id).is_some_and(|h| h.generation == generation) {
+                rooms.remove(&id);
+            }
+        });
         let handle = RoomHandle {
             inbox,
             gone,
             events,
+            generation,
         };
         rooms.insert(room_id.to_owned(), handle.clone());
         Ok(Some(handle))
@@ -298,6 +319,7 @@ impl RoomRegistry for LocalRegistry {
             live_rooms: live.len(),
             subscribers: live.iter().map(|h| h.events.receiver_count()).sum(),
             connections: self.connections.load(Ordering::Relaxed),
+            held_rooms: rooms.len(),
         }
     }
 }

@@ -30,6 +30,9 @@ pub struct Timing {
     pub away_grace: Duration,
     /// One second of a room's `turn_time_secs` (shorter only in tests).
     pub turn_second: Duration,
+    /// How long a room task lives with no connection, subscriber or pending server action (the room is
+    /// reloaded from storage on next use, so finished and abandoned rooms do not hold memory).
+    pub idle_room: Duration,
 }
 
 impl Default for Timing {
@@ -38,6 +41,7 @@ impl Default for Timing {
             bot_delay: Duration::from_millis(500),
             away_grace: Duration::from_secs(15),
             turn_second: Duration::from_secs(1),
+            idle_room: Duration::from_secs(60),
         }
     }
 }

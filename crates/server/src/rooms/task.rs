@@ -2,8 +2,6 @@
 //! time, so no lock guards the room: the task *is* the lock. It also wakes up
 //! on its own when the server has to act for a seat (bots, timers, away).
 
-use std::time::Duration;
-
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::commands;
@@ -43,10 +41,6 @@ pub(super) enum Inbox {
     },
 }
 
-/// How long a room task lives without messages, connections or pending
-/// server actions before it stops (the registry reloads it on next use).
-const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
-
 /// Runs a room until it is idle, every sender is gone, or the server stops.
 pub(super) async fn run(
     mut room: Room,
@@ -57,6 +51,8 @@ pub(super) async fn run(
     if let Err(err) = room.restore().await {
         tracing::error!(room = %room.lobby.room.id, %err, "cannot rebuild the room's game");
     }
+    // Stops after this long without messages, connections or pending server actions.
+    let idle = room.timing.idle_room;
     let mut idle_since = tokio::time::Instant::now();
     loop {
         let wake = room.next_wake().map(tokio::time::Instant::from_std);
@@ -69,7 +65,7 @@ pub(super) async fn run(
             Some(conn) = gone.recv() => room.disconnect(conn),
             () = sleep_until(wake), if wake.is_some() => room.auto_act().await,
             _ = stop.changed() => break,
-            () = tokio::time::sleep_until(idle_since + IDLE_TIMEOUT) => {
+            () = tokio::time::sleep_until(idle_since + idle) => {
                 if room.hub.is_empty() && wake.is_none() && room.events.receiver_count() == 0 {
                     break;
                 }
@@ -77,6 +73,9 @@ pub(super) async fn run(
             }
         }
     }
+    // Senders see the task gone from now on (and the registry starts a new one), rather than queueing
+    // messages nobody will read.
+    inbox.close();
     let conns: Vec<ConnId> = room.hub.conns().map(|(id, _)| *id).collect();
     for conn in conns {
         room.forget(conn, Some(Outbound::Close(1011, "room_closed")));
