@@ -100,6 +100,7 @@ pub async fn run(
         }
     }
     let rooms = state.rooms.clone();
+    let upkeep = tokio::spawn(metrics::upkeep(state.metrics.clone()));
     tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
     // On shutdown, stop the rooms first: that closes their WebSockets, which
     // graceful shutdown would otherwise wait for.
@@ -110,6 +111,7 @@ pub async fn run(
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await?;
+    upkeep.abort();
     db.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -1,7 +1,7 @@
 //! Prometheus metrics: request counters/latency middleware and `/metrics`.
 
 use std::sync::OnceLock;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::CONTENT_TYPE;
@@ -59,6 +59,21 @@ pub fn install() -> PrometheusHandle {
             handle
         })
         .clone()
+}
+
+/// How often histogram samples are folded into their buckets when nobody scrapes `/metrics`.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// Folds recorded histogram samples into their buckets every [`UPKEEP_EVERY`], for as long as it runs.
+/// The recorder keeps every sample until the next upkeep, and a scrape is the only other one: a server
+/// nobody scrapes would otherwise keep one sample per move and request, growing for ever.
+pub async fn upkeep(handle: PrometheusHandle) {
+    let mut every = tokio::time::interval(UPKEEP_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        handle.run_upkeep();
+    }
 }
 
 /// Middleware counting every request by method, route template and status.
