@@ -328,15 +328,86 @@ impl Steps<'_> {
         let per = self.layout.pieces_per_colour;
         let first = w.c * per;
         if per == 4 {
-            for piece in first..first + 4 {
-                n = self.one::<BLOCKS>(w, piece, out, n);
-            }
+            n = self.four::<BLOCKS>(w, first, out, n);
         } else {
             for piece in first..first + per {
                 n = self.one::<BLOCKS>(w, piece, out, n);
             }
         }
         n
+    }
+
+    /// [`Steps::pieces`] for four pieces: the four positions as the bytes of one word pick at once the
+    /// pieces that step at all (not at home, not past the goal), and only those are looked at.
+    #[inline(always)]
+    fn four<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        first: u8,
+        out: &mut [Move; LEGAL_CAP],
+        mut n: usize,
+    ) -> usize {
+        const ONES: u32 = 0x0101_0101;
+        const HIGHS: u32 = 0x8080_8080;
+        let first = first as usize;
+        let four = &self.pos[first..first + 4];
+        let from = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+        // Every stored position and every target stays below 128 (goal ≤ 106, distance ≤ 20), so each byte's
+        // high bit is free to hold the comparisons and no carry or borrow crosses bytes.
+        let to = from + u32::from(w.distance) * ONES;
+        let out_of_base = from.wrapping_add(0x7F * ONES) & HIGHS;
+        let not_past_goal = (u32::from(w.goal | 0x80) * ONES).wrapping_sub(to) & HIGHS;
+        let mut steps = out_of_base & not_past_goal;
+        while steps != 0 {
+            let shift = steps.trailing_zeros() & !7;
+            steps &= steps - 1;
+            let piece = (first + (shift / 8) as usize) as u8;
+            n = self.land::<BLOCKS>(w, piece, (from >> shift) as u8, (to >> shift) as u8, out, n);
+        }
+        n
+    }
+
+    /// A piece out of its base stepping from `from` to `to` (at most the goal): stored, and counted when no
+    /// blockade bars the way and the landing is allowed.
+    #[inline(always)]
+    fn land<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        piece: u8,
+        from: u8,
+        to: u8,
+        out: &mut [Move; LEGAL_CAP],
+        n: usize,
+    ) -> usize {
+        let mut ok = true;
+        if BLOCKS {
+            // Stored positions from + 1 ..= to − 1 must hold no blockade.
+            ok = (w.blocked >> (from + 1)) & w.way == 0;
+        }
+        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
+        let cell = w.land[to as usize];
+        let [a, b] = self.cells[cell as usize];
+        ok &= b == 0;
+        let mut flags = 0;
+        if ok & (a != 0) {
+            let o = self.layout.colour_of_piece(a - 1);
+            if o != w.c {
+                let safe = self.layout.board.is_safe_cell(cell);
+                if !safe && capturable(self.layout, self.options, w.c, o) {
+                    flags = Move::CAPTURE;
+                } else if !safe && self.options.mixed_pairs_only_on_safe {
+                    ok = false;
+                }
+            }
+        }
+        out[n] = Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        };
+        n + usize::from(ok)
     }
 
     #[inline(always)]
