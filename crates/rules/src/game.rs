@@ -813,16 +813,44 @@ impl Game {
     }
 
     /// Whether `store_die_moves` may generate this roll's moves in place: the cases where `gen_die` keeps
-    /// every move it generates (no first roll, no Morocco priorities, and for a six neither the twelve nor a
-    /// blockade that must be opened).
+    /// every move it generates or only filters the blockade openings of a six (no first roll, no Morocco
+    /// priorities, and for a six not the twelve).
     #[inline(always)]
     fn plain_die(&self, die: u8) -> bool {
         !self.first_roll_pending(self.seat)
             && !self.options.morocco_priorities
-            && (die != 6
-                || (self.options.six != Six::TwelveWhenAllInPlay
-                    && !(self.options.must_open_blockade_on_six
-                        && (self.path_blocked[0] | self.path_blocked[1]) != 0)))
+            && (die != 6 || self.options.six != Six::TwelveWhenAllInPlay)
+    }
+
+    /// Whether a six must open a blockade when it can (`gen_die`'s filter): only a circuit blockade can be
+    /// opened (`opens_own_blockade`), and every circuit cell is on the path of slot 0 or slot 1.
+    #[inline(always)]
+    fn six_opens_blockades(&self, die: u8) -> bool {
+        die == 6
+            && self.options.must_open_blockade_on_six
+            && (self.path_blocked[0] | self.path_blocked[1]) != 0
+    }
+
+    /// `gen_die`'s blockade filter on the `n` stored moves of the colours in `mask`: when some move opens a
+    /// blockade of the seat's, only those are kept (in order); returns the new count.
+    #[inline(never)]
+    fn keep_blockade_openings(&mut self, mask: u8, n: usize) -> usize {
+        let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
+        let mut opening = 0u32;
+        for (i, m) in self.legal.m[..n].iter().enumerate() {
+            opening |= u32::from(self.opens_own_blockade(m, seat_mask)) << i;
+        }
+        if opening == 0 {
+            return n;
+        }
+        let mut kept = 0;
+        for i in 0..n {
+            if opening >> i & 1 != 0 {
+                self.legal.m[kept] = self.legal.m[i];
+                kept += 1;
+            }
+        }
+        kept
     }
 
     /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
@@ -834,7 +862,7 @@ impl Game {
             while bits != 0 {
                 let c = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
-                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                if let Some(p) = self.first_home(c)
                     && let Some(m) = self.exit_move(p)
                 {
                     self.legal.m[n] = m;
@@ -883,9 +911,14 @@ impl Game {
         if !self.plain_die(die) {
             return self.store_die_moves_general(die);
         }
-        let mut n = self.push_die(self.controlled(self.seat), die);
+        let mut mask = self.controlled(self.seat);
+        let mut n = self.push_die(mask, die);
         if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
-            n = self.push_die(self.partner_colours(self.seat), die);
+            mask = self.partner_colours(self.seat);
+            n = self.push_die(mask, die);
+        }
+        if n > 1 && self.six_opens_blockades(die) {
+            n = self.keep_blockade_openings(mask, n);
         }
         self.legal.n = n as u8;
         n != 0
@@ -973,7 +1006,24 @@ impl Game {
         }
     }
 
+    /// The first piece of colour index `c` in its base, if any (four pieces: one zero-byte search).
+    #[inline(always)]
+    fn first_home(&self, c: u8) -> Option<u8> {
+        let per = self.layout.pieces_per_colour;
+        if per == 4 {
+            let first = c as usize * 4;
+            let four = &self.pos[first..first + 4];
+            let x = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+            // Stored positions are below 128: adding 0x7F sets a byte's high bit exactly when it is not 0.
+            let home = !x.wrapping_add(0x7F7F_7F7F) & 0x8080_8080;
+            (home != 0).then(|| c * 4 + (home.trailing_zeros() / 8) as u8)
+        } else {
+            self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+        }
+    }
+
     /// What a rolled six moves for a colour, with the second distance Morocco allows.
+    #[inline(always)]
     fn six_distances(&self, c: u8) -> (u8, Option<u8>) {
         match self.options.six {
             Six::Six => (6, None),
@@ -1016,7 +1066,7 @@ impl Game {
             while bits != 0 {
                 let c = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
-                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                if let Some(p) = self.first_home(c)
                     && let Some(m) = self.exit_move(p)
                 {
                     out.push(m);
