@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, CELLS, NO_CELL, Place};
+use crate::board::{BoardKind, NO_CELL, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -16,6 +16,8 @@ pub const MAX_PIECES: usize = 24;
 /// Most colours (and seats) a game can have.
 pub const MAX_COLOURS: usize = 6;
 const NONE: u8 = 0xFF;
+/// Entries of `Game::cells`: every `u8` (the board has `CELLS` cells, then `NOWHERE`).
+pub(crate) const CELL_SLOTS: usize = 256;
 
 /// Where the turn stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -171,8 +173,9 @@ pub struct Game {
     /// Stored position of each piece: 0 at home, progress + 1 on the path, `goal_pos` at the goal.
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
-    /// The last entry is `NOWHERE`, always empty.
-    pub(crate) cells: [[u8; 2]; CELLS + 1],
+    /// One entry per `u8`, so that a cell read from the path tables indexes it without a bounds check; the
+    /// entries from `NOWHERE` on are always empty.
+    pub(crate) cells: [[u8; 2]; CELL_SLOTS],
     /// Blockades along each board slot's path, as a mask indexed by stored position (circuit and lane):
     /// checking a move's way is one mask test. Updated only when a blockade forms or opens.
     pub(crate) path_blocked: [u128; MAX_COLOURS],
@@ -260,12 +263,24 @@ fn capturable(layout: &Layout, options: &Options, mover: u8, victim: u8) -> bool
 /// path's blockade mask shifted to the square after the start.
 #[inline(always)]
 fn way_mask(distance: u8) -> u128 {
-    match distance {
-        0 => 0,
-        d if d > 128 => u128::MAX,
-        d => (1u128 << (d - 1)) - 1,
-    }
+    WAY_MASKS[distance as usize]
 }
+
+/// `way_mask` of every distance: one load instead of a 128-bit shift (which the compiler would compute
+/// ahead, for every roll, even when no blockade asks for it).
+static WAY_MASKS: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut d = 1;
+    while d < 256 {
+        t[d] = if d > 128 {
+            u128::MAX
+        } else {
+            (1u128 << (d - 1)) - 1
+        };
+        d += 1;
+    }
+    t
+};
 
 /// The fields the step generator reads, borrowed apart from the stored move list so that the generator can
 /// write the legal moves in place.
@@ -273,7 +288,7 @@ struct Steps<'a> {
     layout: &'a Layout,
     options: &'a Options,
     pos: &'a [u8; MAX_PIECES],
-    cells: &'a [[u8; 2]; CELLS + 1],
+    cells: &'a [[u8; 2]; CELL_SLOTS],
     path_blocked: &'a [u128; MAX_COLOURS],
 }
 
@@ -476,7 +491,7 @@ impl Game {
             options,
             layout,
             pos: [0; MAX_PIECES],
-            cells: [[0; 2]; CELLS + 1],
+            cells: [[0; 2]; CELL_SLOTS],
             path_blocked: [0; MAX_COLOURS],
             seat: 0,
             phase: Phase::Roll,
