@@ -1151,6 +1151,7 @@ impl Game {
     }
 
     /// A piece leaving its base onto its exit square, if allowed.
+    #[inline(always)]
     fn exit_move(&self, piece: u8) -> Option<Move> {
         let cell = self.cell_at(piece, 1)? as usize;
         let c = self.layout.colour_of_piece(piece);
@@ -1602,8 +1603,12 @@ impl Game {
 
     /// The piece stands on a safe square (or in its lane) or in a blockade.
     fn ends_safe(&self, piece: u8) -> bool {
-        self.cell_of(piece)
-            .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c))
+        let slot = self.layout.path_slot[self.layout.colour_of_piece(piece) as usize];
+        let pos = self.pos[piece as usize];
+        let cell = self.board().path_cells(slot)[pos as usize];
+        // A blockade is marked on every path through its cell, so on the piece's own path at its position.
+        cell != NO_CELL
+            && (self.board().is_safe_cell(cell) || self.path_blocked[slot as usize] >> pos & 1 != 0)
     }
 
     #[inline]
