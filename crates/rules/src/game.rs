@@ -642,7 +642,8 @@ impl Game {
 
     /// Marks or clears a blockade on a cell in the mask of every path through it.
     fn set_blockade(&mut self, cell: u8, on: bool) {
-        let row = self.board().cell_positions(cell);
+        let board = self.board();
+        let row = &board.cell_positions(cell)[..board.slots() as usize];
         for (mask, &pos) in self.path_blocked.iter_mut().zip(row) {
             if pos != 0 {
                 let bit = 1u128 << pos;
@@ -1139,13 +1140,16 @@ impl Game {
     }
 
     /// Whether a move takes a piece off a circuit blockade made only of the given colours.
+    #[inline(always)]
     fn opens_own_blockade(&self, m: &Move, mask: u8) -> bool {
-        let Some(cell) = self.cell_at(m.piece, m.from) else {
-            return false;
-        };
-        if !self.board().is_circuit_cell(cell) || !self.is_blockade(cell) {
+        let slot = self.layout.path_slot[self.layout.colour_of_piece(m.piece) as usize];
+        // Circuit squares are stored positions 1 ..= last_circuit + 1; a blockade is marked on every path
+        // through its cell, so on the piece's own path at its position.
+        let on_circuit = m.from != 0 && m.from <= self.board().last_circuit() + 1;
+        if !on_circuit || self.path_blocked[slot as usize] >> m.from & 1 == 0 {
             return false;
         }
+        let cell = self.board().path_cells(slot)[m.from as usize];
         let [a, b] = self.cells[cell as usize];
         mask & (1 << self.colour_on(a)) != 0 && mask & (1 << self.colour_on(b)) != 0
     }
@@ -1602,6 +1606,7 @@ impl Game {
     }
 
     /// The piece stands on a safe square (or in its lane) or in a blockade.
+    #[inline(always)]
     fn ends_safe(&self, piece: u8) -> bool {
         let slot = self.layout.path_slot[self.layout.colour_of_piece(piece) as usize];
         let pos = self.pos[piece as usize];
