@@ -199,6 +199,8 @@ pub struct Game {
     /// The legal moves of the current phase, generated once when the phase begins (derived state: a
     /// move or count is validated against it without generating again).
     pub(crate) legal: Legal,
+    /// Derived from the layout and options: the roll's short path applies (see `Game::quick`).
+    pub(crate) quick: bool,
 }
 
 const LEGAL_CAP: usize = 32;
@@ -330,6 +332,27 @@ impl Steps<'_> {
         } else {
             w.way = way_mask(distance);
             self.pieces::<true>(&w, out, n)
+        }
+    }
+
+    /// [`Steps::push`] for a colour known to have four pieces.
+    #[inline(always)]
+    fn push_four(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+        let board = self.layout.board;
+        let slot = self.layout.path_slot[c as usize];
+        let mut w = Way {
+            c,
+            distance,
+            goal: board.goal_pos(),
+            land: board.landing_cells(slot),
+            blocked: self.path_blocked[slot as usize],
+            way: 0,
+        };
+        if w.blocked == 0 {
+            self.four::<false>(&w, c * 4, out, n)
+        } else {
+            w.way = way_mask(distance);
+            self.four::<true>(&w, c * 4, out, n)
         }
     }
 
@@ -508,6 +531,7 @@ impl Game {
                 0
             },
             legal: Legal::EMPTY,
+            quick: Game::quick(&layout, &options),
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -922,8 +946,59 @@ impl Game {
     }
 
     /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
+    /// Whether rolls may take the short path `store_quick_die_moves`: seat `s` plays colour `s` alone, with
+    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more.
+    fn quick(layout: &Layout, options: &Options) -> bool {
+        options.pieces_per_colour == 4
+            && !options.first_roll
+            && !options.morocco_priorities
+            && options.six != Six::TwelveWhenAllInPlay
+            && layout.n_seats == layout.n_colours
+            && (0..layout.n_seats as usize)
+                .all(|s| layout.seat_colours[s] == 1 << s && layout.partner_colours[s] == 0)
+    }
+
+    /// `store_die_moves` for a `quick` game: the seat's one colour (its own index) and nobody to help.
+    #[inline(always)]
+    fn store_quick_die_moves(&mut self, die: u8) -> bool {
+        let c = self.seat;
+        let mut n = 0;
+        if die == 5
+            && let Some(p) = self.first_home(c)
+            && let Some(m) = self.exit_move(p)
+        {
+            self.legal.m[0] = m;
+            n = 1;
+            if self.options.exit_mandatory {
+                self.legal.n = 1;
+                return true;
+            }
+        }
+        let distance = if die == 6 {
+            self.six_distances(c).0
+        } else {
+            die
+        };
+        let steps = Steps {
+            layout: &self.layout,
+            options: &self.options,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+        };
+        n = steps.push_four(c, distance, &mut self.legal.m, n);
+        if n > 1 && self.six_opens_blockades(die) {
+            n = self.keep_blockade_openings(1 << c, n);
+        }
+        self.legal.n = n as u8;
+        n != 0
+    }
+
     #[inline(always)]
     fn store_die_moves(&mut self, die: u8) -> bool {
+        if self.quick {
+            return self.store_quick_die_moves(die);
+        }
         if !self.plain_die(die) {
             return self.store_die_moves_general(die);
         }
