@@ -945,7 +945,6 @@ impl Game {
         !moves.is_empty()
     }
 
-    /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
     /// Whether rolls may take the short path `store_quick_die_moves`: seat `s` plays colour `s` alone, with
     /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more.
     fn quick(layout: &Layout, options: &Options) -> bool {
@@ -994,6 +993,7 @@ impl Game {
         n != 0
     }
 
+    /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
     #[inline(always)]
     fn store_die_moves(&mut self, die: u8) -> bool {
         if self.quick {
@@ -1019,6 +1019,18 @@ impl Game {
     /// any.
     #[inline(always)]
     fn store_count_moves(&mut self, amount: u8) -> bool {
+        if self.quick {
+            let steps = Steps {
+                layout: &self.layout,
+                options: &self.options,
+                pos: &self.pos,
+                cells: &self.cells,
+                path_blocked: &self.path_blocked,
+            };
+            let n = steps.push_four(self.seat, amount, &mut self.legal.m, 0);
+            self.legal.n = n as u8;
+            return n != 0;
+        }
         if self.options.morocco_priorities {
             return self.store_count_moves_general(amount);
         }
@@ -1391,7 +1403,8 @@ impl Game {
                 die,
             });
         }
-        let first = self.first_roll_pending(self.seat);
+        // A quick game has no first roll.
+        let first = !self.quick && self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
             if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
@@ -1512,7 +1525,7 @@ impl Game {
     fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
         let loses_reroll =
             self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(&m);
-        let first = !count && self.first_roll_pending(self.seat);
+        let first = !count && !self.quick && self.first_roll_pending(self.seat);
         self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
             self.apply(
