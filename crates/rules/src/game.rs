@@ -986,7 +986,7 @@ impl Game {
             path_blocked: &self.path_blocked,
         };
         n = steps.push_four(c, distance, &mut self.legal.m, n);
-        if n > 1 && self.six_opens_blockades(die) {
+        if self.six_opens_blockades(die) && n > 1 {
             n = self.keep_blockade_openings(1 << c, n);
         }
         self.legal.n = n as u8;
@@ -1008,7 +1008,7 @@ impl Game {
             mask = self.partner_colours(self.seat);
             n = self.push_die(mask, die);
         }
-        if n > 1 && self.six_opens_blockades(die) {
+        if self.six_opens_blockades(die) && n > 1 {
             n = self.keep_blockade_openings(mask, n);
         }
         self.legal.n = n as u8;
