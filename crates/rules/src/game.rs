@@ -1436,6 +1436,7 @@ impl Game {
         Ok(())
     }
 
+    #[cold]
     fn three_sixes_penalty<S: EventSink>(&mut self, ev: &mut S) {
         let piece = match self.options.three_sixes {
             Penalty::Off => NONE,
@@ -1677,7 +1678,9 @@ impl Game {
         self.last_moved = piece;
     }
 
-    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus.
+    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus. Out of line: few
+    /// moves capture, and the moves' common path stays short.
+    #[inline(never)]
     fn capture<S: EventSink>(&mut self, by: u8, victim: u8, to: u8, cell: u8, ev: &mut S) {
         if S::ENABLED {
             let slot = self.layout.path_slot[self.layout.colour_of_piece(by) as usize];
