@@ -973,10 +973,10 @@ impl Game {
                 return true;
             }
         }
-        let distance = if die == 6 {
-            self.six_distances(c).0
-        } else {
-            die
+        // A quick game's seat is its colour, so both scopes of the seven ask the same (no twelve here).
+        let distance = match self.options.six {
+            Six::SevenWhenNoneHome(_) if die == 6 => 6 + u8::from(!self.any_home(c)),
+            _ => die,
         };
         let steps = Steps {
             layout: &self.layout,
