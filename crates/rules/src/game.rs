@@ -1525,7 +1525,7 @@ impl Game {
     #[inline]
     fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
         let loses_reroll =
-            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(&m);
+            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(m);
         let first = !count && !self.quick && self.first_roll_pending(self.seat);
         self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
@@ -1561,13 +1561,13 @@ impl Game {
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
     /// when the capture opens a blockade).
-    fn loses_reroll(&self, m: &Move) -> bool {
+    fn loses_reroll(&self, m: Move) -> bool {
         if !self.options.morocco_priorities || !m.captures() || m.distance() != 6 {
             return false;
         }
         let c = self.layout.colour_of_piece(m.piece);
         let seat_mask = self.layout.seat_colours[self.seat as usize];
-        let colours = if self.opens_own_blockade(m, seat_mask) {
+        let colours = if self.opens_own_blockade(&m, seat_mask) {
             seat_mask
         } else {
             1 << c
