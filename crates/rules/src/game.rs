@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, CELLS, NO_CELL, Place};
+use crate::board::{BoardKind, NO_CELL, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -16,6 +16,8 @@ pub const MAX_PIECES: usize = 24;
 /// Most colours (and seats) a game can have.
 pub const MAX_COLOURS: usize = 6;
 const NONE: u8 = 0xFF;
+/// Entries of `Game::cells`: every `u8` (the board has `CELLS` cells, then `NOWHERE`).
+pub(crate) const CELL_SLOTS: usize = 256;
 
 /// Where the turn stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -171,8 +173,9 @@ pub struct Game {
     /// Stored position of each piece: 0 at home, progress + 1 on the path, `goal_pos` at the goal.
     pub(crate) pos: [u8; MAX_PIECES],
     /// The pieces on each cell (piece + 1, 0 empty), in arrival order: `[0]` came first.
-    /// The last entry is `NOWHERE`, always empty.
-    pub(crate) cells: [[u8; 2]; CELLS + 1],
+    /// One entry per `u8`, so that a cell read from the path tables indexes it without a bounds check; the
+    /// entries from `NOWHERE` on are always empty.
+    pub(crate) cells: [[u8; 2]; CELL_SLOTS],
     /// Blockades along each board slot's path, as a mask indexed by stored position (circuit and lane):
     /// checking a move's way is one mask test. Updated only when a blockade forms or opens.
     pub(crate) path_blocked: [u128; MAX_COLOURS],
@@ -196,6 +199,8 @@ pub struct Game {
     /// The legal moves of the current phase, generated once when the phase begins (derived state: a
     /// move or count is validated against it without generating again).
     pub(crate) legal: Legal,
+    /// Derived from the layout and options: the roll's short path applies (see `Game::quick`).
+    pub(crate) quick: bool,
 }
 
 const LEGAL_CAP: usize = 32;
@@ -260,12 +265,24 @@ fn capturable(layout: &Layout, options: &Options, mover: u8, victim: u8) -> bool
 /// path's blockade mask shifted to the square after the start.
 #[inline(always)]
 fn way_mask(distance: u8) -> u128 {
-    match distance {
-        0 => 0,
-        d if d > 128 => u128::MAX,
-        d => (1u128 << (d - 1)) - 1,
-    }
+    WAY_MASKS[distance as usize]
 }
+
+/// `way_mask` of every distance: one load instead of a 128-bit shift (which the compiler would compute
+/// ahead, for every roll, even when no blockade asks for it).
+static WAY_MASKS: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut d = 1;
+    while d < 256 {
+        t[d] = if d > 128 {
+            u128::MAX
+        } else {
+            (1u128 << (d - 1)) - 1
+        };
+        d += 1;
+    }
+    t
+};
 
 /// The fields the step generator reads, borrowed apart from the stored move list so that the generator can
 /// write the legal moves in place.
@@ -273,7 +290,7 @@ struct Steps<'a> {
     layout: &'a Layout,
     options: &'a Options,
     pos: &'a [u8; MAX_PIECES],
-    cells: &'a [[u8; 2]; CELLS + 1],
+    cells: &'a [[u8; 2]; CELL_SLOTS],
     path_blocked: &'a [u128; MAX_COLOURS],
 }
 
@@ -318,6 +335,27 @@ impl Steps<'_> {
         }
     }
 
+    /// [`Steps::push`] for a colour known to have four pieces.
+    #[inline(always)]
+    fn push_four(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+        let board = self.layout.board;
+        let slot = self.layout.path_slot[c as usize];
+        let mut w = Way {
+            c,
+            distance,
+            goal: board.goal_pos(),
+            land: board.landing_cells(slot),
+            blocked: self.path_blocked[slot as usize],
+            way: 0,
+        };
+        if w.blocked == 0 {
+            self.four::<false>(&w, c * 4, out, n)
+        } else {
+            w.way = way_mask(distance);
+            self.four::<true>(&w, c * 4, out, n)
+        }
+    }
+
     #[inline(always)]
     fn pieces<const BLOCKS: bool>(
         &self,
@@ -328,15 +366,86 @@ impl Steps<'_> {
         let per = self.layout.pieces_per_colour;
         let first = w.c * per;
         if per == 4 {
-            for piece in first..first + 4 {
-                n = self.one::<BLOCKS>(w, piece, out, n);
-            }
+            n = self.four::<BLOCKS>(w, first, out, n);
         } else {
             for piece in first..first + per {
                 n = self.one::<BLOCKS>(w, piece, out, n);
             }
         }
         n
+    }
+
+    /// [`Steps::pieces`] for four pieces: the four positions as the bytes of one word pick at once the
+    /// pieces that step at all (not at home, not past the goal), and only those are looked at.
+    #[inline(always)]
+    fn four<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        first: u8,
+        out: &mut [Move; LEGAL_CAP],
+        mut n: usize,
+    ) -> usize {
+        const ONES: u32 = 0x0101_0101;
+        const HIGHS: u32 = 0x8080_8080;
+        let first = first as usize;
+        let four = &self.pos[first..first + 4];
+        let from = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+        // Every stored position and every target stays below 128 (goal ≤ 106, distance ≤ 20), so each byte's
+        // high bit is free to hold the comparisons and no carry or borrow crosses bytes.
+        let to = from + u32::from(w.distance) * ONES;
+        let out_of_base = from.wrapping_add(0x7F * ONES) & HIGHS;
+        let not_past_goal = (u32::from(w.goal | 0x80) * ONES).wrapping_sub(to) & HIGHS;
+        let mut steps = out_of_base & not_past_goal;
+        while steps != 0 {
+            let shift = steps.trailing_zeros() & !7;
+            steps &= steps - 1;
+            let piece = (first + (shift / 8) as usize) as u8;
+            n = self.land::<BLOCKS>(w, piece, (from >> shift) as u8, (to >> shift) as u8, out, n);
+        }
+        n
+    }
+
+    /// A piece out of its base stepping from `from` to `to` (at most the goal): stored, and counted when no
+    /// blockade bars the way and the landing is allowed.
+    #[inline(always)]
+    fn land<const BLOCKS: bool>(
+        &self,
+        w: &Way,
+        piece: u8,
+        from: u8,
+        to: u8,
+        out: &mut [Move; LEGAL_CAP],
+        n: usize,
+    ) -> usize {
+        let mut ok = true;
+        if BLOCKS {
+            // Stored positions from + 1 ..= to − 1 must hold no blockade.
+            ok = (w.blocked >> (from + 1)) & w.way == 0;
+        }
+        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
+        let cell = w.land[to as usize];
+        let [a, b] = self.cells[cell as usize];
+        ok &= b == 0;
+        let mut flags = 0;
+        if ok & (a != 0) {
+            let o = self.layout.colour_of_piece(a - 1);
+            if o != w.c {
+                let safe = self.layout.board.is_safe_cell(cell);
+                if !safe && capturable(self.layout, self.options, w.c, o) {
+                    flags = Move::CAPTURE;
+                } else if !safe && self.options.mixed_pairs_only_on_safe {
+                    ok = false;
+                }
+            }
+        }
+        out[n] = Move {
+            piece,
+            from,
+            to,
+            companion: NO_PIECE,
+            flags,
+        };
+        n + usize::from(ok)
     }
 
     #[inline(always)]
@@ -405,7 +514,7 @@ impl Game {
             options,
             layout,
             pos: [0; MAX_PIECES],
-            cells: [[0; 2]; CELLS + 1],
+            cells: [[0; 2]; CELL_SLOTS],
             path_blocked: [0; MAX_COLOURS],
             seat: 0,
             phase: Phase::Roll,
@@ -422,6 +531,7 @@ impl Game {
                 0
             },
             legal: Legal::EMPTY,
+            quick: Game::quick(&layout, &options),
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -556,7 +666,8 @@ impl Game {
 
     /// Marks or clears a blockade on a cell in the mask of every path through it.
     fn set_blockade(&mut self, cell: u8, on: bool) {
-        let row = self.board().cell_positions(cell);
+        let board = self.board();
+        let row = &board.cell_positions(cell)[..board.slots() as usize];
         for (mask, &pos) in self.path_blocked.iter_mut().zip(row) {
             if pos != 0 {
                 let bit = 1u128 << pos;
@@ -742,16 +853,44 @@ impl Game {
     }
 
     /// Whether `store_die_moves` may generate this roll's moves in place: the cases where `gen_die` keeps
-    /// every move it generates (no first roll, no Morocco priorities, and for a six neither the twelve nor a
-    /// blockade that must be opened).
+    /// every move it generates or only filters the blockade openings of a six (no first roll, no Morocco
+    /// priorities, and for a six not the twelve).
     #[inline(always)]
     fn plain_die(&self, die: u8) -> bool {
         !self.first_roll_pending(self.seat)
             && !self.options.morocco_priorities
-            && (die != 6
-                || (self.options.six != Six::TwelveWhenAllInPlay
-                    && !(self.options.must_open_blockade_on_six
-                        && (self.path_blocked[0] | self.path_blocked[1]) != 0)))
+            && (die != 6 || self.options.six != Six::TwelveWhenAllInPlay)
+    }
+
+    /// Whether a six must open a blockade when it can (`gen_die`'s filter): only a circuit blockade can be
+    /// opened (`opens_own_blockade`), and every circuit cell is on the path of slot 0 or slot 1.
+    #[inline(always)]
+    fn six_opens_blockades(&self, die: u8) -> bool {
+        die == 6
+            && self.options.must_open_blockade_on_six
+            && (self.path_blocked[0] | self.path_blocked[1]) != 0
+    }
+
+    /// `gen_die`'s blockade filter on the `n` stored moves of the colours in `mask`: when some move opens a
+    /// blockade of the seat's, only those are kept (in order); returns the new count.
+    #[inline(never)]
+    fn keep_blockade_openings(&mut self, mask: u8, n: usize) -> usize {
+        let seat_mask = self.layout.seat_colours[self.seat as usize] | mask;
+        let mut opening = 0u32;
+        for (i, m) in self.legal.m[..n].iter().enumerate() {
+            opening |= u32::from(self.opens_own_blockade(m, seat_mask)) << i;
+        }
+        if opening == 0 {
+            return n;
+        }
+        let mut kept = 0;
+        for i in 0..n {
+            if opening >> i & 1 != 0 {
+                self.legal.m[kept] = self.legal.m[i];
+                kept += 1;
+            }
+        }
+        kept
     }
 
     /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
@@ -763,7 +902,7 @@ impl Game {
             while bits != 0 {
                 let c = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
-                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                if let Some(p) = self.first_home(c)
                     && let Some(m) = self.exit_move(p)
                 {
                     self.legal.m[n] = m;
@@ -806,15 +945,71 @@ impl Game {
         !moves.is_empty()
     }
 
+    /// Whether rolls may take the short path `store_quick_die_moves`: seat `s` plays colour `s` alone, with
+    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more.
+    fn quick(layout: &Layout, options: &Options) -> bool {
+        options.pieces_per_colour == 4
+            && !options.first_roll
+            && !options.morocco_priorities
+            && options.six != Six::TwelveWhenAllInPlay
+            && layout.n_seats == layout.n_colours
+            && (0..layout.n_seats as usize)
+                .all(|s| layout.seat_colours[s] == 1 << s && layout.partner_colours[s] == 0)
+    }
+
+    /// `store_die_moves` for a `quick` game: the seat's one colour (its own index) and nobody to help.
+    #[inline(always)]
+    fn store_quick_die_moves(&mut self, die: u8) -> bool {
+        let c = self.seat;
+        let mut n = 0;
+        if die == 5
+            && let Some(p) = self.first_home(c)
+            && let Some(m) = self.exit_move(p)
+        {
+            self.legal.m[0] = m;
+            n = 1;
+            if self.options.exit_mandatory {
+                self.legal.n = 1;
+                return true;
+            }
+        }
+        // A quick game's seat is its colour, so both scopes of the seven ask the same (no twelve here).
+        let distance = match self.options.six {
+            Six::SevenWhenNoneHome(_) if die == 6 => 6 + u8::from(!self.any_home(c)),
+            _ => die,
+        };
+        let steps = Steps {
+            layout: &self.layout,
+            options: &self.options,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+        };
+        n = steps.push_four(c, distance, &mut self.legal.m, n);
+        if self.six_opens_blockades(die) && n > 1 {
+            n = self.keep_blockade_openings(1 << c, n);
+        }
+        self.legal.n = n as u8;
+        n != 0
+    }
+
     /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
     #[inline(always)]
     fn store_die_moves(&mut self, die: u8) -> bool {
+        if self.quick {
+            return self.store_quick_die_moves(die);
+        }
         if !self.plain_die(die) {
             return self.store_die_moves_general(die);
         }
-        let mut n = self.push_die(self.controlled(self.seat), die);
+        let mut mask = self.controlled(self.seat);
+        let mut n = self.push_die(mask, die);
         if self.options.partner_moves == PartnerMoves::WhenStuck && n == 0 {
-            n = self.push_die(self.partner_colours(self.seat), die);
+            mask = self.partner_colours(self.seat);
+            n = self.push_die(mask, die);
+        }
+        if self.six_opens_blockades(die) && n > 1 {
+            n = self.keep_blockade_openings(mask, n);
         }
         self.legal.n = n as u8;
         n != 0
@@ -824,6 +1019,18 @@ impl Game {
     /// any.
     #[inline(always)]
     fn store_count_moves(&mut self, amount: u8) -> bool {
+        if self.quick {
+            let steps = Steps {
+                layout: &self.layout,
+                options: &self.options,
+                pos: &self.pos,
+                cells: &self.cells,
+                path_blocked: &self.path_blocked,
+            };
+            let n = steps.push_four(self.seat, amount, &mut self.legal.m, 0);
+            self.legal.n = n as u8;
+            return n != 0;
+        }
         if self.options.morocco_priorities {
             return self.store_count_moves_general(amount);
         }
@@ -902,7 +1109,24 @@ impl Game {
         }
     }
 
+    /// The first piece of colour index `c` in its base, if any (four pieces: one zero-byte search).
+    #[inline(always)]
+    fn first_home(&self, c: u8) -> Option<u8> {
+        let per = self.layout.pieces_per_colour;
+        if per == 4 {
+            let first = c as usize * 4;
+            let four = &self.pos[first..first + 4];
+            let x = u32::from_le_bytes([four[0], four[1], four[2], four[3]]);
+            // Stored positions are below 128: adding 0x7F sets a byte's high bit exactly when it is not 0.
+            let home = !x.wrapping_add(0x7F7F_7F7F) & 0x8080_8080;
+            (home != 0).then(|| c * 4 + (home.trailing_zeros() / 8) as u8)
+        } else {
+            self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+        }
+    }
+
     /// What a rolled six moves for a colour, with the second distance Morocco allows.
+    #[inline(always)]
     fn six_distances(&self, c: u8) -> (u8, Option<u8>) {
         match self.options.six {
             Six::Six => (6, None),
@@ -945,7 +1169,7 @@ impl Game {
             while bits != 0 {
                 let c = bits.trailing_zeros() as u8;
                 bits &= bits - 1;
-                if let Some(p) = self.colour_pieces(c).find(|&p| self.pos[p as usize] == 0)
+                if let Some(p) = self.first_home(c)
                     && let Some(m) = self.exit_move(p)
                 {
                     out.push(m);
@@ -1003,18 +1227,22 @@ impl Game {
     }
 
     /// Whether a move takes a piece off a circuit blockade made only of the given colours.
+    #[inline(always)]
     fn opens_own_blockade(&self, m: &Move, mask: u8) -> bool {
-        let Some(cell) = self.cell_at(m.piece, m.from) else {
-            return false;
-        };
-        if !self.board().is_circuit_cell(cell) || !self.is_blockade(cell) {
+        let slot = self.layout.path_slot[self.layout.colour_of_piece(m.piece) as usize];
+        // Circuit squares are stored positions 1 ..= last_circuit + 1; a blockade is marked on every path
+        // through its cell, so on the piece's own path at its position.
+        let on_circuit = m.from != 0 && m.from <= self.board().last_circuit() + 1;
+        if !on_circuit || self.path_blocked[slot as usize] >> m.from & 1 == 0 {
             return false;
         }
+        let cell = self.board().path_cells(slot)[m.from as usize];
         let [a, b] = self.cells[cell as usize];
         mask & (1 << self.colour_on(a)) != 0 && mask & (1 << self.colour_on(b)) != 0
     }
 
     /// A piece leaving its base onto its exit square, if allowed.
+    #[inline(always)]
     fn exit_move(&self, piece: u8) -> Option<Move> {
         let cell = self.cell_at(piece, 1)? as usize;
         let c = self.layout.colour_of_piece(piece);
@@ -1175,7 +1403,8 @@ impl Game {
                 die,
             });
         }
-        let first = self.first_roll_pending(self.seat);
+        // A quick game has no first roll.
+        let first = !self.quick && self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
             if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
@@ -1207,6 +1436,7 @@ impl Game {
         Ok(())
     }
 
+    #[cold]
     fn three_sixes_penalty<S: EventSink>(&mut self, ev: &mut S) {
         let piece = match self.options.three_sixes {
             Penalty::Off => NONE,
@@ -1295,8 +1525,8 @@ impl Game {
     #[inline]
     fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
         let loses_reroll =
-            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(&m);
-        let first = !count && self.first_roll_pending(self.seat);
+            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(m);
+        let first = !count && !self.quick && self.first_roll_pending(self.seat);
         self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
             self.apply(
@@ -1331,13 +1561,13 @@ impl Game {
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
     /// when the capture opens a blockade).
-    fn loses_reroll(&self, m: &Move) -> bool {
+    fn loses_reroll(&self, m: Move) -> bool {
         if !self.options.morocco_priorities || !m.captures() || m.distance() != 6 {
             return false;
         }
         let c = self.layout.colour_of_piece(m.piece);
         let seat_mask = self.layout.seat_colours[self.seat as usize];
-        let colours = if self.opens_own_blockade(m, seat_mask) {
+        let colours = if self.opens_own_blockade(&m, seat_mask) {
             seat_mask
         } else {
             1 << c
@@ -1448,7 +1678,9 @@ impl Game {
         self.last_moved = piece;
     }
 
-    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus.
+    /// `by` (landing on `cell`) sends `victim` back to base and earns the capture bonus. Out of line: few
+    /// moves capture, and the moves' common path stays short.
+    #[inline(never)]
     fn capture<S: EventSink>(&mut self, by: u8, victim: u8, to: u8, cell: u8, ev: &mut S) {
         if S::ENABLED {
             let slot = self.layout.path_slot[self.layout.colour_of_piece(by) as usize];
@@ -1465,9 +1697,14 @@ impl Game {
     }
 
     /// The piece stands on a safe square (or in its lane) or in a blockade.
+    #[inline(always)]
     fn ends_safe(&self, piece: u8) -> bool {
-        self.cell_of(piece)
-            .is_some_and(|c| self.board().is_safe_cell(c) || self.is_blockade(c))
+        let slot = self.layout.path_slot[self.layout.colour_of_piece(piece) as usize];
+        let pos = self.pos[piece as usize];
+        let cell = self.board().path_cells(slot)[pos as usize];
+        // A blockade is marked on every path through its cell, so on the piece's own path at its position.
+        cell != NO_CELL
+            && (self.board().is_safe_cell(cell) || self.path_blocked[slot as usize] >> pos & 1 != 0)
     }
 
     #[inline]

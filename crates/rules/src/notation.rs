@@ -91,7 +91,7 @@ impl Game {
         let mut g = Game::with_options(s.rules, s.mode, s.players, s.options)
             .map_err(|e| bad(e.to_string()))?;
         g.pos = [0; crate::game::MAX_PIECES];
-        g.cells = [[0; 2]; crate::board::CELLS + 1];
+        g.cells = [[0; 2]; crate::game::CELL_SLOTS];
         g.path_blocked = [0; crate::game::MAX_COLOURS];
         let l = g.layout;
         if s.pieces.len() != l.n_colours as usize {
