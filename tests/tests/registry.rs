@@ -55,6 +55,26 @@ async fn create_room(db: &Db, owner: &PlayerRow, id: &str) {
     db.create_room(&room).await.unwrap();
 }
 
+/// `guest` joins room `id` through the registry and gets its first seat.
+async fn join_first_seat(registry: &LocalRegistry, id: &str, guest: &PlayerRow) {
+    let snapshot = registry
+        .send(
+            id,
+            RoomCommand::Join {
+                player_id: guest.id.clone(),
+                display_name: guest.display_name.clone(),
+                preferred_colour: None,
+                code: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        snapshot.seats[0].player_id.as_deref(),
+        Some(guest.id.as_str())
+    );
+}
+
 #[tokio::test]
 async fn subscribers_hear_about_joins() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,22 +87,7 @@ async fn subscribers_hear_about_joins() {
     assert!(registry.lookup("nope").await.unwrap().is_none());
     let mut events = registry.subscribe("room-1").await.unwrap();
     assert_eq!(registry.stats().subscribers, 1);
-    let snapshot = registry
-        .send(
-            "room-1",
-            RoomCommand::Join {
-                player_id: guest.id.clone(),
-                display_name: "Luis".into(),
-                preferred_colour: None,
-                code: None,
-            },
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        snapshot.seats[0].player_id.as_deref(),
-        Some(guest.id.as_str())
-    );
+    join_first_seat(&registry, "room-1", &guest).await;
     match events.recv().await.unwrap() {
         RoomEvent::LobbyChanged { seats, .. } => {
             assert_eq!(seats[0].player_id.as_deref(), Some(guest.id.as_str()));
@@ -181,21 +186,6 @@ async fn an_idle_room_leaves_memory_and_comes_back_from_storage() {
     assert_eq!(registry.stats().live_rooms, 0);
 
     // The next use reloads the room from storage and acts on it as before.
-    let snapshot = registry
-        .send(
-            "room-b",
-            RoomCommand::Join {
-                player_id: guest.id.clone(),
-                display_name: "Luis".into(),
-                preferred_colour: None,
-                code: None,
-            },
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        snapshot.seats[0].player_id.as_deref(),
-        Some(guest.id.as_str())
-    );
+    join_first_seat(&registry, "room-b", &guest).await;
     assert_eq!(registry.stats().held_rooms, 1);
 }
