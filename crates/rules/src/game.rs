@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, NO_CELL, Place};
+use crate::board::{BoardKind, LANDING_ROW, NO_CELL, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -201,6 +201,10 @@ pub struct Game {
     pub(crate) legal: Legal,
     /// Derived from the layout and options: the roll's short path applies (see `Game::quick`).
     pub(crate) quick: bool,
+    /// Derived: what a piece of each colour landing next to a lone piece off the safe squares does, by the
+    /// lone piece's cell entry: bit `entry` captures it, bit `32 + entry` may not land (Morocco's mixed
+    /// pairs). The step generator tests it without a branch.
+    pub(crate) lone_landing: [u64; MAX_COLOURS],
 }
 
 const LEGAL_CAP: usize = 32;
@@ -288,10 +292,10 @@ static WAY_MASKS: [u128; 256] = {
 /// write the legal moves in place.
 struct Steps<'a> {
     layout: &'a Layout,
-    options: &'a Options,
     pos: &'a [u8; MAX_PIECES],
     cells: &'a [[u8; 2]; CELL_SLOTS],
     path_blocked: &'a [u128; MAX_COLOURS],
+    lone_landing: &'a [u64; MAX_COLOURS],
 }
 
 /// What the steps of one colour by one distance share, computed once per colour.
@@ -299,8 +303,12 @@ struct Way {
     c: u8,
     distance: u8,
     goal: u8,
-    /// The path's cells, `NOWHERE` (empty) at home and goal.
-    land: &'static [u8; crate::board::PATH_POSITIONS],
+    /// The path's cells, `NOWHERE` (empty) at home, at the goal and past it.
+    land: &'static [u8; LANDING_ROW],
+    /// The board's safe cells.
+    safe: &'static [bool; 256],
+    /// `Game::lone_landing` of the colour.
+    lone_landing: u64,
     /// The path's blockades (`Game::path_blocked`).
     blocked: u128,
     /// `way_mask(distance)` (only when `blocked` is not 0).
@@ -322,7 +330,9 @@ impl Steps<'_> {
             c,
             distance,
             goal: board.goal_pos(),
-            land: board.landing_cells(slot),
+            land: board.landing_row(slot),
+            safe: board.safe_cells(),
+            lone_landing: self.lone_landing[c as usize],
             blocked: self.path_blocked[slot as usize],
             way: 0,
         };
@@ -344,7 +354,9 @@ impl Steps<'_> {
             c,
             distance,
             goal: board.goal_pos(),
-            land: board.landing_cells(slot),
+            land: board.landing_row(slot),
+            safe: board.safe_cells(),
+            lone_landing: self.lone_landing[c as usize],
             blocked: self.path_blocked[slot as usize],
             way: 0,
         };
@@ -406,7 +418,9 @@ impl Steps<'_> {
     }
 
     /// A piece out of its base stepping from `from` to `to` (at most the goal): stored, and counted when no
-    /// blockade bars the way and the landing is allowed.
+    /// blockade bars the way and the landing is allowed. No branch: a capture or a barred mixed pair is read
+    /// from the colour's `lone_landing` mask by the landing cell's first entry (a mispredicted branch here
+    /// cost more than the few instructions).
     #[inline(always)]
     fn land<const BLOCKS: bool>(
         &self,
@@ -420,30 +434,23 @@ impl Steps<'_> {
         let mut ok = true;
         if BLOCKS {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok = (w.blocked >> (from + 1)) & w.way == 0;
+            ok &= (w.blocked >> (from + 1)) & w.way == 0;
         }
         // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
-        let cell = w.land[to as usize];
+        let cell = w.land[(to & 0x7F) as usize];
         let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
-        let mut flags = 0;
-        if ok & (a != 0) {
-            let o = self.layout.colour_of_piece(a - 1);
-            if o != w.c {
-                let safe = self.layout.board.is_safe_cell(cell);
-                if !safe && capturable(self.layout, self.options, w.c, o) {
-                    flags = Move::CAPTURE;
-                } else if !safe && self.options.mixed_pairs_only_on_safe {
-                    ok = false;
-                }
-            }
-        }
-        out[n] = Move {
+        let lone = w.lone_landing >> (a & 31);
+        let exposed = !w.safe[cell as usize];
+        let captures = exposed & (lone & 1 != 0);
+        ok &= !(exposed & (lone >> 32 & 1 != 0));
+        // At most 30 moves are ever stored (six colours' four pieces and exits): the mask only drops the check.
+        out[n & (LEGAL_CAP - 1)] = Move {
             piece,
             from,
             to,
             companion: NO_PIECE,
-            flags,
+            flags: u8::from(captures) * Move::CAPTURE,
         };
         n + usize::from(ok)
     }
@@ -467,24 +474,17 @@ impl Steps<'_> {
         let cell = w.land[to.min(w.goal) as usize];
         let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
-        let mut flags = 0;
-        if ok & (a != 0) {
-            let o = self.layout.colour_of_piece(a - 1);
-            if o != w.c {
-                let safe = self.layout.board.is_safe_cell(cell);
-                if !safe && capturable(self.layout, self.options, w.c, o) {
-                    flags = Move::CAPTURE;
-                } else if !safe && self.options.mixed_pairs_only_on_safe {
-                    ok = false;
-                }
-            }
-        }
-        out[n] = Move {
+        // As in `Steps::land`.
+        let lone = w.lone_landing >> (a & 31);
+        let exposed = !w.safe[cell as usize];
+        let captures = exposed & (lone & 1 != 0);
+        ok &= !(exposed & (lone >> 32 & 1 != 0));
+        out[n & (LEGAL_CAP - 1)] = Move {
             piece,
             from,
             to,
             companion: NO_PIECE,
-            flags,
+            flags: u8::from(captures) * Move::CAPTURE,
         };
         n + usize::from(ok)
     }
@@ -532,6 +532,7 @@ impl Game {
             },
             legal: Legal::EMPTY,
             quick: Game::quick(&layout, &options),
+            lone_landing: Game::lone_landing(&layout, &options),
         };
         let starts: &[u8] = match options.start {
             Start::Home => &[],
@@ -838,10 +839,10 @@ impl Game {
     fn push_steps(&mut self, mask: u8, distance: u8, mut n: usize) -> usize {
         let steps = Steps {
             layout: &self.layout,
-            options: &self.options,
             pos: &self.pos,
             cells: &self.cells,
             path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
         };
         let mut bits = mask;
         while bits != 0 {
@@ -957,6 +958,27 @@ impl Game {
                 .all(|s| layout.seat_colours[s] == 1 << s && layout.partner_colours[s] == 0)
     }
 
+    /// `Game::lone_landing`: the rules of `Steps::land` (and `Game::step_on`) for each colour and entry.
+    fn lone_landing(layout: &Layout, options: &Options) -> [u64; MAX_COLOURS] {
+        let mut masks = [0; MAX_COLOURS];
+        for (mover, mask) in masks.iter_mut().enumerate().take(layout.n_colours as usize) {
+            let mover = mover as u8;
+            for piece in 0..layout.n_pieces() {
+                let other = layout.colour_of_piece(piece);
+                let entry = piece + 1;
+                if other == mover {
+                    continue;
+                }
+                if capturable(layout, options, mover, other) {
+                    *mask |= 1 << entry;
+                } else if options.mixed_pairs_only_on_safe {
+                    *mask |= 1 << (32 + entry);
+                }
+            }
+        }
+        masks
+    }
+
     /// `store_die_moves` for a `quick` game: the seat's one colour (its own index) and nobody to help.
     #[inline(always)]
     fn store_quick_die_moves(&mut self, die: u8) -> bool {
@@ -980,10 +1002,10 @@ impl Game {
         };
         let steps = Steps {
             layout: &self.layout,
-            options: &self.options,
             pos: &self.pos,
             cells: &self.cells,
             path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
         };
         n = steps.push_four(c, distance, &mut self.legal.m, n);
         if self.six_opens_blockades(die) && n > 1 {
@@ -1022,10 +1044,10 @@ impl Game {
         if self.quick {
             let steps = Steps {
                 layout: &self.layout,
-                options: &self.options,
                 pos: &self.pos,
                 cells: &self.cells,
                 path_blocked: &self.path_blocked,
+                lone_landing: &self.lone_landing,
             };
             let n = steps.push_four(self.seat, amount, &mut self.legal.m, 0);
             self.legal.n = n as u8;
