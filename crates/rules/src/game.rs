@@ -894,6 +894,30 @@ impl Game {
         kept
     }
 
+    /// [`Game::keep_blockade_openings`] for a `quick` game's colour `c`. No two seats share a side there, so
+    /// every blockade is of one colour: a move opens one of its own exactly when it leaves a circuit square
+    /// whose bit is set on its path (an exit move, from 0, never does).
+    #[inline(never)]
+    fn keep_own_blockade_openings(&mut self, c: u8, n: usize) -> usize {
+        let circuit = (1u128 << (self.board().last_circuit() + 2)) - 2;
+        let blocked = self.path_blocked[self.layout.path_slot[c as usize] as usize] & circuit;
+        let mut opening = 0u32;
+        for (i, m) in self.legal.m[..n].iter().enumerate() {
+            opening |= ((blocked >> m.from) as u32 & 1) << i;
+        }
+        if opening == 0 {
+            return n;
+        }
+        let mut kept = 0;
+        for i in 0..n {
+            if opening >> i & 1 != 0 {
+                self.legal.m[kept] = self.legal.m[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
     #[inline(always)]
     fn push_die(&mut self, mask: u8, die: u8) -> usize {
@@ -1009,7 +1033,7 @@ impl Game {
         };
         n = steps.push_four(c, distance, &mut self.legal.m, n);
         if self.six_opens_blockades(die) && n > 1 {
-            n = self.keep_blockade_openings(1 << c, n);
+            n = self.keep_own_blockade_openings(c, n);
         }
         self.legal.n = n as u8;
         n != 0
