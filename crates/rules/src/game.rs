@@ -312,7 +312,9 @@ struct Way {
     /// The path's blockades (`Game::path_blocked`).
     blocked: u128,
     /// `way_mask(distance)` (only when `blocked` is not 0).
-    way: u128,
+    /// Its low 64 bits only: a step or count is at most 40 (the largest bonus), so the way fits, and testing
+    /// the low half of the shifted blockades spares half of a 128-bit shift.
+    way: u64,
 }
 
 impl Steps<'_> {
@@ -340,7 +342,7 @@ impl Steps<'_> {
         if w.blocked == 0 {
             self.pieces::<false>(&w, out, n)
         } else {
-            w.way = way_mask(distance);
+            w.way = way_mask(distance) as u64;
             self.pieces::<true>(&w, out, n)
         }
     }
@@ -363,7 +365,7 @@ impl Steps<'_> {
         if w.blocked == 0 {
             self.four::<false>(&w, c * 4, out, n)
         } else {
-            w.way = way_mask(distance);
+            w.way = way_mask(distance) as u64;
             self.four::<true>(&w, c * 4, out, n)
         }
     }
@@ -434,7 +436,7 @@ impl Steps<'_> {
         let mut ok = true;
         if BLOCKS {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok &= (w.blocked >> (from + 1)) & w.way == 0;
+            ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
         }
         // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
         let cell = w.land[(to & 0x7F) as usize];
@@ -468,7 +470,7 @@ impl Steps<'_> {
         let mut ok = (from != 0) & (to <= w.goal);
         if BLOCKS {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok &= (w.blocked >> (from + 1)) & w.way == 0;
+            ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
         }
         // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
         let cell = w.land[to.min(w.goal) as usize];
