@@ -362,11 +362,12 @@ impl Steps<'_> {
             blocked: self.path_blocked[slot as usize],
             way: 0,
         };
+        // A quick game bars no mixed pair (`Game::quick`).
         if w.blocked == 0 {
-            self.four::<false>(&w, c * 4, out, n)
+            self.four::<false, false>(&w, c * 4, out, n)
         } else {
             w.way = way_mask(distance) as u64;
-            self.four::<true>(&w, c * 4, out, n)
+            self.four::<true, false>(&w, c * 4, out, n)
         }
     }
 
@@ -380,7 +381,7 @@ impl Steps<'_> {
         let per = self.layout.pieces_per_colour;
         let first = w.c * per;
         if per == 4 {
-            n = self.four::<BLOCKS>(w, first, out, n);
+            n = self.four::<BLOCKS, true>(w, first, out, n);
         } else {
             for piece in first..first + per {
                 n = self.one::<BLOCKS>(w, piece, out, n);
@@ -392,7 +393,7 @@ impl Steps<'_> {
     /// [`Steps::pieces`] for four pieces: the four positions as the bytes of one word pick at once the
     /// pieces that step at all (not at home, not past the goal), and only those are looked at.
     #[inline(always)]
-    fn four<const BLOCKS: bool>(
+    fn four<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         first: u8,
@@ -414,7 +415,14 @@ impl Steps<'_> {
             let shift = steps.trailing_zeros() & !7;
             steps &= steps - 1;
             let piece = (first + (shift / 8) as usize) as u8;
-            n = self.land::<BLOCKS>(w, piece, (from >> shift) as u8, (to >> shift) as u8, out, n);
+            n = self.land::<BLOCKS, BARS>(
+                w,
+                piece,
+                (from >> shift) as u8,
+                (to >> shift) as u8,
+                out,
+                n,
+            );
         }
         n
     }
@@ -424,7 +432,7 @@ impl Steps<'_> {
     /// from the colour's `lone_landing` mask by the landing cell's first entry (a mispredicted branch here
     /// cost more than the few instructions).
     #[inline(always)]
-    fn land<const BLOCKS: bool>(
+    fn land<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         piece: u8,
@@ -445,7 +453,9 @@ impl Steps<'_> {
         let lone = w.lone_landing >> (a & 31);
         let exposed = !w.safe[cell as usize];
         let captures = exposed & (lone & 1 != 0);
-        ok &= !(exposed & (lone >> 32 & 1 != 0));
+        if BARS {
+            ok &= !(exposed & (lone >> 32 & 1 != 0));
+        }
         // At most 30 moves are ever stored (six colours' four pieces and exits): the mask only drops the check.
         out[n & (LEGAL_CAP - 1)] = Move {
             piece,
@@ -973,10 +983,12 @@ impl Game {
     }
 
     /// Whether rolls may take the short path `store_quick_die_moves`: seat `s` plays colour `s` alone, with
-    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more.
+    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more; no mixed
+    /// pair is barred either, so that its steps skip that test.
     fn quick(layout: &Layout, options: &Options) -> bool {
         options.pieces_per_colour == 4
             && !options.first_roll
+            && !options.mixed_pairs_only_on_safe
             && !options.morocco_priorities
             && options.six != Six::TwelveWhenAllInPlay
             && layout.n_seats == layout.n_colours
