@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, LANDING_ROW, NO_CELL, Place};
+use crate::board::{BoardKind, LANDING_ROW, NO_CELL, NOWHERE, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -1649,9 +1649,10 @@ impl Game {
         let c = self.layout.colour_of_piece(piece);
         let slot = self.layout.path_slot[c as usize];
         let board = self.board();
-        let path = board.path_cells(slot);
-        let from_cell = path[self.pos[piece as usize] as usize];
-        if S::ENABLED && from_cell != NO_CELL && self.is_blockade(from_cell) {
+        // The landing row: `NOWHERE` at home and goal, and stored positions (below 128) index it unchecked.
+        let path = board.landing_row(slot);
+        let from_cell = path[(self.pos[piece as usize] & 0x7F) as usize];
+        if S::ENABLED && from_cell != NOWHERE && self.is_blockade(from_cell) {
             ev.push(Event::BlockadeOpened {
                 at: self.place(piece),
                 colour: self.layout.colours[c as usize],
@@ -1667,11 +1668,11 @@ impl Game {
                 count,
             });
         }
-        if from_cell != NO_CELL {
+        if from_cell != NOWHERE {
             self.lift_at(piece, from_cell);
         }
-        let to_cell = path[m.to as usize];
-        if to_cell != NO_CELL {
+        let to_cell = path[(m.to & 0x7F) as usize];
+        if to_cell != NOWHERE {
             let [a, b] = self.cells[to_cell as usize];
             if m.from == 0 && m.to == 1 {
                 // Coming out onto the exit square.
