@@ -67,8 +67,21 @@ const fn build_landing(len: u8, slots: u8) -> [[u8; LANDING_ROW]; 6] {
     t
 }
 
-static FOUR_LANDING: [[u8; LANDING_ROW]; 6] = build_landing(68, 4);
-static SIX_LANDING: [[u8; LANDING_ROW]; 6] = build_landing(102, 6);
+/// Every landing row, by [`BoardKind::landing_row_index`]: the four-colour board's six, the six-colour
+/// board's six, then rows of `NOWHERE` only, so that an index masked with `LANDING_ROWS.len() - 1` needs no
+/// bounds check.
+pub(crate) static LANDING_ROWS: [[u8; LANDING_ROW]; 16] = {
+    let four = build_landing(68, 4);
+    let six = build_landing(102, 6);
+    let mut t = [[NOWHERE; LANDING_ROW]; 16];
+    let mut slot = 0;
+    while slot < 6 {
+        t[slot] = four[slot];
+        t[6 + slot] = six[slot];
+        slot += 1;
+    }
+    t
+};
 
 /// Stored position of every cell on every slot's path (0: the cell is not on that path), for keeping each
 /// path's blockades as one mask indexed by stored position.
@@ -181,8 +194,16 @@ impl BoardKind {
     #[inline]
     pub(crate) fn landing_row(self, slot: u8) -> &'static [u8; LANDING_ROW] {
         match self {
-            BoardKind::Four => &FOUR_LANDING[slot as usize],
-            BoardKind::Six => &SIX_LANDING[slot as usize],
+            BoardKind::Four => &LANDING_ROWS[slot as usize],
+            BoardKind::Six => &LANDING_ROWS[6 + slot as usize],
+        }
+    }
+
+    /// Where [`BoardKind::landing_row`] is in [`LANDING_ROWS`].
+    pub(crate) const fn landing_row_index(self, slot: u8) -> u8 {
+        match self {
+            BoardKind::Four => slot,
+            BoardKind::Six => 6 + slot,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, LANDING_ROW, NO_CELL, NOWHERE, Place};
+use crate::board::{BoardKind, LANDING_ROW, LANDING_ROWS, NO_CELL, NOWHERE, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -205,6 +205,9 @@ pub struct Game {
     /// lone piece's cell entry: bit `entry` captures it, bit `32 + entry` may not land (Morocco's mixed
     /// pairs). The step generator tests it without a branch.
     pub(crate) lone_landing: [u64; MAX_COLOURS],
+    /// Derived: the landing row (`LANDING_ROWS`) of each piece's path, so that a move reaches its cells in one
+    /// lookup from the piece rather than through its colour, its path's slot and the board.
+    pub(crate) piece_row: [u8; MAX_PIECES],
 }
 
 const LEGAL_CAP: usize = 32;
@@ -545,7 +548,12 @@ impl Game {
             legal: Legal::EMPTY,
             quick: Game::quick(&layout, &options),
             lone_landing: Game::lone_landing(&layout, &options),
+            piece_row: [0; MAX_PIECES],
         };
+        for piece in 0..layout.n_pieces() {
+            let slot = layout.path_slot[layout.colour_of_piece(piece) as usize];
+            g.piece_row[piece as usize] = layout.board.landing_row_index(slot);
+        }
         let starts: &[u8] = match options.start {
             Start::Home => &[],
             Start::OnExit(1) => &[0],
@@ -1649,8 +1657,10 @@ impl Game {
         let c = self.layout.colour_of_piece(piece);
         let slot = self.layout.path_slot[c as usize];
         let board = self.board();
-        // The landing row: `NOWHERE` at home and goal, and stored positions (below 128) index it unchecked.
-        let path = board.landing_row(slot);
+        // The piece's landing row (`piece_row`): `NOWHERE` at home and goal, and stored positions (below 128)
+        // index it unchecked.
+        let row = self.piece_row[piece as usize] as usize & (LANDING_ROWS.len() - 1);
+        let path = &LANDING_ROWS[row];
         let from_cell = path[(self.pos[piece as usize] & 0x7F) as usize];
         if S::ENABLED && from_cell != NOWHERE && self.is_blockade(from_cell) {
             ev.push(Event::BlockadeOpened {
