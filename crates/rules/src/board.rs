@@ -46,14 +46,19 @@ static SIX_CELLS: [[u8; PATH_POSITIONS]; 6] = build_cells(102, 6);
 /// the move generator reads an empty cell there without a test.
 pub const NOWHERE: u8 = CELLS as u8;
 
-const fn build_landing(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
-    let mut t = build_cells(len, slots);
+/// Entries of a landing row: more than any stored position or step target (all below 128), so that a row
+/// indexed by `pos & 0x7F` needs no bounds check.
+pub(crate) const LANDING_ROW: usize = 128;
+
+const fn build_landing(len: u8, slots: u8) -> [[u8; LANDING_ROW]; 6] {
+    let cells = build_cells(len, slots);
+    let mut t = [[NOWHERE; LANDING_ROW]; 6];
     let mut slot = 0;
     while slot < 6 {
         let mut pos = 0;
         while pos < PATH_POSITIONS {
-            if t[slot][pos] == NO_CELL {
-                t[slot][pos] = NOWHERE;
+            if cells[slot][pos] != NO_CELL {
+                t[slot][pos] = cells[slot][pos];
             }
             pos += 1;
         }
@@ -62,8 +67,21 @@ const fn build_landing(len: u8, slots: u8) -> [[u8; PATH_POSITIONS]; 6] {
     t
 }
 
-static FOUR_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(68, 4);
-static SIX_LANDING: [[u8; PATH_POSITIONS]; 6] = build_landing(102, 6);
+/// Every landing row, by [`BoardKind::landing_row_index`]: the four-colour board's six, the six-colour
+/// board's six, then rows of `NOWHERE` only, so that an index masked with `LANDING_ROWS.len() - 1` needs no
+/// bounds check.
+pub(crate) static LANDING_ROWS: [[u8; LANDING_ROW]; 16] = {
+    let four = build_landing(68, 4);
+    let six = build_landing(102, 6);
+    let mut t = [[NOWHERE; LANDING_ROW]; 16];
+    let mut slot = 0;
+    while slot < 6 {
+        t[slot] = four[slot];
+        t[6 + slot] = six[slot];
+        slot += 1;
+    }
+    t
+};
 
 /// Stored position of every cell on every slot's path (0: the cell is not on that path), for keeping each
 /// path's blockades as one mask indexed by stored position.
@@ -167,9 +185,25 @@ impl BoardKind {
     /// [`BoardKind::path_cells`] with [`NOWHERE`] in place of [`NO_CELL`].
     #[inline]
     pub fn landing_cells(self, slot: u8) -> &'static [u8; PATH_POSITIONS] {
+        self.landing_row(slot)
+            .first_chunk()
+            .expect("a landing row is longer than a path")
+    }
+
+    /// [`BoardKind::landing_cells`] padded with [`NOWHERE`] to [`LANDING_ROW`] entries (past the goal too).
+    #[inline]
+    pub(crate) fn landing_row(self, slot: u8) -> &'static [u8; LANDING_ROW] {
         match self {
-            BoardKind::Four => &FOUR_LANDING[slot as usize],
-            BoardKind::Six => &SIX_LANDING[slot as usize],
+            BoardKind::Four => &LANDING_ROWS[slot as usize],
+            BoardKind::Six => &LANDING_ROWS[6 + slot as usize],
+        }
+    }
+
+    /// Where [`BoardKind::landing_row`] is in [`LANDING_ROWS`].
+    pub(crate) const fn landing_row_index(self, slot: u8) -> u8 {
+        match self {
+            BoardKind::Four => slot,
+            BoardKind::Six => 6 + slot,
         }
     }
 
@@ -199,9 +233,15 @@ impl BoardKind {
     /// Whether an internal cell protects from capture: safe circuit squares and every lane square.
     #[inline]
     pub fn is_safe_cell(self, cell: u8) -> bool {
+        self.safe_cells()[cell as usize]
+    }
+
+    /// [`BoardKind::is_safe_cell`] of every `u8`.
+    #[inline]
+    pub(crate) fn safe_cells(self) -> &'static [bool; 256] {
         match self {
-            BoardKind::Four => FOUR_SAFE[cell as usize],
-            BoardKind::Six => SIX_SAFE[cell as usize],
+            BoardKind::Four => &FOUR_SAFE,
+            BoardKind::Six => &SIX_SAFE,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The validated game state and its turn state machine: roll, legal moves, play.
 
-use crate::board::{BoardKind, NO_CELL, Place};
+use crate::board::{BoardKind, LANDING_ROW, LANDING_ROWS, NO_CELL, NOWHERE, Place};
 use crate::colour::Colour;
 use crate::error::{IllegalMove, PlayError, SetupError};
 use crate::event::{Event, EventSink, Events, PieceRef};
@@ -201,6 +201,13 @@ pub struct Game {
     pub(crate) legal: Legal,
     /// Derived from the layout and options: the roll's short path applies (see `Game::quick`).
     pub(crate) quick: bool,
+    /// Derived: what a piece of each colour landing next to a lone piece off the safe squares does, by the
+    /// lone piece's cell entry: bit `entry` captures it, bit `32 + entry` may not land (Morocco's mixed
+    /// pairs). The step generator tests it without a branch.
+    pub(crate) lone_landing: [u64; MAX_COLOURS],
+    /// Derived: the landing row (`LANDING_ROWS`) of each piece's path, so that a move reaches its cells in one
+    /// lookup from the piece rather than through its colour, its path's slot and the board.
+    pub(crate) piece_row: [u8; MAX_PIECES],
 }
 
 const LEGAL_CAP: usize = 32;
@@ -288,10 +295,10 @@ static WAY_MASKS: [u128; 256] = {
 /// write the legal moves in place.
 struct Steps<'a> {
     layout: &'a Layout,
-    options: &'a Options,
     pos: &'a [u8; MAX_PIECES],
     cells: &'a [[u8; 2]; CELL_SLOTS],
     path_blocked: &'a [u128; MAX_COLOURS],
+    lone_landing: &'a [u64; MAX_COLOURS],
 }
 
 /// What the steps of one colour by one distance share, computed once per colour.
@@ -299,12 +306,18 @@ struct Way {
     c: u8,
     distance: u8,
     goal: u8,
-    /// The path's cells, `NOWHERE` (empty) at home and goal.
-    land: &'static [u8; crate::board::PATH_POSITIONS],
+    /// The path's cells, `NOWHERE` (empty) at home, at the goal and past it.
+    land: &'static [u8; LANDING_ROW],
+    /// The board's safe cells.
+    safe: &'static [bool; 256],
+    /// `Game::lone_landing` of the colour.
+    lone_landing: u64,
     /// The path's blockades (`Game::path_blocked`).
     blocked: u128,
     /// `way_mask(distance)` (only when `blocked` is not 0).
-    way: u128,
+    /// Its low 64 bits only: a step or count is at most 40 (the largest bonus), so the way fits, and testing
+    /// the low half of the shifted blockades spares half of a 128-bit shift.
+    way: u64,
 }
 
 impl Steps<'_> {
@@ -322,7 +335,9 @@ impl Steps<'_> {
             c,
             distance,
             goal: board.goal_pos(),
-            land: board.landing_cells(slot),
+            land: board.landing_row(slot),
+            safe: board.safe_cells(),
+            lone_landing: self.lone_landing[c as usize],
             blocked: self.path_blocked[slot as usize],
             way: 0,
         };
@@ -330,7 +345,7 @@ impl Steps<'_> {
         if w.blocked == 0 {
             self.pieces::<false>(&w, out, n)
         } else {
-            w.way = way_mask(distance);
+            w.way = way_mask(distance) as u64;
             self.pieces::<true>(&w, out, n)
         }
     }
@@ -344,15 +359,18 @@ impl Steps<'_> {
             c,
             distance,
             goal: board.goal_pos(),
-            land: board.landing_cells(slot),
+            land: board.landing_row(slot),
+            safe: board.safe_cells(),
+            lone_landing: self.lone_landing[c as usize],
             blocked: self.path_blocked[slot as usize],
             way: 0,
         };
+        // A quick game bars no mixed pair (`Game::quick`).
         if w.blocked == 0 {
-            self.four::<false>(&w, c * 4, out, n)
+            self.four::<false, false>(&w, c * 4, out, n)
         } else {
-            w.way = way_mask(distance);
-            self.four::<true>(&w, c * 4, out, n)
+            w.way = way_mask(distance) as u64;
+            self.four::<true, false>(&w, c * 4, out, n)
         }
     }
 
@@ -366,7 +384,7 @@ impl Steps<'_> {
         let per = self.layout.pieces_per_colour;
         let first = w.c * per;
         if per == 4 {
-            n = self.four::<BLOCKS>(w, first, out, n);
+            n = self.four::<BLOCKS, true>(w, first, out, n);
         } else {
             for piece in first..first + per {
                 n = self.one::<BLOCKS>(w, piece, out, n);
@@ -378,7 +396,7 @@ impl Steps<'_> {
     /// [`Steps::pieces`] for four pieces: the four positions as the bytes of one word pick at once the
     /// pieces that step at all (not at home, not past the goal), and only those are looked at.
     #[inline(always)]
-    fn four<const BLOCKS: bool>(
+    fn four<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         first: u8,
@@ -400,15 +418,24 @@ impl Steps<'_> {
             let shift = steps.trailing_zeros() & !7;
             steps &= steps - 1;
             let piece = (first + (shift / 8) as usize) as u8;
-            n = self.land::<BLOCKS>(w, piece, (from >> shift) as u8, (to >> shift) as u8, out, n);
+            n = self.land::<BLOCKS, BARS>(
+                w,
+                piece,
+                (from >> shift) as u8,
+                (to >> shift) as u8,
+                out,
+                n,
+            );
         }
         n
     }
 
     /// A piece out of its base stepping from `from` to `to` (at most the goal): stored, and counted when no
-    /// blockade bars the way and the landing is allowed.
+    /// blockade bars the way and the landing is allowed. No branch: a capture or a barred mixed pair is read
+    /// from the colour's `lone_landing` mask by the landing cell's first entry (a mispredicted branch here
+    /// cost more than the few instructions).
     #[inline(always)]
-    fn land<const BLOCKS: bool>(
+    fn land<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         piece: u8,
@@ -420,30 +447,25 @@ impl Steps<'_> {
         let mut ok = true;
         if BLOCKS {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok = (w.blocked >> (from + 1)) & w.way == 0;
+            ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
         }
         // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
-        let cell = w.land[to as usize];
+        let cell = w.land[(to & 0x7F) as usize];
         let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
-        let mut flags = 0;
-        if ok & (a != 0) {
-            let o = self.layout.colour_of_piece(a - 1);
-            if o != w.c {
-                let safe = self.layout.board.is_safe_cell(cell);
-                if !safe && capturable(self.layout, self.options, w.c, o) {
-                    flags = Move::CAPTURE;
-                } else if !safe && self.options.mixed_pairs_only_on_safe {
-                    ok = false;
-                }
-            }
+        let lone = w.lone_landing >> (a & 31);
+        let exposed = !w.safe[cell as usize];
+        let captures = exposed & (lone & 1 != 0);
+        if BARS {
+            ok &= !(exposed & (lone >> 32 & 1 != 0));
         }
-        out[n] = Move {
+        // At most 30 moves are ever stored (six colours' four pieces and exits): the mask only drops the check.
+        out[n & (LEGAL_CAP - 1)] = Move {
             piece,
             from,
             to,
             companion: NO_PIECE,
-            flags,
+            flags: u8::from(captures) * Move::CAPTURE,
         };
         n + usize::from(ok)
     }
@@ -461,30 +483,23 @@ impl Steps<'_> {
         let mut ok = (from != 0) & (to <= w.goal);
         if BLOCKS {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok &= (w.blocked >> (from + 1)) & w.way == 0;
+            ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
         }
         // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
         let cell = w.land[to.min(w.goal) as usize];
         let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
-        let mut flags = 0;
-        if ok & (a != 0) {
-            let o = self.layout.colour_of_piece(a - 1);
-            if o != w.c {
-                let safe = self.layout.board.is_safe_cell(cell);
-                if !safe && capturable(self.layout, self.options, w.c, o) {
-                    flags = Move::CAPTURE;
-                } else if !safe && self.options.mixed_pairs_only_on_safe {
-                    ok = false;
-                }
-            }
-        }
-        out[n] = Move {
+        // As in `Steps::land`.
+        let lone = w.lone_landing >> (a & 31);
+        let exposed = !w.safe[cell as usize];
+        let captures = exposed & (lone & 1 != 0);
+        ok &= !(exposed & (lone >> 32 & 1 != 0));
+        out[n & (LEGAL_CAP - 1)] = Move {
             piece,
             from,
             to,
             companion: NO_PIECE,
-            flags,
+            flags: u8::from(captures) * Move::CAPTURE,
         };
         n + usize::from(ok)
     }
@@ -532,7 +547,13 @@ impl Game {
             },
             legal: Legal::EMPTY,
             quick: Game::quick(&layout, &options),
+            lone_landing: Game::lone_landing(&layout, &options),
+            piece_row: [0; MAX_PIECES],
         };
+        for piece in 0..layout.n_pieces() {
+            let slot = layout.path_slot[layout.colour_of_piece(piece) as usize];
+            g.piece_row[piece as usize] = layout.board.landing_row_index(slot);
+        }
         let starts: &[u8] = match options.start {
             Start::Home => &[],
             Start::OnExit(1) => &[0],
@@ -838,10 +859,10 @@ impl Game {
     fn push_steps(&mut self, mask: u8, distance: u8, mut n: usize) -> usize {
         let steps = Steps {
             layout: &self.layout,
-            options: &self.options,
             pos: &self.pos,
             cells: &self.cells,
             path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
         };
         let mut bits = mask;
         while bits != 0 {
@@ -879,6 +900,30 @@ impl Game {
         let mut opening = 0u32;
         for (i, m) in self.legal.m[..n].iter().enumerate() {
             opening |= u32::from(self.opens_own_blockade(m, seat_mask)) << i;
+        }
+        if opening == 0 {
+            return n;
+        }
+        let mut kept = 0;
+        for i in 0..n {
+            if opening >> i & 1 != 0 {
+                self.legal.m[kept] = self.legal.m[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// [`Game::keep_blockade_openings`] for a `quick` game's colour `c`. No two seats share a side there, so
+    /// every blockade is of one colour: a move opens one of its own exactly when it leaves a circuit square
+    /// whose bit is set on its path (an exit move, from 0, never does).
+    #[inline(never)]
+    fn keep_own_blockade_openings(&mut self, c: u8, n: usize) -> usize {
+        let circuit = (1u128 << (self.board().last_circuit() + 2)) - 2;
+        let blocked = self.path_blocked[self.layout.path_slot[c as usize] as usize] & circuit;
+        let mut opening = 0u32;
+        for (i, m) in self.legal.m[..n].iter().enumerate() {
+            opening |= ((blocked >> m.from) as u32 & 1) << i;
         }
         if opening == 0 {
             return n;
@@ -946,15 +991,38 @@ impl Game {
     }
 
     /// Whether rolls may take the short path `store_quick_die_moves`: seat `s` plays colour `s` alone, with
-    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more.
+    /// four pieces and no partners, and no first roll, Morocco priorities or twelve asks for more; no mixed
+    /// pair is barred either, so that its steps skip that test.
     fn quick(layout: &Layout, options: &Options) -> bool {
         options.pieces_per_colour == 4
             && !options.first_roll
+            && !options.mixed_pairs_only_on_safe
             && !options.morocco_priorities
             && options.six != Six::TwelveWhenAllInPlay
             && layout.n_seats == layout.n_colours
             && (0..layout.n_seats as usize)
                 .all(|s| layout.seat_colours[s] == 1 << s && layout.partner_colours[s] == 0)
+    }
+
+    /// `Game::lone_landing`: the rules of `Steps::land` (and `Game::step_on`) for each colour and entry.
+    fn lone_landing(layout: &Layout, options: &Options) -> [u64; MAX_COLOURS] {
+        let mut masks = [0; MAX_COLOURS];
+        for (mover, mask) in masks.iter_mut().enumerate().take(layout.n_colours as usize) {
+            let mover = mover as u8;
+            for piece in 0..layout.n_pieces() {
+                let other = layout.colour_of_piece(piece);
+                let entry = piece + 1;
+                if other == mover {
+                    continue;
+                }
+                if capturable(layout, options, mover, other) {
+                    *mask |= 1 << entry;
+                } else if options.mixed_pairs_only_on_safe {
+                    *mask |= 1 << (32 + entry);
+                }
+            }
+        }
+        masks
     }
 
     /// `store_die_moves` for a `quick` game: the seat's one colour (its own index) and nobody to help.
@@ -980,14 +1048,14 @@ impl Game {
         };
         let steps = Steps {
             layout: &self.layout,
-            options: &self.options,
             pos: &self.pos,
             cells: &self.cells,
             path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
         };
         n = steps.push_four(c, distance, &mut self.legal.m, n);
         if self.six_opens_blockades(die) && n > 1 {
-            n = self.keep_blockade_openings(1 << c, n);
+            n = self.keep_own_blockade_openings(c, n);
         }
         self.legal.n = n as u8;
         n != 0
@@ -1022,10 +1090,10 @@ impl Game {
         if self.quick {
             let steps = Steps {
                 layout: &self.layout,
-                options: &self.options,
                 pos: &self.pos,
                 cells: &self.cells,
                 path_blocked: &self.path_blocked,
+                lone_landing: &self.lone_landing,
             };
             let n = steps.push_four(self.seat, amount, &mut self.legal.m, 0);
             self.legal.n = n as u8;
@@ -1589,9 +1657,12 @@ impl Game {
         let c = self.layout.colour_of_piece(piece);
         let slot = self.layout.path_slot[c as usize];
         let board = self.board();
-        let path = board.path_cells(slot);
-        let from_cell = path[self.pos[piece as usize] as usize];
-        if S::ENABLED && from_cell != NO_CELL && self.is_blockade(from_cell) {
+        // The piece's landing row (`piece_row`): `NOWHERE` at home and goal, and stored positions (below 128)
+        // index it unchecked.
+        let row = self.piece_row[piece as usize] as usize & (LANDING_ROWS.len() - 1);
+        let path = &LANDING_ROWS[row];
+        let from_cell = path[(self.pos[piece as usize] & 0x7F) as usize];
+        if S::ENABLED && from_cell != NOWHERE && self.is_blockade(from_cell) {
             ev.push(Event::BlockadeOpened {
                 at: self.place(piece),
                 colour: self.layout.colours[c as usize],
@@ -1607,11 +1678,11 @@ impl Game {
                 count,
             });
         }
-        if from_cell != NO_CELL {
+        if from_cell != NOWHERE {
             self.lift_at(piece, from_cell);
         }
-        let to_cell = path[m.to as usize];
-        if to_cell != NO_CELL {
+        let to_cell = path[(m.to & 0x7F) as usize];
+        if to_cell != NOWHERE {
             let [a, b] = self.cells[to_cell as usize];
             if m.from == 0 && m.to == 1 {
                 // Coming out onto the exit square.
