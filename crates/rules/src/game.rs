@@ -901,12 +901,18 @@ impl Game {
         for (i, m) in self.legal.m[..n].iter().enumerate() {
             opening |= u32::from(self.opens_own_blockade(m, seat_mask)) << i;
         }
-        if opening == 0 {
+        self.keep_marked(opening, n)
+    }
+
+    /// Keeps, in order, the stored moves whose bit is set in `marked` (all `n` when none is); returns the count.
+    #[inline(always)]
+    fn keep_marked(&mut self, marked: u32, n: usize) -> usize {
+        if marked == 0 {
             return n;
         }
         let mut kept = 0;
         for i in 0..n {
-            if opening >> i & 1 != 0 {
+            if marked >> i & 1 != 0 {
                 self.legal.m[kept] = self.legal.m[i];
                 kept += 1;
             }
@@ -925,17 +931,7 @@ impl Game {
         for (i, m) in self.legal.m[..n].iter().enumerate() {
             opening |= ((blocked >> m.from) as u32 & 1) << i;
         }
-        if opening == 0 {
-            return n;
-        }
-        let mut kept = 0;
-        for i in 0..n {
-            if opening >> i & 1 != 0 {
-                self.legal.m[kept] = self.legal.m[i];
-                kept += 1;
-            }
-        }
-        kept
+        self.keep_marked(opening, n)
     }
 
     /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
