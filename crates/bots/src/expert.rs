@@ -609,6 +609,78 @@ impl ExpertBot {
     }
 }
 
+impl ExpertBot {
+    /// Experimental: expectimax over the next `EXACT_DEPTH` rolls (opponents by their exact greedy replies,
+    /// own decisions maximised, the sharper leaf), or `None` when it would overrun 4× the rollout budget.
+    fn exact_root(&mut self, g: &Game, legal: &[Move]) -> Option<usize> {
+        let w = self.sharp?;
+        let me = g.layout().side_of_seat[g.seat() as usize];
+        let limit = self.rollout_budget.saturating_mul(4);
+        let depth = self.end_x.min(6) as u8;
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, &m) in legal.iter().enumerate() {
+            let mut next = *g;
+            if next.play(m).is_err() {
+                continue;
+            }
+            let v = self.exact_value(&next, depth, me, &w, limit).ok()?;
+            if v > best.1 {
+                best = (i, v);
+            }
+        }
+        Some(best.0)
+    }
+
+    fn exact_value(
+        &mut self,
+        g: &Game,
+        depth: u8,
+        me: u8,
+        w: &Params,
+        limit: u32,
+    ) -> Result<f32, OutOfBudget> {
+        self.nodes += 1;
+        if self.nodes > limit {
+            return Err(OutOfBudget);
+        }
+        match g.phase() {
+            Phase::Over { .. } => Ok(crate::sharp::leaf_value(g, me, w)),
+            Phase::Roll => {
+                if depth == 0 {
+                    return Ok(crate::sharp::leaf_value(g, me, w));
+                }
+                let mut sum = 0.0;
+                for die in 1..=6 {
+                    let mut next = *g;
+                    if next.roll(die).is_err() {
+                        continue;
+                    }
+                    sum += self.exact_value(&next, depth - 1, me, w, limit)?;
+                }
+                Ok(sum / 6.0)
+            }
+            Phase::Move { .. } | Phase::Count { .. } => {
+                let acting = g.layout().side_of_seat[g.seat() as usize];
+                let legal = g.legal();
+                if acting != me || legal.len() == 1 {
+                    let m = self.greedy_pick(g, legal);
+                    let mut next = *g;
+                    next.play_unchecked(m);
+                    return self.exact_value(&next, depth, me, w, limit);
+                }
+                let moves: parchis_rules::MoveList = legal.iter().copied().collect();
+                let mut best = f32::NEG_INFINITY;
+                for m in moves {
+                    let mut next = *g;
+                    next.play_unchecked(m);
+                    best = best.max(self.exact_value(&next, depth, me, w, limit)?);
+                }
+                Ok(best)
+            }
+        }
+    }
+}
+
 /// Squares the side closest to finishing still has to cover (a piece at home counts the whole way plus 5).
 fn leader_left(g: &Game) -> u32 {
     let l = g.layout();
@@ -654,6 +726,12 @@ impl Bot for ExpertBot {
             Search::Rollouts => true,
         };
         if rollouts {
+            if self.variant & 64 != 0
+                && let Some(i) = self.exact_root(game, legal)
+            {
+                return legal[i];
+            }
+            self.nodes = 0;
             return legal[self.rollouts(game, legal)];
         }
         // Depth 1 always completes; deeper iterations stop at the budget.
