@@ -1,5 +1,5 @@
 //! Seeded four-player arenas of one expert variant against greedy bots, for tuning:
-//! `ROLLS=6 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
+//! `ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
 //! Same seat rotation and seeds as [`parchis_bots::arena`] with `expert,greedy,greedy,greedy`.
 
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed, play_game_with, wilson95};
@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let players: usize = arg(3, "4").parse()?;
     let mode: Mode = arg(4, "individual").parse()?;
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-    let rolls: usize = env("ROLLS", "6").parse()?;
+    let rolls: usize = env("ROLLS", "10").parse()?;
     let learned = env("LEAF", "sharp") == "learned";
     let exact = env("EXACT", "1") == "1";
     // SHARP unset: the default expert (sharper evaluation with its default weights); SHARP=off: greedy's.
