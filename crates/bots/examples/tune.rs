@@ -1,5 +1,5 @@
 //! Seeded four-player arenas of one expert variant against greedy bots, for tuning:
-//! `ROLLS=6 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
+//! `ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
 //! Same seat rotation and seeds as [`parchis_bots::arena`] with `expert,greedy,greedy,greedy`.
 
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed, play_game_with, wilson95};
@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let players: usize = arg(3, "4").parse()?;
     let mode: Mode = arg(4, "individual").parse()?;
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-    let rolls: usize = env("ROLLS", "6").parse()?;
+    let rolls: usize = env("ROLLS", "10").parse()?;
     let learned = env("LEAF", "sharp") == "learned";
     let exact = env("EXACT", "1") == "1";
     // SHARP unset: the default expert (sharper evaluation with its default weights); SHARP=off: greedy's.
@@ -40,6 +40,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let one_ply = env("ONEPLY", "0") == "1";
     let budget: u32 = env("BUDGET", "16000").parse()?;
+    let variant: u32 = env("VARIANT", "0").parse()?;
+    let end_t: u32 = env("ENDT", "60").parse()?;
+    let end_x: u32 = env("ENDX", "4").parse()?;
+    let z: f32 = env("Z", "1.5").parse()?;
+    let ext: u32 = env("EXT", "3").parse()?;
     let started = std::time::Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -63,7 +68,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                     .with_learned_leaf(learned)
                                     .with_exact_greedy(exact)
                                     .with_sharp(sharp)
-                                    .with_policy(policy),
+                                    .with_policy(policy)
+                                    .with_variant(variant)
+                                    .with_endgame(end_t, end_x)
+                                    .with_adaptive(z, ext),
                             ) as Box<dyn Bot>
                         } else {
                             Box::new(GreedyBot::new())
@@ -83,7 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
         std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
         if learned { "learned" } else { "eval" },

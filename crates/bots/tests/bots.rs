@@ -151,3 +151,36 @@ fn a_time_capped_expert_still_plays_legal_moves() {
         assert!(rec.actions.len() > 10);
     }
 }
+
+#[test]
+fn experimental_expert_variants_play_legal_reproducible_games() {
+    // Every experimental rollout variant (see `ExpertBot::with_variant`) in three- and four-player games:
+    // `play_game_with` checks each move, and the same seed gives the same game.
+    for variant in [1, 2, 4, 8, 16, 32, 63] {
+        for (mode, players) in [(Mode::Individual, 4), (Mode::Quick, 3)] {
+            let run = || {
+                let game = Game::new(RuleSet::Playgridia, mode, players).unwrap();
+                let bots: Vec<Box<dyn Bot>> = (0..players)
+                    .map(|s| {
+                        Box::new(
+                            ExpertBot::with_budget(u64::from(s), 300)
+                                .with_variant(variant)
+                                .with_endgame(400, 2)
+                                .with_adaptive(3.0, 2),
+                        ) as Box<dyn Bot>
+                    })
+                    .collect();
+                play_game_with(game, bots, 11 + u64::from(variant), 200)
+            };
+            let (a, b) = (run(), run());
+            assert!(
+                a.actions.len() > 10,
+                "variant {variant} {mode}: stopped early"
+            );
+            assert_eq!(
+                a.actions, b.actions,
+                "variant {variant} {mode}: not reproducible"
+            );
+        }
+    }
+}
