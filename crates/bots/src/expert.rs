@@ -413,7 +413,8 @@ impl ExpertBot {
                     let se = (var / k as f32).sqrt();
                     if k == vals[a].len() && k == vals[b].len() && mean < self.z * se {
                         budget = budget.saturating_mul(self.ext);
-                        cut_at = self.nodes + (budget - self.nodes) / 2;
+                        // The nodes used may already pass the extended budget (one rollout overshoots it).
+                        cut_at = self.nodes + budget.saturating_sub(self.nodes) / 2;
                         continue;
                     }
                 }
@@ -423,7 +424,7 @@ impl ExpertBot {
                 alive.sort_by(|&a, &b| totals[b].total_cmp(&totals[a]).then(a.cmp(&b)));
                 alive.truncate(alive.len().div_ceil(2).max(2));
                 alive.sort_unstable();
-                cut_at += (budget - cut_at) / 2;
+                cut_at += budget.saturating_sub(cut_at) / 2;
             }
         }
         self.rolls = saved_rolls;
