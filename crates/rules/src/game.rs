@@ -321,17 +321,13 @@ struct Way {
 }
 
 impl Steps<'_> {
-    /// The moves of colour `c`'s pieces advancing exactly `distance`, written at `out[n..]` in piece order;
-    /// returns the new count. The same rules as `Game::gen_steps` / `Game::step_on` (a piece at home or at
-    /// the goal does not step, nor past the goal; no blockade on the way; no landing on a full square; a
-    /// lone opponent off the safe squares is captured; Morocco's mixed pairs only on safe squares), written
-    /// without branching on where each piece stands: a candidate is always stored and counted only when
-    /// legal (only landing next to a lone piece takes a branch).
+    /// What a step of colour `c`'s pieces by `distance` is checked against (`way` still to be filled in
+    /// when a blockade stands on the path).
     #[inline(always)]
-    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+    fn way_of(&self, c: u8, distance: u8) -> Way {
         let board = self.layout.board;
         let slot = self.layout.path_slot[c as usize];
-        let mut w = Way {
+        Way {
             c,
             distance,
             goal: board.goal_pos(),
@@ -340,7 +336,18 @@ impl Steps<'_> {
             lone_landing: self.lone_landing[c as usize],
             blocked: self.path_blocked[slot as usize],
             way: 0,
-        };
+        }
+    }
+
+    /// The moves of colour `c`'s pieces advancing exactly `distance`, written at `out[n..]` in piece order;
+    /// returns the new count. The same rules as `Game::gen_steps` / `Game::step_on` (a piece at home or at
+    /// the goal does not step, nor past the goal; no blockade on the way; no landing on a full square; a
+    /// lone opponent off the safe squares is captured; Morocco's mixed pairs only on safe squares), written
+    /// without branching on where each piece stands: a candidate is always stored and counted only when
+    /// legal (only landing next to a lone piece takes a branch).
+    #[inline(always)]
+    fn push(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
+        let mut w = self.way_of(c, distance);
         // Most of the time no blockade stands on the path: then the way needs no test.
         if w.blocked == 0 {
             self.pieces::<false>(&w, out, n)
@@ -353,18 +360,7 @@ impl Steps<'_> {
     /// [`Steps::push`] for a colour known to have four pieces.
     #[inline(always)]
     fn push_four(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
-        let board = self.layout.board;
-        let slot = self.layout.path_slot[c as usize];
-        let mut w = Way {
-            c,
-            distance,
-            goal: board.goal_pos(),
-            land: board.landing_row(slot),
-            safe: board.safe_cells(),
-            lone_landing: self.lone_landing[c as usize],
-            blocked: self.path_blocked[slot as usize],
-            way: 0,
-        };
+        let mut w = self.way_of(c, distance);
         // A quick game bars no mixed pair (`Game::quick`).
         if w.blocked == 0 {
             self.four::<false, false>(&w, c * 4, out, n)
