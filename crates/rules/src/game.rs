@@ -426,8 +426,8 @@ impl Steps<'_> {
         n
     }
 
-    /// A piece out of its base stepping from `from` to `to` (at most the goal): stored, and counted when no
-    /// blockade bars the way and the landing is allowed. No branch: a capture or a barred mixed pair is read
+    /// A piece stepping from `from` to `to`: stored, and counted when no blockade bars the way and the
+    /// landing is allowed (the caller checks that the piece is out of its base and does not pass the goal). No branch: a capture or a barred mixed pair is read
     /// from the colour's `lone_landing` mask by the landing cell's first entry (a mispredicted branch here
     /// cost more than the few instructions).
     #[inline(always)]
@@ -445,7 +445,8 @@ impl Steps<'_> {
             // Stored positions from + 1 ..= to − 1 must hold no blockade.
             ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
         }
-        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
+        // The goal has no cell: nothing to land on (`NOWHERE` is always empty). A step past the goal reads
+        // whatever cell the masked index gives, and is not counted.
         let cell = w.land[(to & 0x7F) as usize];
         let [a, b] = self.cells[cell as usize];
         ok &= b == 0;
@@ -466,6 +467,8 @@ impl Steps<'_> {
         n + usize::from(ok)
     }
 
+    /// Any piece of the colour stepping by the way's distance: [`Steps::land`], counted only when the piece
+    /// is out of its base and does not pass the goal.
     #[inline(always)]
     fn one<const BLOCKS: bool>(
         &self,
@@ -476,28 +479,10 @@ impl Steps<'_> {
     ) -> usize {
         let from = self.pos[piece as usize];
         let to = from + w.distance; // a piece at the goal overshoots it
-        let mut ok = (from != 0) & (to <= w.goal);
-        if BLOCKS {
-            // Stored positions from + 1 ..= to − 1 must hold no blockade.
-            ok &= (w.blocked >> (from + 1)) as u64 & w.way == 0;
-        }
-        // The goal has no cell: nothing to land on (`NOWHERE` is always empty).
-        let cell = w.land[to.min(w.goal) as usize];
-        let [a, b] = self.cells[cell as usize];
-        ok &= b == 0;
-        // As in `Steps::land`.
-        let lone = w.lone_landing >> (a & 31);
-        let exposed = !w.safe[cell as usize];
-        let captures = exposed & (lone & 1 != 0);
-        ok &= !(exposed & (lone >> 32 & 1 != 0));
-        out[n & (LEGAL_CAP - 1)] = Move {
-            piece,
-            from,
-            to,
-            companion: NO_PIECE,
-            flags: u8::from(captures) * Move::CAPTURE,
-        };
-        n + usize::from(ok)
+        let steps = (from != 0) & (to <= w.goal);
+        // `land` adds 0 or 1; keep it only when the piece steps at all (no branch).
+        let landed = self.land::<BLOCKS, true>(w, piece, from, to, out, n) - n;
+        n + (landed & usize::from(steps))
     }
 }
 
