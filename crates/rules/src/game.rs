@@ -1557,8 +1557,8 @@ impl Game {
     #[inline]
     pub fn play_unchecked_with<S: EventSink>(&mut self, m: Move, ev: &mut S) {
         debug_assert!(
-            self.legal().iter().any(|l| l.same_as(&m)),
-            "play_unchecked: illegal move"
+            self.legal().contains(&m),
+            "play_unchecked: not a move of `legal()` (flags included: a capture is played by its flag)"
         );
         let (die, count) = match self.phase {
             Phase::Move { die } => (die, false),
@@ -1689,11 +1689,16 @@ impl Game {
                         self.capture(piece, v, m.to, to_cell, ev);
                     }
                 }
-            } else if a != 0
-                && b == 0
-                && !board.is_safe_cell(to_cell)
-                && self.capturable(c, self.colour_on(a))
-            {
+            } else if if self.quick {
+                // The generator's flag (a quick game's moves are all its own): one branch, taken when the
+                // move captures, rather than a chain on the landing cell.
+                m.flags & Move::CAPTURE != 0
+            } else {
+                a != 0
+                    && b == 0
+                    && !board.is_safe_cell(to_cell)
+                    && self.capturable(c, self.colour_on(a))
+            } {
                 self.capture(piece, a - 1, m.to, to_cell, ev);
             }
             self.put_at(piece, m.to, to_cell);
