@@ -5,11 +5,12 @@ use parchis_rules::{Game, Mode, NoEvents, Phase, RuleSet};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngExt, SeedableRng};
 
-/// A uniform draw in `0..n` (Lemire's multiply-and-shift with rejection: exactly uniform, and the rejection
-/// test, taken with probability below n / 2³², is the only branch).
+/// A uniform draw in `0..n` from 32 random bits (Lemire's multiply-and-shift with rejection: exactly uniform;
+/// the rejection test, taken with probability below n / 2³², is the only branch, and its retries draw from
+/// `rng`).
 #[inline(always)]
-pub fn below(rng: &mut SmallRng, n: u32) -> u32 {
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+pub fn below(first: u32, rng: &mut SmallRng, n: u32) -> u32 {
+    let mut m = u64::from(first) * u64::from(n);
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
         while (m as u32) < threshold {
@@ -20,22 +21,33 @@ pub fn below(rng: &mut SmallRng, n: u32) -> u32 {
 }
 
 /// Plays one random game to the end through the event-free entry points; returns the number of moves played.
+///
+/// Each roll draws 64 bits: the high half (what `next_u32` returns) picks the die, and the low half, as
+/// uniform and independent, is kept to pick the move of that roll. So a roll and its move cost one step of
+/// the generator, and picking among one move needs no branch (it draws 0). A count (a bonus) is not
+/// preceded by a roll and draws its own 32 bits.
 #[inline(never)]
 pub fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
     let mut g = *start;
     let mut moves = 0;
+    let mut for_the_move = 0u32;
     loop {
         match g.phase() {
             Phase::Over { .. } => return moves,
             Phase::Roll => {
-                let _ = g.roll_with(1 + below(rng, 6) as u8, &mut NoEvents);
+                let bits = rng.next_u64();
+                for_the_move = bits as u32;
+                let die = 1 + below((bits >> 32) as u32, rng, 6) as u8;
+                let _ = g.roll_with(die, &mut NoEvents);
             }
-            _ => {
-                let legal = g.legal();
-                let m = match legal.len() {
-                    1 => legal[0],
-                    n => legal[below(rng, n as u32) as usize],
+            phase => {
+                // A move phase always follows its roll at once.
+                let first = match phase {
+                    Phase::Move { .. } => for_the_move,
+                    _ => rng.next_u32(),
                 };
+                let legal = g.legal();
+                let m = legal[below(first, rng, legal.len() as u32) as usize];
                 g.play_unchecked_with(m, &mut NoEvents);
                 moves += 1;
             }
