@@ -39,6 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => None,
     };
     let one_ply = env("ONEPLY", "0") == "1";
+    let net_ply = env("ONEPLY", "0") == "net";
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let variant: u32 = env("VARIANT", "0").parse()?;
     let end_t: u32 = env("ENDT", "60").parse()?;
@@ -58,7 +59,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let expert_seat = rot; // entry 0 sits in seat (0 + rot) % n
                 let bots: Vec<Box<dyn Bot>> = (0..players)
                     .map(|s| {
-                        if s == expert_seat && one_ply {
+                        if s == expert_seat && net_ply {
+                            Box::new(NetBot) as Box<dyn Bot>
+                        } else if s == expert_seat && one_ply {
                             Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY")))
                                 as Box<dyn Bot>
                         } else if s == expert_seat {
@@ -119,6 +122,28 @@ impl Bot for PolicyBot {
             let mut next = *game;
             next.play(m).unwrap();
             let v = parchis_bots::value::policy_score(&next, side, &self.0);
+            if v > best.1 {
+                best = (m, v);
+            }
+        }
+        best.0
+    }
+}
+
+/// One ply of the learned model of `parchis_bots::net` (its win probability after the move).
+struct NetBot;
+
+impl Bot for NetBot {
+    fn name(&self) -> &str {
+        "net"
+    }
+    fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
+        let side = game.layout().side_of_seat[game.seat() as usize];
+        let mut best = (legal[0], f32::NEG_INFINITY);
+        for &m in legal {
+            let mut next = *game;
+            next.play(m).unwrap();
+            let v = parchis_bots::net::win_prob(&next, side);
             if v > best.1 {
                 best = (m, v);
             }

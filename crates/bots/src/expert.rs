@@ -211,7 +211,9 @@ impl ExpertBot {
     ///   budget ([`ExpertBot::with_adaptive`]);
     /// - 32: leaf temperature scaled by the square root of the leader's squares left / 150;
     /// - 64: expectimax over the next `x` rolls (the `x` of [`ExpertBot::with_endgame`]), greedy replies
-    ///   exact, own moves maximised, the sharper leaf; rollouts when it would exceed 4× the budget.
+    ///   exact, own moves maximised, the sharper leaf; rollouts when it would exceed 4× the budget;
+    /// - 128: the rollouts' leaf is the learned model of [`crate::net`] in the games it was trained for;
+    /// - 256: the expert's own seats in the rollouts play one ply of that model (counts followed).
     #[doc(hidden)]
     pub fn with_variant(self, variant: u32) -> ExpertBot {
         ExpertBot { variant, ..self }
@@ -509,6 +511,15 @@ impl ExpertBot {
                                 (_, Some(pw)) if side == me => {
                                     crate::value::policy_score(&next, side, pw)
                                 }
+                                (_, _) if side == me && self.variant & 256 != 0 => {
+                                    crate::greedy::line_value(&next, side, 3, &|g, s| {
+                                        if crate::net::fits(g) {
+                                            crate::net::win_prob(g, s)
+                                        } else {
+                                            crate::sharp::evaluate(g, s, &Params::DEFAULT)
+                                        }
+                                    })
+                                }
                                 (Some(w), _) if side == me && self.variant & 2 != 0 => {
                                     self.two_ply(&next, me, &w, 3)
                                 }
@@ -535,7 +546,9 @@ impl ExpertBot {
                 }
             }
         }
-        if let Some(w) = &self.sharp {
+        if self.variant & 128 != 0 && crate::net::fits(&g) {
+            crate::net::win_prob(&g, me)
+        } else if let Some(w) = &self.sharp {
             crate::sharp::leaf_value(&g, me, w)
         } else if self.learned_leaf {
             crate::value::win_probs(&g)[me as usize]

@@ -57,6 +57,10 @@ pub mod expert;
 pub mod greedy;
 pub mod random;
 mod scan;
+pub mod net;
+#[rustfmt::skip]
+#[doc(hidden)]
+pub mod net_weights;
 pub mod sharp;
 pub mod value;
 
