@@ -201,8 +201,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let s: f32 = z.iter().map(|&a| (a - mx).exp()).sum();
                 let mut dz = [0.0f32; SIDES];
                 for k in 0..SIDES {
-                    dz[k] = (z[k] - mx).exp() / s
-                        - if k == train.y[idx] as usize { 1.0 } else { 0.0 };
+                    dz[k] =
+                        (z[k] - mx).exp() / s - if k == train.y[idx] as usize { 1.0 } else { 0.0 };
                     gb2[k] += dz[k];
                 }
                 let mut dh = [0.0f32; HIDDEN];

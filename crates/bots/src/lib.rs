@@ -55,9 +55,9 @@ pub mod arena;
 pub mod eval;
 pub mod expert;
 pub mod greedy;
+pub mod net;
 pub mod random;
 mod scan;
-pub mod net;
 #[rustfmt::skip]
 #[doc(hidden)]
 pub mod net_weights;
