@@ -1,5 +1,5 @@
 //! Seeded four-player arenas of one expert variant against greedy bots, for tuning:
-//! `ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
+//! `NET=1 ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
 //! Same seat rotation and seeds as [`parchis_bots::arena`] with `expert,greedy,greedy,greedy`.
 
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed, play_game_with, wilson95};
@@ -38,6 +38,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Err(_) => None,
     };
+    // NET=0: the sharper softmax leaf instead of the network (the default before round 4).
+    let net_leaf = env("NET", "1") == "1";
     let one_ply = env("ONEPLY", "0") == "1";
     let net_ply = env("ONEPLY", "0") == "net";
     let budget: u32 = env("BUDGET", "16000").parse()?;
@@ -69,6 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
                                     .with_rollout_rolls(rolls)
                                     .with_learned_leaf(learned)
+                                    .with_net_leaf(net_leaf)
                                     .with_exact_greedy(exact)
                                     .with_sharp(sharp)
                                     .with_policy(policy)
@@ -94,7 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "NET={net_leaf} VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
         std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
         if learned { "learned" } else { "eval" },
