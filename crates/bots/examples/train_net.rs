@@ -101,7 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let Some(w) = g.winner() else { continue };
         sharp_wins += u32::from(w == me);
         // Label: the winner's place in turn order from the expert seat.
-        let label = ((w + 4 - me) % 4) as u8;
+        let label = (w + 4 - me) % 4;
         let d = if i % 5 == 0 { &mut valid } else { &mut train };
         d.y.extend(std::iter::repeat_n(label, xs.len()));
         d.x.extend(xs);
@@ -233,18 +233,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let inv = 1.0 / chunk.len() as f32;
             let c1 = 1.0 - b1m.powi(step);
             let c2 = 1.0 - b2m.powi(step);
-            let mut k = 0;
-            for p in w1
+            for (k, p) in w1
                 .iter_mut()
                 .chain(b1.iter_mut())
                 .chain(w2.iter_mut())
                 .chain(b2.iter_mut())
+                .enumerate()
             {
                 let g = grad[k] * inv + l2 * *p;
                 m[k] = b1m * m[k] + (1.0 - b1m) * g;
                 v[k] = b2m * v[k] + (1.0 - b2m) * g * g;
                 *p -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + 1e-8);
-                k += 1;
             }
         }
         let (ce, bin) = eval(&w1, &b1, &w2, &b2, &valid);
