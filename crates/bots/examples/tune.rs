@@ -1,5 +1,5 @@
 //! Seeded four-player arenas of one expert variant against greedy bots, for tuning:
-//! `ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
+//! `NET=1 ROLLS=10 LEAF=learned BUDGET=16000 cargo run --release -p parchis-bots --example tune -- GAMES SEED THREADS [PLAYERS] [MODE]`.
 //! Same seat rotation and seeds as [`parchis_bots::arena`] with `expert,greedy,greedy,greedy`.
 
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed, play_game_with, wilson95};
@@ -38,7 +38,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Err(_) => None,
     };
+    // NET=0: the sharper softmax leaf instead of the network (the default before round 4).
+    let net_leaf = env("NET", "1") == "1";
     let one_ply = env("ONEPLY", "0") == "1";
+    let net_ply = env("ONEPLY", "0") == "net";
     let budget: u32 = env("BUDGET", "16000").parse()?;
     let variant: u32 = env("VARIANT", "0").parse()?;
     let end_t: u32 = env("ENDT", "60").parse()?;
@@ -58,7 +61,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let expert_seat = rot; // entry 0 sits in seat (0 + rot) % n
                 let bots: Vec<Box<dyn Bot>> = (0..players)
                     .map(|s| {
-                        if s == expert_seat && one_ply {
+                        if s == expert_seat && net_ply {
+                            Box::new(NetBot) as Box<dyn Bot>
+                        } else if s == expert_seat && one_ply {
                             Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY")))
                                 as Box<dyn Bot>
                         } else if s == expert_seat {
@@ -66,6 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
                                     .with_rollout_rolls(rolls)
                                     .with_learned_leaf(learned)
+                                    .with_net_leaf(net_leaf)
                                     .with_exact_greedy(exact)
                                     .with_sharp(sharp)
                                     .with_policy(policy)
@@ -91,7 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "NET={net_leaf} VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
         std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
         if learned { "learned" } else { "eval" },
@@ -119,6 +125,28 @@ impl Bot for PolicyBot {
             let mut next = *game;
             next.play(m).unwrap();
             let v = parchis_bots::value::policy_score(&next, side, &self.0);
+            if v > best.1 {
+                best = (m, v);
+            }
+        }
+        best.0
+    }
+}
+
+/// One ply of the learned model of `parchis_bots::net` (its win probability after the move).
+struct NetBot;
+
+impl Bot for NetBot {
+    fn name(&self) -> &str {
+        "net"
+    }
+    fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
+        let side = game.layout().side_of_seat[game.seat() as usize];
+        let mut best = (legal[0], f32::NEG_INFINITY);
+        for &m in legal {
+            let mut next = *game;
+            next.play(m).unwrap();
+            let v = parchis_bots::net::win_prob(&next, side);
             if v > best.1 {
                 best = (m, v);
             }

@@ -55,8 +55,12 @@ pub mod arena;
 pub mod eval;
 pub mod expert;
 pub mod greedy;
+pub mod net;
 pub mod random;
 mod scan;
+#[rustfmt::skip]
+#[doc(hidden)]
+pub mod net_weights;
 pub mod sharp;
 pub mod value;
 

@@ -4,7 +4,7 @@ use parchis_bots::{
     ArenaConfig, Bot, ExpertBot, GreedyBot, Level, RandomBot, arena, make_bot, play_game,
     play_game_with, wilson95,
 };
-use parchis_rules::{Game, Mode, RuleSet};
+use parchis_rules::{Game, Mode, Phase, RuleSet};
 
 fn small_bot(level: Level, seed: u64) -> Box<dyn Bot> {
     match level {
@@ -156,7 +156,7 @@ fn a_time_capped_expert_still_plays_legal_moves() {
 fn experimental_expert_variants_play_legal_reproducible_games() {
     // Every experimental rollout variant (see `ExpertBot::with_variant`) in three- and four-player games:
     // `play_game_with` checks each move, and the same seed gives the same game.
-    for variant in [1, 2, 4, 8, 16, 32, 63] {
+    for variant in [1, 2, 4, 8, 16, 32, 63, 128, 256, 384] {
         for (mode, players) in [(Mode::Individual, 4), (Mode::Quick, 3)] {
             let run = || {
                 let game = Game::new(RuleSet::Playgridia, mode, players).unwrap();
@@ -181,6 +181,37 @@ fn experimental_expert_variants_play_legal_reproducible_games() {
                 a.actions, b.actions,
                 "variant {variant} {mode}: not reproducible"
             );
+        }
+    }
+}
+
+#[test]
+fn the_learned_network_gives_probabilities() {
+    // The four sides' win probabilities from the network along a greedy game: each one in [0, 1], and
+    // (each asked separately) together close to 1.
+    let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    assert!(parchis_bots::net::fits(&g));
+    assert!(!parchis_bots::net::fits(
+        &Game::new(RuleSet::Playgridia, Mode::Quick, 3).unwrap()
+    ));
+    let mut bot = GreedyBot::new();
+    let mut die = 0u8;
+    for _ in 0..400 {
+        match g.phase() {
+            Phase::Over { .. } => break,
+            Phase::Roll => {
+                let p: Vec<f32> = (0..4).map(|s| parchis_bots::net::win_prob(&g, s)).collect();
+                assert!(p.iter().all(|x| (0.0..=1.0).contains(x)), "{p:?}");
+                let sum: f32 = p.iter().sum();
+                assert!((0.7..1.3).contains(&sum), "{p:?}");
+                die = die % 6 + 1;
+                g.roll(die).unwrap();
+            }
+            _ => {
+                let legal = g.legal_moves();
+                let m = bot.choose(&g, &legal);
+                g.play(m).unwrap();
+            }
         }
     }
 }
