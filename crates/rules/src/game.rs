@@ -458,13 +458,24 @@ impl Steps<'_> {
             ok &= !(exposed & (lone >> 32 & 1 != 0));
         }
         // At most 30 moves are ever stored (six colours' four pieces and exits): the mask only drops the check.
-        out[n & (LEGAL_CAP - 1)] = Move {
-            piece,
-            from,
-            to,
-            companion: NO_PIECE,
-            flags: u8::from(captures) * Move::CAPTURE,
-        };
+        let slot = &mut out[n & (LEGAL_CAP - 1)];
+        if BARS {
+            *slot = Move {
+                piece,
+                from,
+                to,
+                companion: NO_PIECE,
+                flags: u8::from(captures) * Move::CAPTURE,
+            };
+        } else {
+            // A quick game (the only caller without bars) stores no move with a companion (that is Morocco's
+            // first roll), so every stored entry's companion is already `NO_PIECE`: one store less per piece.
+            debug_assert_eq!(slot.companion, NO_PIECE);
+            slot.piece = piece;
+            slot.from = from;
+            slot.to = to;
+            slot.flags = u8::from(captures) * Move::CAPTURE;
+        }
         n + usize::from(ok)
     }
 
@@ -1570,8 +1581,9 @@ impl Game {
 
     #[inline]
     fn apply_legal<S: EventSink>(&mut self, m: Move, die: u8, count: bool, ev: &mut S) {
-        let loses_reroll =
-            self.options.morocco_priorities && !count && die == 6 && self.loses_reroll(m);
+        // Only Morocco asks; its test of the die is kept out of line, so that no other game branches on
+        // the die twice per move (the compiler hoisted a six test here ahead of the option).
+        let loses_reroll = self.options.morocco_priorities && self.six_loses_reroll(m, die, count);
         let first = !count && !self.quick && self.first_roll_pending(self.seat);
         self.apply(m, count, ev);
         if let Some(second) = (m.companion != NO_PIECE).then_some(m.companion) {
@@ -1603,6 +1615,12 @@ impl Game {
         if !self.is_over() {
             self.advance(ev);
         }
+    }
+
+    /// [`Game::loses_reroll`] for a move of a six (not a count).
+    #[inline(never)]
+    fn six_loses_reroll(&self, m: Move, die: u8, count: bool) -> bool {
+        !count && die == 6 && self.loses_reroll(m)
     }
 
     /// Morocco: a capture by 6 forfeits the re-roll when a 12 was legal (for the colour, or for the player
