@@ -138,7 +138,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let expert_nodes = env("EXPERT", 1500) as u32;
     let expert_sample = env("EXPERT_SAMPLE", u64::from(sample_every)) as u32;
     let threads = env("THREADS", 1) as usize;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     let results: Vec<Option<Played>> = pool.install(|| {
         use rayon::prelude::*;
         (0..games + expert_games)
