@@ -2,12 +2,13 @@
 //! plays the expert's rollout policy (one ply of the sharper evaluation, following its counts) against three
 //! greedy bots; positions at the roll, from the expert seat's point of view, labelled by the winner.
 //! `cargo run --release -p parchis-bots --example train_net -- [GAMES] [SEED] [EPOCHS] [OUT]`
-//! (defaults: 20000 1 8 crates/bots/src/net_weights.rs). Single-threaded and seeded: the same arguments give
-//! the same weights. Prints the held-out log-loss (every fifth game) of the model and of the sharp leaf.
+//! (defaults: 20000 1 8 crates/bots/src/net_weights.rs). Env EXPERT_GAMES / EXPERT / EXPERT_SAMPLE add games
+//! where the seat plays a cheap expert instead (see `main`). Seeded: the same arguments give the same weights,
+//! whatever THREADS. Use a seed no evaluation uses (arena game i of seed s has the dice `mix_seed(s, i)`). Prints the held-out log-loss (every fifth game) of the model and of the sharp leaf.
 
 use parchis_bots::net::{HIDDEN, NI, SIDES, forward, inputs};
 use parchis_bots::sharp::{Params, evaluate, leaf_value};
-use parchis_bots::{Bot, GreedyBot, mix_seed};
+use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed};
 use parchis_rules::{Game, Mode, Phase, RuleSet};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -30,6 +31,68 @@ fn line(g: &Game, side: u8, depth: u8) -> f32 {
         }
     }
     evaluate(g, side, &Params::DEFAULT)
+}
+
+/// One training game: the sampled positions (inputs, sharp leaf), the label and whether the seat won.
+struct Played {
+    xs: Vec<[f32; NI]>,
+    sh: Vec<f32>,
+    label: u8,
+    won: bool,
+}
+
+/// Game `i`: dice `mix_seed(seed, i)`, seat `i % 4` plays one ply of `sharp` (`expert` None) or a cheap expert
+/// of that many nodes, the others greedy; one roll in `sample_every` sampled.
+fn play(seed: u64, i: u64, expert: Option<u32>, sample_every: u32) -> Option<Played> {
+    let me = (i % 4) as u8;
+    let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).ok()?;
+    let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i));
+    let mut greedy = GreedyBot::new();
+    let mut bot = expert.map(|n| ExpertBot::with_budget(mix_seed(seed, i + 1_000_000_000), n));
+    let mut xs = Vec::new();
+    let mut sh = Vec::new();
+    for _ in 0..20_000 {
+        match g.phase() {
+            Phase::Over { .. } => break,
+            Phase::Roll => {
+                if rng.random_range(0..sample_every) == 0 {
+                    xs.push(inputs(&g, me));
+                    sh.push(leaf_value(&g, me, &Params::DEFAULT));
+                }
+                g.roll(rng.random_range(1..=6)).ok()?;
+            }
+            _ => {
+                let legal = g.legal_moves();
+                let m = if g.seat() == me && legal.len() > 1 {
+                    if let Some(b) = bot.as_mut() {
+                        b.choose(&g, &legal)
+                    } else {
+                        let mut best = (legal[0], f32::NEG_INFINITY);
+                        for &m in &legal {
+                            let mut n = g;
+                            n.play_unchecked(m);
+                            let v = line(&n, me, 3);
+                            if v > best.1 {
+                                best = (m, v);
+                            }
+                        }
+                        best.0
+                    }
+                } else {
+                    greedy.choose(&g, &legal)
+                };
+                g.play(m).ok()?;
+            }
+        }
+    }
+    let w = g.winner()?;
+    // Label: the winner's place in turn order from the expert seat.
+    Some(Played {
+        xs,
+        sh,
+        label: (w + 4 - me) % 4,
+        won: w == me,
+    })
 }
 
 struct Data {
@@ -60,59 +123,63 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         y: Vec::new(),
         sharp: Vec::new(),
     };
+    // Env EXPERT_GAMES=N, EXPERT=NODES: N more games (indices GAMES..GAMES+N) where the rotating seat plays a
+    // cheap expert (`ExpertBot::with_budget(_, NODES)`, the current network leaf) instead of one ply of
+    // `sharp`, so that the labels are win chances under a continuation closer to the expert's own (DAgger);
+    // their positions sampled one roll in EXPERT_SAMPLE (default SAMPLE). THREADS (default 1): games played on
+    // that many threads, results kept in game order (the same file whatever the count).
+    let env = |k: &str, d: u64| -> u64 {
+        std::env::var(k)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let expert_games = env("EXPERT_GAMES", 0);
+    let expert_nodes = env("EXPERT", 1500) as u32;
+    let expert_sample = env("EXPERT_SAMPLE", u64::from(sample_every)) as u32;
+    let threads = env("THREADS", 1) as usize;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let results: Vec<Option<Played>> = pool.install(|| {
+        use rayon::prelude::*;
+        (0..games + expert_games)
+            .into_par_iter()
+            .map(|i| {
+                if i < games {
+                    play(seed, i, None, sample_every)
+                } else {
+                    play(seed, i, Some(expert_nodes), expert_sample)
+                }
+            })
+            .collect()
+    });
     let mut sharp_wins = 0u32;
-    for i in 0..games {
-        let me = (i % 4) as u8;
-        let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4)?;
-        let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i));
-        let mut greedy = GreedyBot::new();
-        let mut xs = Vec::new();
-        let mut sh = Vec::new();
-        for _ in 0..20_000 {
-            match g.phase() {
-                Phase::Over { .. } => break,
-                Phase::Roll => {
-                    if rng.random_range(0..sample_every) == 0 {
-                        xs.push(inputs(&g, me));
-                        sh.push(leaf_value(&g, me, &Params::DEFAULT));
-                    }
-                    g.roll(rng.random_range(1..=6))?;
-                }
-                _ => {
-                    let legal = g.legal_moves();
-                    let m = if g.seat() == me && legal.len() > 1 {
-                        let mut best = (legal[0], f32::NEG_INFINITY);
-                        for &m in &legal {
-                            let mut n = g;
-                            n.play_unchecked(m);
-                            let v = line(&n, me, 3);
-                            if v > best.1 {
-                                best = (m, v);
-                            }
-                        }
-                        best.0
-                    } else {
-                        greedy.choose(&g, &legal)
-                    };
-                    g.play(m)?;
-                }
-            }
+    let mut expert_wins = 0u32;
+    for (i, r) in results.into_iter().enumerate() {
+        let Some(p) = r else { continue };
+        if (i as u64) < games {
+            sharp_wins += u32::from(p.won);
+        } else {
+            expert_wins += u32::from(p.won);
         }
-        let Some(w) = g.winner() else { continue };
-        sharp_wins += u32::from(w == me);
-        // Label: the winner's place in turn order from the expert seat.
-        let label = (w + 4 - me) % 4;
         let d = if i % 5 == 0 { &mut valid } else { &mut train };
-        d.y.extend(std::iter::repeat_n(label, xs.len()));
-        d.x.extend(xs);
-        d.sharp.extend(sh);
+        d.y.extend(std::iter::repeat_n(p.label, p.xs.len()));
+        d.x.extend(p.xs);
+        d.sharp.extend(p.sh);
+    }
+    if expert_games > 0 {
+        eprintln!(
+            "cheap expert ({expert_nodes} nodes) seat won {:.1} % of {expert_games} games",
+            100.0 * f64::from(expert_wins) / expert_games as f64
+        );
     }
     eprintln!(
         "{} training / {} validation positions from {games} games ({:.0} s); 1-ply sharp seat won {:.1} %",
         train.x.len(),
         valid.x.len(),
         t0.elapsed().as_secs_f64(),
-        100.0 * f64::from(sharp_wins) / games as f64
+        100.0 * f64::from(sharp_wins) / games.max(1) as f64
     );
 
     // Inputs standardised for training; the scaling is folded into the first layer at the end.
@@ -269,7 +336,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     writeln!(
         s,
-        "//! `train_net {games} {seed} {epochs}`, SAMPLE={sample_every}.\n"
+        "//! `train_net {games} {seed} {epochs}`, SAMPLE={sample_every}{}.\n",
+        if expert_games > 0 {
+            format!(
+                ", EXPERT_GAMES={expert_games} EXPERT={expert_nodes} EXPERT_SAMPLE={expert_sample} (any THREADS)"
+            )
+        } else {
+            String::new()
+        }
     )?;
     let arr = |s: &mut String, doc: &str, name: &str, w: &[f32]| -> std::fmt::Result {
         writeln!(s, "/// {doc}")?;
