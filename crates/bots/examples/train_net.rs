@@ -6,6 +6,7 @@
 //! where the seat plays a cheap expert instead (see `main`). Seeded: the same arguments give the same weights,
 //! whatever THREADS. Use a seed no evaluation uses (arena game i of seed s has the dice `mix_seed(s, i)`). Prints the held-out log-loss (every fifth game) of the model and of the sharp leaf.
 
+use parchis_bots::greedy::line_value;
 use parchis_bots::net::{HIDDEN, NI, SIDES, forward, inputs};
 use parchis_bots::sharp::{Params, evaluate, leaf_value};
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed};
@@ -17,20 +18,7 @@ use std::fmt::Write as _;
 /// The value of a position for `side` after its pending counts are played as well as possible (as the expert's
 /// rollouts play its own seat).
 fn line(g: &Game, side: u8, depth: u8) -> f32 {
-    let acting = g.layout().side_of_seat[g.seat() as usize];
-    if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
-    {
-        let mut best = f32::NEG_INFINITY;
-        for &m in g.legal() {
-            let mut n = *g;
-            n.play_unchecked(m);
-            best = best.max(line(&n, side, depth - 1));
-        }
-        if best > f32::NEG_INFINITY {
-            return best;
-        }
-    }
-    evaluate(g, side, &Params::DEFAULT)
+    line_value(g, side, depth, &|g, s| evaluate(g, s, &Params::DEFAULT))
 }
 
 /// One training game: the sampled positions (inputs, sharp leaf), the label and whether the seat won.

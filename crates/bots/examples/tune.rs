@@ -62,10 +62,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let bots: Vec<Box<dyn Bot>> = (0..players)
                     .map(|s| {
                         if s == expert_seat && net_ply {
-                            Box::new(NetBot) as Box<dyn Bot>
+                            Box::new(OnePlyBot(parchis_bots::net::win_prob)) as Box<dyn Bot>
                         } else if s == expert_seat && one_ply {
-                            Box::new(PolicyBot(policy.expect("ONEPLY needs POLICY")))
-                                as Box<dyn Bot>
+                            let w = policy.expect("ONEPLY needs POLICY");
+                            Box::new(OnePlyBot(move |g: &Game, side| {
+                                parchis_bots::value::policy_score(g, side, &w)
+                            }))
                         } else if s == expert_seat {
                             Box::new(
                                 ExpertBot::with_budget(mix_seed(dice, s as u64 + 1000), budget)
@@ -111,12 +113,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// One ply of a linear policy over `move_features`.
-struct PolicyBot([f32; parchis_bots::value::NP]);
+/// One ply of a position value: plays the move after which `value(position, mover's side)` is highest
+/// (a linear policy over `move_features`, or the learned model of `parchis_bots::net`).
+struct OnePlyBot<F: Fn(&Game, u8) -> f32 + Send>(F);
 
-impl Bot for PolicyBot {
+impl<F: Fn(&Game, u8) -> f32 + Send> Bot for OnePlyBot<F> {
     fn name(&self) -> &str {
-        "policy"
+        "one-ply"
     }
     fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
         let side = game.layout().side_of_seat[game.seat() as usize];
@@ -124,29 +127,7 @@ impl Bot for PolicyBot {
         for &m in legal {
             let mut next = *game;
             next.play(m).unwrap();
-            let v = parchis_bots::value::policy_score(&next, side, &self.0);
-            if v > best.1 {
-                best = (m, v);
-            }
-        }
-        best.0
-    }
-}
-
-/// One ply of the learned model of `parchis_bots::net` (its win probability after the move).
-struct NetBot;
-
-impl Bot for NetBot {
-    fn name(&self) -> &str {
-        "net"
-    }
-    fn choose(&mut self, game: &Game, legal: &[parchis_rules::Move]) -> parchis_rules::Move {
-        let side = game.layout().side_of_seat[game.seat() as usize];
-        let mut best = (legal[0], f32::NEG_INFINITY);
-        for &m in legal {
-            let mut next = *game;
-            next.play(m).unwrap();
-            let v = parchis_bots::net::win_prob(&next, side);
+            let v = (self.0)(&next, side);
             if v > best.1 {
                 best = (m, v);
             }

@@ -27,7 +27,7 @@ pub(crate) fn own_line_value(g: &Game, side: u8, depth: u8) -> f32 {
 
 /// The value for `side` by `leaf` after `g`'s pending own counts (up to `depth` of them) are played as well as
 /// possible by that same value.
-pub(crate) fn line_value(g: &Game, side: u8, depth: u8, leaf: &impl Fn(&Game, u8) -> f32) -> f32 {
+pub fn line_value(g: &Game, side: u8, depth: u8, leaf: &impl Fn(&Game, u8) -> f32) -> f32 {
     let acting = g.layout().side_of_seat[g.seat() as usize];
     if depth > 0 && acting == side && matches!(g.phase(), Phase::Count { .. } | Phase::Move { .. })
     {
