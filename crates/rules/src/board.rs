@@ -193,10 +193,7 @@ impl BoardKind {
     /// [`BoardKind::landing_cells`] padded with [`NOWHERE`] to [`LANDING_ROW`] entries (past the goal too).
     #[inline]
     pub(crate) fn landing_row(self, slot: u8) -> &'static [u8; LANDING_ROW] {
-        match self {
-            BoardKind::Four => &LANDING_ROWS[slot as usize],
-            BoardKind::Six => &LANDING_ROWS[6 + slot as usize],
-        }
+        &LANDING_ROWS[self.landing_row_index(slot) as usize]
     }
 
     /// Where [`BoardKind::landing_row`] is in [`LANDING_ROWS`].

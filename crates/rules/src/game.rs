@@ -428,9 +428,9 @@ impl Steps<'_> {
     }
 
     /// A piece stepping from `from` to `to`: stored, and counted when no blockade bars the way and the
-    /// landing is allowed (the caller checks that the piece is out of its base and does not pass the goal). No branch: a capture or a barred mixed pair is read
-    /// from the colour's `lone_landing` mask by the landing cell's first entry (a mispredicted branch here
-    /// cost more than the few instructions).
+    /// landing is allowed (the caller checks that the piece is out of its base and does not pass the goal).
+    /// No branch: a capture or a barred mixed pair is read from the colour's `lone_landing` mask by the
+    /// landing cell's first entry (a mispredicted branch here cost more than the few instructions).
     #[inline(always)]
     fn land<const BLOCKS: bool, const BARS: bool>(
         &self,
@@ -1617,6 +1617,21 @@ impl Game {
         }
     }
 
+    /// Whether move `m` of colour `c`, landing on `to_cell` that holds `[a, b]`, captures a lone piece there.
+    #[inline(always)]
+    fn captures_lone(&self, m: Move, c: u8, [a, b]: [u8; 2], to_cell: u8) -> bool {
+        if self.quick {
+            // The generator's flag (a quick game's moves are all its own): one branch, taken when the move
+            // captures, rather than a chain on the landing cell.
+            m.flags & Move::CAPTURE != 0
+        } else {
+            a != 0
+                && b == 0
+                && !self.board().is_safe_cell(to_cell)
+                && self.capturable(c, self.colour_on(a))
+        }
+    }
+
     /// [`Game::loses_reroll`] for a move of a six (not a count).
     #[inline(never)]
     fn six_loses_reroll(&self, m: Move, die: u8, count: bool) -> bool {
@@ -1707,16 +1722,7 @@ impl Game {
                         self.capture(piece, v, m.to, to_cell, ev);
                     }
                 }
-            } else if if self.quick {
-                // The generator's flag (a quick game's moves are all its own): one branch, taken when the
-                // move captures, rather than a chain on the landing cell.
-                m.flags & Move::CAPTURE != 0
-            } else {
-                a != 0
-                    && b == 0
-                    && !board.is_safe_cell(to_cell)
-                    && self.capturable(c, self.colour_on(a))
-            } {
+            } else if self.captures_lone(m, c, [a, b], to_cell) {
                 self.capture(piece, a - 1, m.to, to_cell, ev);
             }
             self.put_at(piece, m.to, to_cell);
