@@ -40,6 +40,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     // NET=0: the sharper softmax leaf instead of the network (the default before round 4).
     let net_leaf = env("NET", "1") == "1";
+    // NETPOLICY=0: the expert's own rollout moves by one ply of the sharper evaluation (the default before
+    // round 6) instead of the network.
+    let net_policy = env("NETPOLICY", "1") == "1";
     let one_ply = env("ONEPLY", "0") == "1";
     let net_ply = env("ONEPLY", "0") == "net";
     let budget: u32 = env("BUDGET", "16000").parse()?;
@@ -74,6 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                     .with_rollout_rolls(rolls)
                                     .with_learned_leaf(learned)
                                     .with_net_leaf(net_leaf)
+                                    .with_net_policy(net_policy)
                                     .with_exact_greedy(exact)
                                     .with_sharp(sharp)
                                     .with_policy(policy)
@@ -99,7 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q = |f: f64| t[((t.len() as f64 * f) as usize).min(t.len() - 1)] as f64 / 1e6;
     let (lo, hi) = wilson95(wins, games as u32);
     println!(
-        "NET={net_leaf} VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
+        "NET={net_leaf} NETPOLICY={net_policy} VARIANT={variant} ENDT={end_t} ENDX={end_x} Z={z} EXT={ext} POLICY={:?} ONEPLY={one_ply} SHARP={} ROLLS={rolls} LEAF={} EXACT={exact} BUDGET={budget} games {games} seed {seed}: expert {wins} wins {:.1}% [{:.1}, {:.1}]  p50 {:.2} ms p99 {:.2} ms  ({:.0} s)",
         std::env::var("POLICY").ok(),
         std::env::var("SHARP").unwrap_or_else(|_| "default".into()),
         if learned { "learned" } else { "eval" },

@@ -29,9 +29,11 @@
 //!
 //! - the other sides are played exactly as [`crate::GreedyBot`] plays (one ply of greedy's evaluation,
 //!   following the counts a move earns), which is what they are against greedy bots;
-//! - the expert's own side plays one ply of its sharper evaluation ([`crate::sharp`]: per-seat capture
-//!   odds with the forced exit on a 5, the six counting seven, blockades in the way and the extra roll,
-//!   and a credit for threatening exposed opponents), or optionally a linear policy ([`ExpertBot::with_policy`]);
+//! - the expert's own side plays one ply of the learned network of [`crate::net`] in four-player individual
+//!   Playgridia ([`ExpertBot::with_net_policy`]), elsewhere one ply of its sharper evaluation
+//!   ([`crate::sharp`]: per-seat capture odds with the forced exit on a 5, the six counting seven, blockades
+//!   in the way and the extra roll, and a credit for threatening exposed opponents), or optionally a linear
+//!   policy ([`ExpertBot::with_policy`]);
 //! - the leaf is the expert's win probability (a won game is 1, a lost one 0): in four-player individual
 //!   Playgridia, the learned network of [`crate::net`] (trained on the matchup against three greedy bots;
 //!   over 2,000 seeded games against three greedy bots it won 44.1 % where the next leaf won 38.5 %);
@@ -99,6 +101,9 @@ pub struct ExpertBot {
     rolls: usize,
     learned_leaf: bool,
     net_leaf: bool,
+    /// Whether the expert's own seats in the rollouts play one ply of the network (where it fits) rather
+    /// than of the sharper evaluation: the rollouts then play the expert's side more like the leaf values it.
+    net_policy: bool,
     exact_greedy: bool,
     sharp: Option<Params>,
     policy: Option<[f32; crate::value::NP]>,
@@ -126,6 +131,7 @@ impl ExpertBot {
             rolls: ROLLOUT_ROLLS,
             learned_leaf: false,
             net_leaf: true,
+            net_policy: true,
             exact_greedy: true,
             sharp: Some(Params::DEFAULT),
             policy: None,
@@ -174,6 +180,12 @@ impl ExpertBot {
     /// [`ExpertBot::with_sharp`] says).
     pub fn with_net_leaf(self, net_leaf: bool) -> ExpertBot {
         ExpertBot { net_leaf, ..self }
+    }
+
+    /// The same expert playing its own seats in the rollouts, in the games the network was trained for, by one
+    /// ply of that network (the default; its counts followed) or not (then one ply of the sharper evaluation).
+    pub fn with_net_policy(self, net_policy: bool) -> ExpertBot {
+        ExpertBot { net_policy, ..self }
     }
 
     /// The same expert modelling every seat in its rollouts by the greedy bot exactly (following the counts a
@@ -226,7 +238,8 @@ impl ExpertBot {
     ///   exact, own moves maximised, the sharper leaf; rollouts when it would exceed 4× the budget;
     /// - 128: the rollouts' leaf is the learned model of [`crate::net`] in the games it was trained for (now
     ///   the default, see [`ExpertBot::with_net_leaf`]);
-    /// - 256: the expert's own seats in the rollouts play one ply of that model (counts followed).
+    /// - 256: the expert's own seats in the rollouts play one ply of that model (counts followed; now the
+    ///   default, see [`ExpertBot::with_net_policy`]).
     #[doc(hidden)]
     pub fn with_variant(self, variant: u32) -> ExpertBot {
         ExpertBot { variant, ..self }
@@ -524,14 +537,12 @@ impl ExpertBot {
                                 (_, Some(pw)) if side == me => {
                                     crate::value::policy_score(&next, side, pw)
                                 }
-                                (_, _) if side == me && self.variant & 256 != 0 => {
-                                    crate::greedy::line_value(&next, side, 3, &|g, s| {
-                                        if crate::net::fits(g) {
-                                            crate::net::win_prob(g, s)
-                                        } else {
-                                            crate::sharp::evaluate(g, s, &Params::DEFAULT)
-                                        }
-                                    })
+                                (_, _)
+                                    if side == me
+                                        && (self.net_policy || self.variant & 256 != 0)
+                                        && crate::net::fits(&next) =>
+                                {
+                                    crate::greedy::line_value(&next, side, 3, &crate::net::win_prob)
                                 }
                                 (Some(w), _) if side == me && self.variant & 2 != 0 => {
                                     self.two_ply(&next, me, &w, 3)
