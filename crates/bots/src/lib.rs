@@ -61,6 +61,9 @@ mod scan;
 #[rustfmt::skip]
 #[doc(hidden)]
 pub mod net_weights;
+#[rustfmt::skip]
+#[doc(hidden)]
+pub mod net_weights_b;
 pub mod sharp;
 pub mod value;
 

@@ -1,16 +1,21 @@
 //! A small neural win-probability model for four-player individual games: the leaf of the expert's rollouts
-//! when [`crate::ExpertBot::with_variant`] bit 128 is set.
+//! there (see [`crate::ExpertBot::with_net_leaf`]).
 //!
 //! The input ([`inputs`]) lists the four sides in turn order starting from the side whose chances are asked
 //! (`me`), each by the [`crate::value::side_features`] (22) and its [`crate::sharp::side_scores`] / 100. One
-//! hidden layer of [`HIDDEN`] ReLU units gives a logit per side (same order) and [`win_prob`] is the softmax
-//! of `me`'s. The weights ([`crate::net_weights`]) were fitted by `examples/train_net.rs` on Roll-phase
-//! positions of the matchup the expert plays (one seat by the expert's rollout policy, three greedy bots),
-//! labelled by the side that went on to win. Evaluation works on fixed-size arrays and allocates nothing.
+//! hidden layer of [`HIDDEN`] ReLU units gives a logit per side (same order); a network's win chance for `me`
+//! is the softmax of `me`'s logit, and [`win_prob`] is the mean of two such networks. Both were fitted by
+//! `examples/train_net.rs` on Roll-phase positions of the matchup the expert plays (one rotating seat against
+//! three greedy bots), labelled by the side that went on to win, on the dice of training seed 1001 (20,000
+//! games where that seat plays one ply of the expert's rollout policy, 20,000 where it plays a cheaper
+//! expert); they differ in that cheaper expert: 8,000 nodes for [`crate::net_weights`], 1,500 for
+//! [`crate::net_weights_b`] (the round-5 weights), that expert's own leaf being the network of the round
+//! before. Evaluation works on fixed-size arrays and allocates nothing.
 
 use parchis_rules::{Game, Mode, Phase, RuleSet};
 
 use crate::net_weights::{B1, B2, W1, W2};
+use crate::net_weights_b as second;
 use crate::value::NF;
 
 /// Sides the model knows.
@@ -79,14 +84,28 @@ pub fn forward(
     z
 }
 
-/// The probability that side `me` wins (a won game: 1 or 0); the game must [`fit`](fits) the model.
+/// The probability that side `me` wins (a won game: 1 or 0); the game must [`fit`](fits) the model: the mean
+/// of the two networks' softmax probabilities ([`crate::net_weights`] and [`crate::net_weights_b`], trained on
+/// different labels).
 pub fn win_prob(g: &Game, me: u8) -> f32 {
     if let Phase::Over { side } = g.phase() {
         return if side == me { 1.0 } else { 0.0 };
     }
     let x = inputs(g, me);
-    let mut h = [0.0f32; HIDDEN];
-    let z = forward(&x, &W1, &B1, &W2, &B2, &mut h);
+    let a = first_prob(&forward(&x, &W1, &B1, &W2, &B2, &mut [0.0; HIDDEN]));
+    let b = first_prob(&forward(
+        &x,
+        &second::W1,
+        &second::B1,
+        &second::W2,
+        &second::B2,
+        &mut [0.0; HIDDEN],
+    ));
+    0.5 * (a + b)
+}
+
+/// The softmax probability of the first of four logits.
+fn first_prob(z: &[f32; SIDES]) -> f32 {
     let m = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = z.iter().map(|&v| (v - m).exp()).sum();
     (z[0] - m).exp() / sum

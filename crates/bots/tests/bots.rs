@@ -188,7 +188,9 @@ fn experimental_expert_variants_play_legal_reproducible_games() {
 #[test]
 fn the_learned_network_gives_probabilities() {
     // The four sides' win probabilities from the network along a greedy game: each one in [0, 1], and
-    // (each asked separately) together close to 1.
+    // (each asked separately) together near 1. Not exactly: the side asked about is modelled as the
+    // trained seat, which plays better than greedy (one of the two networks was labelled by games where
+    // it won 42.5 %), so at the start each side gets about a third and the sum is about 1.3.
     let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
     assert!(parchis_bots::net::fits(&g));
     assert!(!parchis_bots::net::fits(
@@ -203,7 +205,7 @@ fn the_learned_network_gives_probabilities() {
                 let p: Vec<f32> = (0..4).map(|s| parchis_bots::net::win_prob(&g, s)).collect();
                 assert!(p.iter().all(|x| (0.0..=1.0).contains(x)), "{p:?}");
                 let sum: f32 = p.iter().sum();
-                assert!((0.7..1.3).contains(&sum), "{p:?}");
+                assert!((0.7..1.5).contains(&sum), "{p:?}");
                 die = die % 6 + 1;
                 g.roll(die).unwrap();
             }
