@@ -237,11 +237,10 @@ impl ExpertBot {
     ///   budget ([`ExpertBot::with_adaptive`]);
     /// - 32: leaf temperature scaled by the square root of the leader's squares left / 150;
     /// - 64: expectimax over the next `x` rolls (the `x` of [`ExpertBot::with_endgame`]), greedy replies
-    ///   exact, own moves maximised, the sharper leaf; rollouts when it would exceed 4× the budget;
-    /// - 128: the rollouts' leaf is the learned model of [`crate::net`] in the games it was trained for (now
-    ///   the default, see [`ExpertBot::with_net_leaf`]);
-    /// - 256: the expert's own seats in the rollouts play one ply of that model (counts followed; now the
-    ///   default, see [`ExpertBot::with_net_policy`]).
+    ///   exact, own moves maximised, the sharper leaf; rollouts when it would exceed 4× the budget.
+    ///
+    /// (Bits 128 and 256, the network as leaf and as own rollout policy, became the defaults and the named
+    /// options [`ExpertBot::with_net_leaf`] and [`ExpertBot::with_net_policy`].)
     #[doc(hidden)]
     pub fn with_variant(self, variant: u32) -> ExpertBot {
         ExpertBot { variant, ..self }
@@ -540,9 +539,7 @@ impl ExpertBot {
                                     crate::value::policy_score(&next, side, pw)
                                 }
                                 (_, _)
-                                    if side == me
-                                        && (self.net_policy || self.variant & 256 != 0)
-                                        && crate::net::fits(&next) =>
+                                    if side == me && self.net_policy && crate::net::fits(&next) =>
                                 {
                                     crate::greedy::line_value(&next, side, 3, &crate::net::win_prob)
                                 }
@@ -572,7 +569,7 @@ impl ExpertBot {
                 }
             }
         }
-        if (self.net_leaf || self.variant & 128 != 0) && crate::net::fits(&g) {
+        if self.net_leaf && crate::net::fits(&g) {
             crate::net::win_prob(&g, me)
         } else if let Some(w) = &self.sharp {
             crate::sharp::leaf_value(&g, me, w)
