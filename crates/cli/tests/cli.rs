@@ -147,6 +147,39 @@ fn simulate_reports_speed_and_wins_by_seat() {
 }
 
 #[test]
+fn simulate_plays_the_same_games_on_any_number_of_threads() {
+    let totals = |threads: &str| {
+        let o = parchis(&[
+            "simulate",
+            "--rules",
+            "playgridia",
+            "--mode",
+            "quick",
+            "--games",
+            "2500",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains(&format!("threads={threads}")), "{out}");
+        out.lines()
+            .filter(|l| l.starts_with("wins") || l.starts_with("moves per game"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = totals("1");
+    assert!(one.contains("wins seat 3"), "{one}");
+    assert_eq!(
+        one,
+        totals("3"),
+        "three threads play the same 2,500 games as one"
+    );
+}
+
+#[test]
 fn arena_prints_win_rates_for_each_seat() {
     let o = parchis(&[
         "arena",

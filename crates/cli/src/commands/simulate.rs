@@ -2,7 +2,13 @@ use clap::Args as ClapArgs;
 use parchis_rules::{Game, NoEvents, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+/// Games per block of work. Each block draws from its own generator, seeded from `--seed` and the block's
+/// number (block 0 from `--seed` itself), so the games played, and every total printed, are the same
+/// whatever the number of threads.
+const BLOCK: u64 = 1_000;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -12,6 +18,10 @@ pub struct Args {
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Worker threads (0: every core). The default, 1, measures one core; the games are the same for any
+    /// number.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Result of one random game: decisions played and the winning side.
@@ -48,30 +58,87 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
     }
 }
 
+/// What a block of games adds to the totals.
+struct Totals {
+    moves: u64,
+    rolls: u64,
+    /// Games won, by side.
+    wins: Vec<u64>,
+}
+
+impl Totals {
+    fn add(&mut self, other: &Totals) {
+        self.moves += other.moves;
+        self.rolls += other.rolls;
+        for (w, o) in self.wins.iter_mut().zip(&other.wins) {
+            *w += o;
+        }
+    }
+}
+
+/// The generator of block `block` (see [`BLOCK`]).
+fn block_rng(seed: u64, block: u64) -> SmallRng {
+    SmallRng::seed_from_u64(seed ^ block.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Plays `games` random games from `start` on `threads` threads, block by block.
+fn play_all(start: &Game, games: u64, seed: u64, threads: usize) -> Totals {
+    let sides = start.layout().n_sides() as usize;
+    let empty = || Totals {
+        moves: 0,
+        rolls: 0,
+        wins: vec![0; sides],
+    };
+    let next_block = AtomicU64::new(0);
+    let blocks = games.div_ceil(BLOCK);
+    let worker = || {
+        let mut totals = empty();
+        loop {
+            let block = next_block.fetch_add(1, Ordering::Relaxed);
+            if block >= blocks {
+                return totals;
+            }
+            let mut rng = block_rng(seed, block);
+            for _ in block * BLOCK..games.min((block + 1) * BLOCK) {
+                let o = random_game(start, &mut rng);
+                totals.moves += o.moves;
+                totals.rolls += o.rolls;
+                totals.wins[o.winner as usize] += 1;
+            }
+        }
+    };
+    let mut all = empty();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(blocks as usize).max(1))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        for h in handles {
+            all.add(&h.join().expect("a simulation thread panicked"));
+        }
+    });
+    all
+}
+
 pub fn run(a: Args) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let threads = match a.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let start = a.game.new_game()?;
-    let sides = start.layout().n_sides() as usize;
-    let mut wins = vec![0u64; sides];
-    let (mut moves, mut rolls) = (0u64, 0u64);
-    let mut rng = SmallRng::seed_from_u64(a.seed);
     let t = Instant::now();
-    for _ in 0..a.games {
-        let o = random_game(&start, &mut rng);
-        moves += o.moves;
-        rolls += o.rolls;
-        wins[o.winner as usize] += 1;
-    }
+    let Totals { moves, rolls, wins } = play_all(&start, a.games, a.seed, threads);
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "{} {}/{} games={} seed={}",
+        "{} {}/{} games={} seed={} threads={}",
         start.rules(),
         start.mode(),
         start.players(),
         a.games,
-        a.seed
+        a.seed,
+        threads
     );
     println!("games/s: {:.0}", a.games as f64 / secs);
     println!("moves/s: {:.0}", moves as f64 / secs);
