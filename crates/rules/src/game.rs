@@ -211,8 +211,6 @@ pub struct Game {
 }
 
 const LEGAL_CAP: usize = 32;
-/// A list long enough for a `quick` game's moves (an exit and four steps), a power of two like `LEGAL_CAP`.
-const QUICK_CAP: usize = 8;
 const NO_MOVE: Move = Move {
     piece: NO_PIECE,
     from: 0,
@@ -293,73 +291,6 @@ static WAY_MASKS: [u128; 256] = {
     t
 };
 
-/// The fields the step generator reads ([`Steps`]), each borrowed on its own so that the stored move list
-/// can be borrowed for writing beside them (a method returning `Steps` would borrow the whole game).
-macro_rules! steps {
-    ($game:expr) => {
-        Steps {
-            layout: &$game.layout,
-            pos: &$game.pos,
-            cells: &$game.cells,
-            path_blocked: &$game.path_blocked,
-            lone_landing: &$game.lone_landing,
-        }
-    };
-}
-
-/// `Game::keep_blockade_openings` for a `quick` game's colour `c`, on the `n` moves of `out`. No two seats
-/// share a side there, so every blockade is of one colour: a move opens one of its own exactly when it
-/// leaves a circuit square whose bit is set on its path (an exit move, from 0, never does). Out of line, and
-/// taking what it reads one by one, so that the generator's borrows need not be kept in memory for it.
-#[inline(never)]
-fn keep_own_blockade_openings<const CAP: usize>(
-    layout: &Layout,
-    path_blocked: &[u128; MAX_COLOURS],
-    c: u8,
-    out: &mut [Move; CAP],
-    n: usize,
-) -> usize {
-    let circuit = (1u128 << (layout.board.last_circuit() + 2)) - 2;
-    let blocked = path_blocked[layout.path_slot[c as usize] as usize] & circuit;
-    let mut opening = 0u32;
-    for (i, m) in out[..n].iter().enumerate() {
-        opening |= ((blocked >> m.from) as u32 & 1) << i;
-    }
-    keep_marked(out, opening, n)
-}
-
-/// What a `quick` game's roll asks of the step generator (`Game::quick_plan`), read from the game before
-/// the generator writes the moves.
-struct QuickRoll {
-    /// The seat's colour (its own index in a quick game).
-    c: u8,
-    /// The exit move of a five, when a piece is at home and may come out.
-    exit: Option<Move>,
-    /// An exit, when there is one, is the only legal move (`Options::exit_mandatory`).
-    only_exit: bool,
-    /// How far the roll moves a piece (a six may count seven).
-    distance: u8,
-    /// The roll is a six that must open a blockade when it can (`Options::must_open_blockade_on_six`).
-    six_opens: bool,
-}
-
-/// Keeps, in order, the `n` moves of `out` whose bit is set in `marked` (all `n` when none is); returns the
-/// count.
-#[inline(always)]
-fn keep_marked<const CAP: usize>(out: &mut [Move; CAP], marked: u32, n: usize) -> usize {
-    if marked == 0 {
-        return n;
-    }
-    let mut kept = 0;
-    for i in 0..n {
-        if marked >> i & 1 != 0 {
-            out[kept] = out[i];
-            kept += 1;
-        }
-    }
-    kept
-}
-
 /// The fields the step generator reads, borrowed apart from the stored move list so that the generator can
 /// write the legal moves in place.
 struct Steps<'a> {
@@ -390,26 +321,6 @@ struct Way {
 }
 
 impl Steps<'_> {
-    /// The moves of a `quick` game's roll (`plan`), written at `out` from its first entry; returns the count.
-    /// Entries past those written keep their companion `NO_PIECE` (`Steps::land`).
-    #[inline(always)]
-    fn quick_die_moves<const CAP: usize>(&self, plan: &QuickRoll, out: &mut [Move; CAP]) -> usize {
-        let mut n = 0;
-        if let Some(m) = plan.exit {
-            out[0] = m;
-            n = 1;
-            if plan.only_exit {
-                return 1;
-            }
-        }
-        n = self.push_four(plan.c, plan.distance, out, n);
-        // Only a circuit blockade can be opened, and every circuit cell is on the path of slot 0 or slot 1.
-        if plan.six_opens && (self.path_blocked[0] | self.path_blocked[1]) != 0 && n > 1 {
-            n = keep_own_blockade_openings(self.layout, self.path_blocked, plan.c, out, n);
-        }
-        n
-    }
-
     /// What a step of colour `c`'s pieces by `distance` is checked against (`way` still to be filled in
     /// when a blockade stands on the path).
     #[inline(always)]
@@ -448,20 +359,14 @@ impl Steps<'_> {
 
     /// [`Steps::push`] for a colour known to have four pieces.
     #[inline(always)]
-    fn push_four<const CAP: usize>(
-        &self,
-        c: u8,
-        distance: u8,
-        out: &mut [Move; CAP],
-        n: usize,
-    ) -> usize {
+    fn push_four(&self, c: u8, distance: u8, out: &mut [Move; LEGAL_CAP], n: usize) -> usize {
         let mut w = self.way_of(c, distance);
         // A quick game bars no mixed pair (`Game::quick`).
         if w.blocked == 0 {
-            self.four::<false, false, CAP>(&w, c * 4, out, n)
+            self.four::<false, false>(&w, c * 4, out, n)
         } else {
             w.way = way_mask(distance) as u64;
-            self.four::<true, false, CAP>(&w, c * 4, out, n)
+            self.four::<true, false>(&w, c * 4, out, n)
         }
     }
 
@@ -475,7 +380,7 @@ impl Steps<'_> {
         let per = self.layout.pieces_per_colour;
         let first = w.c * per;
         if per == 4 {
-            n = self.four::<BLOCKS, true, LEGAL_CAP>(w, first, out, n);
+            n = self.four::<BLOCKS, true>(w, first, out, n);
         } else {
             for piece in first..first + per {
                 n = self.one::<BLOCKS>(w, piece, out, n);
@@ -487,11 +392,11 @@ impl Steps<'_> {
     /// [`Steps::pieces`] for four pieces: the four positions as the bytes of one word pick at once the
     /// pieces that step at all (not at home, not past the goal); all four are looked at and only those count.
     #[inline(always)]
-    fn four<const BLOCKS: bool, const BARS: bool, const CAP: usize>(
+    fn four<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         first: u8,
-        out: &mut [Move; CAP],
+        out: &mut [Move; LEGAL_CAP],
         mut n: usize,
     ) -> usize {
         const ONES: u32 = 0x0101_0101;
@@ -509,7 +414,7 @@ impl Steps<'_> {
         // ~4 % less, though ~8 % more instructions).
         for k in 0..4 {
             let shift = 8 * k;
-            let landed = self.land::<BLOCKS, BARS, CAP>(
+            let landed = self.land::<BLOCKS, BARS>(
                 w,
                 (first + k as usize) as u8,
                 (from >> shift) as u8,
@@ -527,13 +432,13 @@ impl Steps<'_> {
     /// No branch: a capture or a barred mixed pair is read from the colour's `lone_landing` mask by the
     /// landing cell's first entry (a mispredicted branch here cost more than the few instructions).
     #[inline(always)]
-    fn land<const BLOCKS: bool, const BARS: bool, const CAP: usize>(
+    fn land<const BLOCKS: bool, const BARS: bool>(
         &self,
         w: &Way,
         piece: u8,
         from: u8,
         to: u8,
-        out: &mut [Move; CAP],
+        out: &mut [Move; LEGAL_CAP],
         n: usize,
     ) -> usize {
         let mut ok = true;
@@ -552,10 +457,8 @@ impl Steps<'_> {
         if BARS {
             ok &= !(exposed & (lone >> 32 & 1 != 0));
         }
-        // At most 30 moves are ever stored (six colours' four pieces and exits), and at most 5 in a quick
-        // game (`Game::generate_legal_moves`' short list): the mask (`CAP` is a power of two) only drops the
-        // check.
-        let slot = &mut out[n & (CAP - 1)];
+        // At most 30 moves are ever stored (six colours' four pieces and exits): the mask only drops the check.
+        let slot = &mut out[n & (LEGAL_CAP - 1)];
         if BARS {
             *slot = Move {
                 piece,
@@ -590,7 +493,7 @@ impl Steps<'_> {
         let to = from + w.distance; // a piece at the goal overshoots it
         let steps = (from != 0) & (to <= w.goal);
         // `land` adds 0 or 1; keep it only when the piece steps at all (no branch).
-        let landed = self.land::<BLOCKS, true, LEGAL_CAP>(w, piece, from, to, out, n) - n;
+        let landed = self.land::<BLOCKS, true>(w, piece, from, to, out, n) - n;
         n + (landed & usize::from(steps))
     }
 }
@@ -910,30 +813,8 @@ impl Game {
     }
 
     /// Generates the legal moves of the current phase from scratch, as the game does once when a phase
-    /// begins ([`Game::legal`] returns the stored result): through the same generator, so that timing it
-    /// times the game's. Public for benchmarks and checks.
+    /// begins ([`Game::legal`] returns the stored result). Public for benchmarks and checks.
     pub fn generate_legal_moves(&self, out: &mut MoveList) {
-        out.clear();
-        match self.phase {
-            Phase::Move { die } if self.quick => {
-                let mut moves = [NO_MOVE; QUICK_CAP];
-                let n = steps!(self).quick_die_moves(&self.quick_plan(die), &mut moves);
-                out.extend(moves[..n].iter().copied());
-            }
-            Phase::Count { amount } if self.quick => {
-                let mut moves = [NO_MOVE; QUICK_CAP];
-                let n = steps!(self).push_four(self.seat, amount, &mut moves, 0);
-                out.extend(moves[..n].iter().copied());
-            }
-            _ => self.reference_legal_moves(out),
-        }
-    }
-
-    /// The legal moves of the current phase by the general generator, which follows the rule texts case by
-    /// case (every rule set, mode and option) where the game's short paths are written for speed: the
-    /// oracle the tests hold the stored moves and [`Game::generate_legal_moves`] to.
-    #[doc(hidden)]
-    pub fn reference_legal_moves(&self, out: &mut MoveList) {
         out.clear();
         match self.phase {
             Phase::Move { die } => self.die_moves(die, out),
@@ -969,7 +850,13 @@ impl Game {
     /// entry `n`; returns the new count (the stored count is left to the caller).
     #[inline(always)]
     fn push_steps(&mut self, mask: u8, distance: u8, mut n: usize) -> usize {
-        let steps = steps!(self);
+        let steps = Steps {
+            layout: &self.layout,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
+        };
         let mut bits = mask;
         while bits != 0 {
             let c = bits.trailing_zeros() as u8;
@@ -1010,10 +897,34 @@ impl Game {
         self.keep_marked(opening, n)
     }
 
-    /// [`keep_marked`] on the stored list.
+    /// Keeps, in order, the stored moves whose bit is set in `marked` (all `n` when none is); returns the count.
     #[inline(always)]
     fn keep_marked(&mut self, marked: u32, n: usize) -> usize {
-        keep_marked(&mut self.legal.m, marked, n)
+        if marked == 0 {
+            return n;
+        }
+        let mut kept = 0;
+        for i in 0..n {
+            if marked >> i & 1 != 0 {
+                self.legal.m[kept] = self.legal.m[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// [`Game::keep_blockade_openings`] for a `quick` game's colour `c`. No two seats share a side there, so
+    /// every blockade is of one colour: a move opens one of its own exactly when it leaves a circuit square
+    /// whose bit is set on its path (an exit move, from 0, never does).
+    #[inline(never)]
+    fn keep_own_blockade_openings(&mut self, c: u8, n: usize) -> usize {
+        let circuit = (1u128 << (self.board().last_circuit() + 2)) - 2;
+        let blocked = self.path_blocked[self.layout.path_slot[c as usize] as usize] & circuit;
+        let mut opening = 0u32;
+        for (i, m) in self.legal.m[..n].iter().enumerate() {
+            opening |= ((blocked >> m.from) as u32 & 1) << i;
+        }
+        self.keep_marked(opening, n)
     }
 
     /// `gen_die` for a `plain_die`, written in place into the stored list; returns the count.
@@ -1106,33 +1017,37 @@ impl Game {
     /// `store_die_moves` for a `quick` game: the seat's one colour (its own index) and nobody to help.
     #[inline(always)]
     fn store_quick_die_moves(&mut self, die: u8) -> bool {
-        let plan = self.quick_plan(die);
-        let n = steps!(self).quick_die_moves(&plan, &mut self.legal.m);
-        self.legal.n = n as u8;
-        n != 0
-    }
-
-    /// What a `quick` game's roll of `die` asks of the step generator, read before it writes.
-    #[inline(always)]
-    fn quick_plan(&self, die: u8) -> QuickRoll {
         let c = self.seat;
-        let exit = if die == 5 {
-            self.first_home(c).and_then(|p| self.exit_move(p))
-        } else {
-            None
-        };
+        let mut n = 0;
+        if die == 5
+            && let Some(p) = self.first_home(c)
+            && let Some(m) = self.exit_move(p)
+        {
+            self.legal.m[0] = m;
+            n = 1;
+            if self.options.exit_mandatory {
+                self.legal.n = 1;
+                return true;
+            }
+        }
         // A quick game's seat is its colour, so both scopes of the seven ask the same (no twelve here).
         let distance = match self.options.six {
             Six::SevenWhenNoneHome(_) if die == 6 => 6 + u8::from(!self.any_home(c)),
             _ => die,
         };
-        QuickRoll {
-            c,
-            exit,
-            only_exit: self.options.exit_mandatory,
-            distance,
-            six_opens: die == 6 && self.options.must_open_blockade_on_six,
+        let steps = Steps {
+            layout: &self.layout,
+            pos: &self.pos,
+            cells: &self.cells,
+            path_blocked: &self.path_blocked,
+            lone_landing: &self.lone_landing,
+        };
+        n = steps.push_four(c, distance, &mut self.legal.m, n);
+        if self.six_opens_blockades(die) && n > 1 {
+            n = self.keep_own_blockade_openings(c, n);
         }
+        self.legal.n = n as u8;
+        n != 0
     }
 
     /// Generates and stores the moves of a roll (the same list as `die_moves`); returns whether there is any.
@@ -1162,7 +1077,14 @@ impl Game {
     #[inline(always)]
     fn store_count_moves(&mut self, amount: u8) -> bool {
         if self.quick {
-            let n = steps!(self).push_four(self.seat, amount, &mut self.legal.m, 0);
+            let steps = Steps {
+                layout: &self.layout,
+                pos: &self.pos,
+                cells: &self.cells,
+                path_blocked: &self.path_blocked,
+                lone_landing: &self.lone_landing,
+            };
+            let n = steps.push_four(self.seat, amount, &mut self.legal.m, 0);
             self.legal.n = n as u8;
             return n != 0;
         }

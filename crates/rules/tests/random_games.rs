@@ -146,17 +146,14 @@ proptest! {
 }
 
 #[test]
-fn the_stored_legal_moves_always_equal_a_fresh_generation_and_the_reference_generator() {
+fn the_stored_legal_moves_always_equal_a_fresh_generation() {
     for (r, m, p) in combos() {
         let mut rng = SmallRng::seed_from_u64(11);
         let mut g = Game::new(r, m, p).unwrap();
         let mut fresh = parchis_rules::MoveList::new();
-        let mut reference = parchis_rules::MoveList::new();
         while !g.is_over() {
             g.generate_legal_moves(&mut fresh);
-            g.reference_legal_moves(&mut reference);
             assert_eq!(g.legal(), &fresh[..], "{g}");
-            assert_eq!(g.legal(), &reference[..], "{g}");
             if g.phase() == Phase::Roll {
                 g.roll(rng.random_range(1..=6)).unwrap();
             } else {
