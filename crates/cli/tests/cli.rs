@@ -147,6 +147,44 @@ fn simulate_reports_speed_and_wins_by_seat() {
 }
 
 #[test]
+fn simulate_json_gives_the_same_totals_as_the_text() {
+    let args = [
+        "simulate",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "pairs",
+        "--games",
+        "300",
+        "--seed",
+        "4",
+    ];
+    let text = stdout(&parchis(&args));
+    let o = parchis(&[&args[..], &["--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(json["rules"], "playgridia");
+    assert_eq!(json["mode"], "pairs");
+    assert_eq!(json["games"], 300);
+    assert!(json["games_per_second"].as_f64().unwrap() > 0.0);
+    let wins = json["wins"].as_array().unwrap();
+    assert_eq!(wins.len(), 2, "two teams");
+    assert_eq!(
+        wins[0]["seats"][1]["colours"][0], "red",
+        "yellow's partner sits opposite"
+    );
+    let total: u64 = wins.iter().map(|w| w["games"].as_u64().unwrap()).sum();
+    assert_eq!(total, 300, "every game has a winner");
+    let first = format!("wins seat 0 (yellow), seat 2 (red): {} (", wins[0]["games"]);
+    assert!(text.contains(&first), "the text says `{first}`: {text}");
+    let per_game = format!(
+        "moves per game: {:.1}",
+        json["moves_per_game"].as_f64().unwrap()
+    );
+    assert!(text.contains(&per_game), "{per_game} in {text}");
+}
+
+#[test]
 fn simulate_plays_the_same_games_on_any_number_of_threads() {
     let totals = |threads: &str| {
         let o = parchis(&[

@@ -22,6 +22,9 @@ pub struct Args {
     /// number.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Print one JSON object (for scripts) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Result of one random game: decisions played and the winning side.
@@ -131,6 +134,45 @@ pub fn run(a: Args) -> Result<(), String> {
     let t = Instant::now();
     let Totals { moves, rolls, wins } = play_all(&start, a.games, a.seed, threads);
     let secs = t.elapsed().as_secs_f64();
+    let games = a.games as f64;
+    let l = start.layout();
+    // Each side: its seats, each with its colours.
+    let sides: Vec<Vec<(u8, Vec<&str>)>> = (0..wins.len())
+        .map(|side| {
+            (0..l.n_seats)
+                .filter(|&s| l.side_of_seat[s as usize] == side as u8)
+                .map(|s| {
+                    let colours = (0..l.n_colours)
+                        .filter(|c| l.seat_colours[s as usize] & (1 << c) != 0)
+                        .map(|c| l.colours[c as usize].name())
+                        .collect();
+                    (s, colours)
+                })
+                .collect()
+        })
+        .collect();
+    if a.json {
+        let out = serde_json::json!({
+            "rules": start.rules().to_string(),
+            "mode": start.mode().to_string(),
+            "players": start.players(),
+            "games": a.games,
+            "seed": a.seed,
+            "threads": threads,
+            "seconds": secs,
+            "games_per_second": games / secs,
+            "moves_per_second": moves as f64 / secs,
+            "moves_per_game": moves as f64 / games,
+            "rolls_per_game": rolls as f64 / games,
+            "wins": sides.iter().zip(&wins).enumerate().map(|(side, (seats, w))| serde_json::json!({
+                "side": side,
+                "seats": seats.iter().map(|(s, colours)| serde_json::json!({ "seat": s, "colours": colours })).collect::<Vec<_>>(),
+                "games": w,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{out}");
+        return Ok(());
+    }
     println!(
         "{} {}/{} games={} seed={} threads={}",
         start.rules(),
@@ -140,30 +182,23 @@ pub fn run(a: Args) -> Result<(), String> {
         a.seed,
         threads
     );
-    println!("games/s: {:.0}", a.games as f64 / secs);
+    println!("games/s: {:.0}", games / secs);
     println!("moves/s: {:.0}", moves as f64 / secs);
     println!(
         "moves per game: {:.1} (rolls per game: {:.1})",
-        moves as f64 / a.games as f64,
-        rolls as f64 / a.games as f64
+        moves as f64 / games,
+        rolls as f64 / games
     );
-    let l = start.layout();
-    for (side, w) in wins.iter().enumerate() {
-        let seats: Vec<String> = (0..l.n_seats)
-            .filter(|&s| l.side_of_seat[s as usize] == side as u8)
-            .map(|s| {
-                let colours: Vec<&str> = (0..l.n_colours)
-                    .filter(|c| l.seat_colours[s as usize] & (1 << c) != 0)
-                    .map(|c| l.colours[c as usize].name())
-                    .collect();
-                format!("seat {s} ({})", colours.join("+"))
-            })
+    for (seats, w) in sides.iter().zip(&wins) {
+        let seats: Vec<String> = seats
+            .iter()
+            .map(|(s, colours)| format!("seat {s} ({})", colours.join("+")))
             .collect();
         println!(
             "wins {}: {} ({:.1}%)",
             seats.join(", "),
             w,
-            100.0 * *w as f64 / a.games as f64
+            100.0 * *w as f64 / games
         );
     }
     Ok(())
