@@ -118,6 +118,7 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.setViewportSize({ width: 1280, height: 800 });
   // Replay viewer: steps through the whole record; its dice check passes too.
   const gameId = (await pageState(a.page)).state.game.id;
+  const finishedRoom = a.page.url();
   const rec = await rest(srv.api).record(gameId);
   assert.ok(rec.seed, 'seed revealed at the end');
   await a.page.click('#replay-link');
@@ -148,6 +149,12 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-last');
   assert.deepEqual(await drawn(), expected(replay.steps.length), 'last step pieces');
   await shot(a.page, 'replay-desktop');
+  // Rematch: back in the finished room, one click opens a new waiting room with the same seats, owned by me.
+  await a.page.goto(finishedRoom);
+  await a.page.click('#end:not(.hidden) #rematch');
+  await a.page.waitForURL((u) => u.pathname.startsWith('/room/') && u.href !== finishedRoom);
+  await a.page.waitForSelector('#start-game');
+  await shot(a.page, 'rematch-desktop');
   assertNoErrors(a.page);
   await a.context.close();
 });

@@ -53,6 +53,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/rooms/{id}/join",
         "/api/rooms/{id}/leave",
         "/api/rooms/{id}/start",
+        "/api/rooms/{id}/rematch",
         "/api/games/{id}/record",
         "/api/games/{id}/replay",
         "/api/rooms/{id_or_code}/ws",

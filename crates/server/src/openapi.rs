@@ -25,6 +25,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         crate::routes::rooms::join_room,
         crate::routes::rooms::leave_room,
         crate::routes::rooms::start_room,
+        crate::routes::rooms::rematch_room,
         crate::routes::games::game_record,
         crate::routes::games::game_replay,
         crate::ws::room_ws,

@@ -61,6 +61,28 @@ impl Db {
     /// Inserts a room and its seats in one transaction.
     /// A join-code collision yields [`DbError::UniqueViolation`].
     pub async fn create_room(&self, new: &NewRoom) -> Result<(), DbError> {
+        self.insert_room(new, None).await
+    }
+
+    /// [`Db::create_room`] for the rematch of the finished room `of`, linked to it in the same
+    /// transaction. [`DbError::UniqueViolation`] when the join code is taken or `of` already has a
+    /// rematch ([`Db::rematch_of`] tells which).
+    pub async fn create_rematch(&self, of: &str, new: &NewRoom) -> Result<(), DbError> {
+        self.insert_room(new, Some(of)).await
+    }
+
+    /// The room the players of `room_id` moved on to, if someone asked for a rematch.
+    pub async fn rematch_of(&self, room_id: &str) -> Result<Option<String>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, String>("SELECT next_room_id FROM rematches WHERE room_id = $1")
+                .bind(room_id)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    /// Inserts a room, its seats and, for a rematch, its link from the room it follows.
+    async fn insert_room(&self, new: &NewRoom, rematch_of: Option<&str>) -> Result<(), DbError> {
         let room = &new.room;
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -89,6 +111,14 @@ impl Db {
                 .bind(&seat.preferred_colour)
                 .execute(&mut *tx)
                 .await?;
+            }
+            if let Some(of) = rematch_of {
+                sqlx::query("INSERT INTO rematches (room_id, next_room_id) VALUES ($1, $2)")
+                    .bind(of)
+                    .bind(&room.id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(classify)?;
             }
             tx.commit().await?;
         });

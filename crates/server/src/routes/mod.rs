@@ -25,6 +25,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{id}/join", post(rooms::join_room))
         .route("/api/rooms/{id}/leave", post(rooms::leave_room))
         .route("/api/rooms/{id}/start", post(rooms::start_room))
+        .route("/api/rooms/{id}/rematch", post(rooms::rematch_room))
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
         .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))

@@ -1,4 +1,4 @@
-//! Room lobby endpoints: create, list, look up, join, leave, start.
+//! Room lobby endpoints: create, list, look up, join, leave, start, rematch.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -40,6 +40,35 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         created_at: room.created_at,
         game_id,
     }
+}
+
+/// Inserts `new` under a fresh join code (drawing again on a collision). With `rematch_of`, it is
+/// inserted as that room's rematch, unless the room has one already: then that one's id is returned and
+/// nothing is inserted.
+async fn insert_with_join_code(
+    state: &AppState,
+    new: &mut NewRoom,
+    rematch_of: Option<&str>,
+) -> Result<Option<String>, AppError> {
+    for _ in 0..JOIN_CODE_ATTEMPTS {
+        if let Some(of) = rematch_of
+            && let Some(existing) = state.db.rematch_of(of).await?
+        {
+            return Ok(Some(existing));
+        }
+        new.room.join_code = auth::new_join_code();
+        let inserted = match rematch_of {
+            Some(of) => state.db.create_rematch(of, new).await,
+            None => state.db.create_room(new).await,
+        };
+        match inserted {
+            Ok(()) => return Ok(None),
+            // A join code taken, or (for a rematch) someone else's rematch inserted first: look again.
+            Err(DbError::UniqueViolation) => continue,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Err(AppError::Internal("no free join code found".into()))
 }
 
 /// Resolves a path segment that may be a room id or a join code.
@@ -100,21 +129,7 @@ pub async fn create_room(
         },
         seats,
     };
-    let mut created = false;
-    for _ in 0..JOIN_CODE_ATTEMPTS {
-        new.room.join_code = auth::new_join_code();
-        match state.db.create_room(&new).await {
-            Ok(()) => {
-                created = true;
-                break;
-            }
-            Err(DbError::UniqueViolation) => continue,
-            Err(err) => return Err(err.into()),
-        }
-    }
-    if !created {
-        return Err(AppError::Internal("no free join code found".into()));
-    }
+    insert_with_join_code(&state, &mut new, None).await?;
     let snapshot = state
         .rooms
         .lookup(&room_id)
@@ -237,4 +252,61 @@ pub async fn start_room(
     };
     let snapshot = state.rooms.send(&room_id, command).await?;
     Ok(Json(room_view(snapshot, Some(&player.id), false)))
+}
+
+/// After a finished game, a new room with the same settings and the same players in the same seats (bots
+/// included), waiting for its owner (whoever asked first) to start it. Every seated player who asks gets
+/// the same room: the first call creates it (201), later ones return it (200).
+#[utoipa::path(post, path = "/api/rooms/{id}/rematch", tag = "rooms",
+    params(("id" = String, Path, description = "Room id or join code of the finished room")),
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Rematch room created", body = RoomView),
+        (status = 200, description = "The rematch room another player created", body = RoomView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 409, description = "Not seated in the room, or its game is not over", body = ErrorBody)))]
+pub async fn rematch_room(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    player: AuthPlayer,
+) -> Result<(StatusCode, Json<RoomView>), AppError> {
+    let (room_id, _) = resolve(&state, &id).await?;
+    let old = state
+        .rooms
+        .lookup(&room_id)
+        .await?
+        .ok_or(AppError::RoomNotFound)?;
+    if !old
+        .seats
+        .iter()
+        .any(|s| s.player_id.as_deref() == Some(player.id.as_str()))
+    {
+        return Err(AppError::NotSeated);
+    }
+    if RoomStatus::parse(&old.room.status) != RoomStatus::Finished {
+        return Err(AppError::GameNotFinished);
+    }
+    let next_id = auth::new_id();
+    let mut new = NewRoom {
+        room: RoomRow {
+            id: next_id.clone(),
+            join_code: String::new(),
+            owner_id: player.id.clone(),
+            settings: old.room.settings.clone(),
+            status: RoomStatus::Waiting.as_str().to_owned(),
+            created_at: now_ms(),
+        },
+        seats: old.seats.clone(),
+    };
+    let (status, next_id) = match insert_with_join_code(&state, &mut new, Some(&room_id)).await? {
+        None => (StatusCode::CREATED, next_id),
+        Some(existing) => (StatusCode::OK, existing),
+    };
+    let snapshot = state
+        .rooms
+        .lookup(&next_id)
+        .await?
+        .ok_or(AppError::RoomNotFound)?;
+    Ok((status, Json(room_view(snapshot, Some(&player.id), true))))
 }

@@ -46,6 +46,7 @@ export const api = {
   join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
+  rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
 };

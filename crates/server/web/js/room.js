@@ -455,7 +455,19 @@ export function mountRoom(main, ref) {
         t('winner', { names: seats.map(seatName).join(', ') })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       h('div.row',
-        h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link' }, h('button.primary', { type: 'button', tabindex: -1 }, t('replay'))),
+        // The same players and settings in a new room: whoever asks first creates it, the others join it.
+        mine !== null ? h('button.primary', { type: 'button', id: 'rematch', onclick: async (e) => {
+          const button = e.currentTarget;
+          button.disabled = true;
+          try {
+            const next = await api.rematch(st.room.id);
+            navigate(`/room/${next.id}`);
+          } catch (err) {
+            banner(err.message, 'error');
+            button.disabled = false;
+          }
+        } }, t('rematch')) : null,
+        h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link' }, h(mine !== null ? 'button' : 'button.primary', { type: 'button', tabindex: -1 }, t('replay'))),
         h('a', { href: '/', 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('back_home')))),
     );
   }
