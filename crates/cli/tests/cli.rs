@@ -218,6 +218,23 @@ fn simulate_plays_the_same_games_on_any_number_of_threads() {
 }
 
 #[test]
+fn simulate_refuses_an_absurd_thread_count_with_a_clear_message() {
+    let o = parchis(&[
+        "simulate",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "quick",
+        "--games",
+        "10",
+        "--threads",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not in 0..=1024"), "{}", stderr(&o));
+}
+
+#[test]
 fn arena_prints_win_rates_for_each_seat() {
     let o = parchis(&[
         "arena",

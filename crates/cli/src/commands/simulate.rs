@@ -1,13 +1,14 @@
 use clap::Args as ClapArgs;
+use parchis_bots::mix_seed;
 use parchis_rules::{Game, NoEvents, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use std::sync::atomic::{AtomicU64, Ordering};
+use rayon::prelude::*;
 use std::time::Instant;
 
-/// Games per block of work. Each block draws from its own generator, seeded from `--seed` and the block's
-/// number (block 0 from `--seed` itself), so the games played, and every total printed, are the same
-/// whatever the number of threads.
+/// Games per block of work. Each block draws from its own generator, seeded with `mix_seed(--seed, block)`
+/// (as `arena` seeds its games), so the games played, and every total printed, are the same whatever the
+/// number of threads.
 const BLOCK: u64 = 1_000;
 
 #[derive(ClapArgs)]
@@ -18,10 +19,10 @@ pub struct Args {
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (0: every core). The default, 1, measures one core; the games are the same for any
-    /// number.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Worker threads (0: every core; at most 1024). The default, 1, measures one core; the games are the
+    /// same for any number.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
     /// Print one JSON object (for scripts) instead of text.
     #[arg(long)]
     json: bool,
@@ -70,74 +71,67 @@ struct Totals {
 }
 
 impl Totals {
-    fn add(&mut self, other: &Totals) {
+    fn new(sides: usize) -> Totals {
+        Totals {
+            moves: 0,
+            rolls: 0,
+            wins: vec![0; sides],
+        }
+    }
+
+    fn record(&mut self, o: Outcome) {
+        self.moves += o.moves;
+        self.rolls += o.rolls;
+        self.wins[o.winner as usize] += 1;
+    }
+
+    fn sum(mut self, other: Totals) -> Totals {
         self.moves += other.moves;
         self.rolls += other.rolls;
         for (w, o) in self.wins.iter_mut().zip(&other.wins) {
             *w += o;
         }
+        self
     }
 }
 
-/// The generator of block `block` (see [`BLOCK`]).
-fn block_rng(seed: u64, block: u64) -> SmallRng {
-    SmallRng::seed_from_u64(seed ^ block.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// Plays `games` random games from `start` on `threads` threads, block by block.
-fn play_all(start: &Game, games: u64, seed: u64, threads: usize) -> Totals {
+/// Plays `games` random games from `start` on a pool of `threads` threads (0: every core), block by block;
+/// returns the totals and the pool's size.
+fn play_all(
+    start: &Game,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<(Totals, usize), String> {
     let sides = start.layout().n_sides() as usize;
-    let empty = || Totals {
-        moves: 0,
-        rolls: 0,
-        wins: vec![0; sides],
-    };
-    let next_block = AtomicU64::new(0);
-    let blocks = games.div_ceil(BLOCK);
-    let worker = || {
-        let mut totals = empty();
-        loop {
-            let block = next_block.fetch_add(1, Ordering::Relaxed);
-            if block >= blocks {
-                return totals;
-            }
-            let mut rng = block_rng(seed, block);
-            for _ in block * BLOCK..games.min((block + 1) * BLOCK) {
-                let o = random_game(start, &mut rng);
-                totals.moves += o.moves;
-                totals.rolls += o.rolls;
-                totals.wins[o.winner as usize] += 1;
-            }
-        }
-    };
-    let mut all = empty();
-    std::thread::scope(|scope| {
-        // A thread the system refuses is simply not there: the others take its blocks (and with none, this
-        // thread plays them all), so the games are the same.
-        let handles: Vec<_> = (0..threads.min(blocks as usize))
-            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok())
-            .collect();
-        if handles.is_empty() {
-            all.add(&worker());
-        }
-        for h in handles {
-            all.add(&h.join().expect("a simulation thread panicked"));
-        }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let totals = pool.install(|| {
+        (0..games.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|block| {
+                let mut rng = SmallRng::seed_from_u64(mix_seed(seed, block));
+                let mut totals = Totals::new(sides);
+                for _ in block * BLOCK..games.min((block + 1) * BLOCK) {
+                    totals.record(random_game(start, &mut rng));
+                }
+                totals
+            })
+            .reduce(|| Totals::new(sides), Totals::sum)
     });
-    all
+    Ok((totals, pool.current_num_threads()))
 }
 
 pub fn run(a: Args) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let threads = match a.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let start = a.game.new_game()?;
     let t = Instant::now();
-    let Totals { moves, rolls, wins } = play_all(&start, a.games, a.seed, threads);
+    let (Totals { moves, rolls, wins }, threads) =
+        play_all(&start, a.games, a.seed, usize::from(a.threads))?;
     let secs = t.elapsed().as_secs_f64();
     let games = a.games as f64;
     let l = start.layout();

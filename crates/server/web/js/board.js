@@ -84,16 +84,12 @@ export class BoardView {
     for (let sq = 1; sq <= g.len; sq++) {
       const cell = g.square(sq);
       const exitSlot = (sq - 5) % 17 === 0 ? (sq - 5) / 17 : -1;
-      let fill = '#fffdf6';
-      if (exitSlot >= 0 && exitSlot < g.n) fill = COLOURS[this.slotCols[exitSlot]].fill;
       // An exit square is filled with its colour: its mark and number are drawn light to stay readable.
-      const onColour = exitSlot >= 0 && exitSlot < g.n;
-      const grp = el('g', { class: onColour ? 'sq exit-sq' : 'sq', 'data-square': sq }, layer);
-      el('polygon', { points: pts(cell.corners), fill, class: 'cell' }, grp);
+      const exitColour = exitSlot >= 0 && exitSlot < g.n ? COLOURS[this.slotCols[exitSlot]] : null;
+      const grp = el('g', { class: exitColour ? 'sq exit-sq' : 'sq', 'data-square': sq }, layer);
+      el('polygon', { points: pts(cell.corners), fill: exitColour ? exitColour.fill : '#fffdf6', class: 'cell' }, grp);
       if (isSafeSquare(sq)) el('circle', { cx: cell.centre[0], cy: cell.centre[1], r: 0.36, class: 'safe-mark' }, grp);
-      const num = el('text', { x: cell.centre[0], y: cell.centre[1], class: 'sq-num' }, grp);
-      if (onColour) num.setAttribute('stroke', COLOURS[this.slotCols[exitSlot]].dark);
-      num.textContent = String(sq);
+      el('text', { x: cell.centre[0], y: cell.centre[1], class: 'sq-num', stroke: exitColour && exitColour.dark }, grp).textContent = String(sq);
       this.squareEls.set(`square:${sq}`, grp);
     }
     // Lanes and goal.
