@@ -133,3 +133,50 @@ async fn a_slow_client_that_never_reads_is_disconnected_with_1008_too_slow_while
     assert_eq!(spectator.game()["view"], player.game()["view"]);
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_seated_player_dropped_as_too_slow_is_away_and_a_bot_covers_their_turn_after_the_grace() {
+    // A phone that stops reading (asleep, bad link) must not stall the table: once the room drops its
+    // connection, the seat is away like a closed one, and the bot covers it after the grace.
+    let server = TestServer::sqlite_with(|c| {
+        c.away_grace_secs = 1;
+        c.bot_delay_ms = 40;
+    })
+    .await;
+    let started = start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut spectator = WsClient::connect(&server, &started.room, None).await;
+    let url = ws_url(&server, &started.room, &format!("token={}", started.owner.token));
+    let mut slow = WsClient::connect_small_buffer(&url).await;
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "connected")
+        .await;
+
+    let away = |s: &Value| s["seats"][0]["status"] == "away";
+    let mut sent = 0;
+    'flood: while !away(&spectator.state) {
+        for _ in 0..50 {
+            if !slow.try_send_text(r#"{"type":"resync"}"#).await {
+                break 'flood;
+            }
+        }
+        sent += 50;
+        assert!(sent < 200_000, "the slow player was never dropped");
+        let _ = tokio::time::timeout(Duration::from_millis(5), spectator.until_state(away)).await;
+    }
+    spectator.until_state(away).await;
+    spectator
+        .until_state(|s| s["seats"][0]["bot_playing"] == true)
+        .await;
+    spectator
+        .until_state(|s| s["game"]["view"]["turn"]["seat"] == 1)
+        .await;
+    let log = record(&server, &started.game).await["log"].clone();
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["payload"]["seat"] == 0 && e["payload"]["by"] == "away"),
+        "a bot acted for the dropped player: {log}"
+    );
+    server.finish().await;
+}

@@ -279,22 +279,21 @@ impl Hub {
         self.broadcast(&message)
     }
 
-    /// Queues `message` to every connection; returns those dropped as too slow.
+    /// Queues `message` to every connection; returns those whose queue is full or closed. They stay
+    /// registered: the room forgets them ([`super::room::Room::forget`]), which also counts them gone
+    /// and starts their seat's away clock.
     pub fn broadcast(&mut self, message: &Outbound) -> Vec<ConnId> {
         let mut dropped = Vec::new();
-        self.conns
-            .retain(|&id, conn| match conn.tx.try_send(message.clone()) {
-                Ok(()) => true,
+        for (&id, conn) in &self.conns {
+            match conn.tx.try_send(message.clone()) {
+                Ok(()) => {}
                 Err(TrySendError::Full(_)) => {
                     tracing::info!(conn = id, "disconnecting a client that is too slow");
                     dropped.push(id);
-                    false
                 }
-                Err(TrySendError::Closed(_)) => {
-                    dropped.push(id);
-                    false
-                }
-            });
+                Err(TrySendError::Closed(_)) => dropped.push(id),
+            }
+        }
         dropped
     }
 
@@ -364,8 +363,8 @@ impl Hub {
         self.conns.is_empty()
     }
 
-    /// Queues one message without waiting; a full queue drops the connection
-    /// (returns false, as for a closed one), so one slow client never holds up the room.
+    /// Queues one message without waiting; false when the queue is full or closed (the room then
+    /// forgets the connection, so one slow client never holds up the room).
     pub fn send(&mut self, id: ConnId, message: Outbound) -> bool {
         let Some(conn) = self.conns.get(&id) else {
             return true;
@@ -374,13 +373,9 @@ impl Hub {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
                 tracing::info!(conn = id, "disconnecting a client that is too slow");
-                self.conns.remove(&id);
                 false
             }
-            Err(TrySendError::Closed(_)) => {
-                self.conns.remove(&id);
-                false
-            }
+            Err(TrySendError::Closed(_)) => false,
         }
     }
 }
