@@ -145,7 +145,11 @@ async fn a_seated_player_dropped_as_too_slow_is_away_and_a_bot_covers_their_turn
     .await;
     let started = start_with_bots(&server, "playgridia", "quick", 2).await;
     let mut spectator = WsClient::connect(&server, &started.room, None).await;
-    let url = ws_url(&server, &started.room, &format!("token={}", started.owner.token));
+    let url = ws_url(
+        &server,
+        &started.room,
+        &format!("token={}", started.owner.token),
+    );
     let mut slow = WsClient::connect_small_buffer(&url).await;
     spectator
         .until_state(|s| s["seats"][0]["status"] == "connected")

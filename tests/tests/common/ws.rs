@@ -29,10 +29,12 @@ pub struct WsClient {
     pub epoch: String,
     /// Every version received in an update, in order (to spot gaps and repeats).
     pub versions: Vec<u64>,
-    /// Private messages (`hello`, `preview`) received.
+    /// Private messages (`hello`, `preview`, `chat_history`) received.
     pub private: Vec<Value>,
     /// Our seat, from `hello`.
     pub seat: Option<u64>,
+    /// Every chat message received live (`chat`), in order.
+    pub chat: Vec<Value>,
     /// Next command id.
     next_id: u64,
 }
@@ -63,6 +65,7 @@ impl WsClient {
             versions: Vec::new(),
             private: Vec::new(),
             seat: None,
+            chat: Vec::new(),
             next_id: 1,
         };
         client.until(|m| m["type"] == "hello").await;
@@ -95,6 +98,7 @@ impl WsClient {
             versions: Vec::new(),
             private: Vec::new(),
             seat: None,
+            chat: Vec::new(),
             next_id: 1,
         };
         client.until(|m| m["type"] == "hello").await;
@@ -168,7 +172,8 @@ impl WsClient {
                 self.seat = message["seat"].as_u64();
                 self.private.push(message.clone());
             }
-            Some("preview") => self.private.push(message.clone()),
+            Some("preview" | "chat_history") => self.private.push(message.clone()),
+            Some("chat") => self.chat.push(message["message"].clone()),
             _ => {}
         }
     }
@@ -188,6 +193,14 @@ impl WsClient {
         while !pred(&self.state) {
             self.next().await;
         }
+    }
+
+    /// Reads until `n` chat messages have arrived; returns the `n`th.
+    pub async fn until_chat(&mut self, n: usize) -> Value {
+        while self.chat.len() < n {
+            self.next().await;
+        }
+        self.chat[n - 1].clone()
     }
 
     /// Sends raw text.

@@ -18,6 +18,7 @@
 //! caller after that commit. An idle server adds no delay: a lone append is
 //! written as soon as it arrives.
 
+mod chat;
 mod games;
 mod log_writer;
 mod players;
@@ -31,6 +32,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+pub use chat::ChatRow;
 pub use games::{GameRow, LogRow, NewGame};
 pub use players::PlayerRow;
 pub use rooms::{NewRoom, RoomRow, SeatRow};

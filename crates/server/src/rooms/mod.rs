@@ -2,6 +2,7 @@
 //! handlers reach it only through the [`registry::RoomRegistry`] interface.
 
 pub mod bot;
+pub mod chat;
 mod commands;
 pub mod hub;
 pub mod lobby;

@@ -36,6 +36,11 @@ pub enum ClientCommand {
     Resync,
     /// Leave the room (seat to a bot while playing).
     Leave,
+    /// Write to the room's chat (seated players).
+    Chat {
+        /// What the player typed (cleaned by the handler).
+        text: String,
+    },
 }
 
 /// A refused command: nothing changed, the connection stays open.
@@ -114,6 +119,14 @@ pub fn parse(text: &str) -> Result<ClientMessage, (Value, CommandError)> {
             ClientCommand::Move {
                 text: text.to_owned(),
                 version,
+            }
+        }
+        "chat" => {
+            let Some(text) = map.get("text").and_then(Value::as_str) else {
+                return fail("`chat` needs `text`, the message (a string)");
+            };
+            ClientCommand::Chat {
+                text: text.to_owned(),
             }
         }
         "preselect" => match map.get("move") {

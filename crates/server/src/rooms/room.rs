@@ -10,6 +10,7 @@ use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
 use super::bot::Bots;
+use super::chat::{CHAT_HISTORY, ChatLog};
 use super::hub::{
     Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
 };
@@ -86,6 +87,8 @@ pub struct Room {
     pub preselected: Vec<Option<String>>,
     /// Bots that choose moves for the server.
     bots: Bots,
+    /// The room's recent chat and the players' send rates.
+    pub chat: ChatLog,
     /// No automatic action before this (after a storage failure).
     paused_until: Option<Instant>,
     /// Registry-wide count of open connections (for metrics).
@@ -133,6 +136,7 @@ impl Room {
             bot_playing: vec![false; n],
             preselected: vec![None; n],
             bots: Bots::new(bot_seed),
+            chat: ChatLog::new(n, Vec::new()),
             paused_until: None,
             connections,
         };
@@ -146,8 +150,23 @@ impl Room {
         room
     }
 
-    /// Rebuilds the room's game (if any) from the stored log.
+    /// Rebuilds the room's game (if any) from the stored log, and reloads its recent chat (even
+    /// when the game could not be rebuilt).
     pub async fn restore(&mut self) -> Result<(), String> {
+        let game = self.restore_game().await;
+        let limit = i64::try_from(CHAT_HISTORY).unwrap_or(i64::MAX);
+        let chat = match self.db.recent_chat(&self.lobby.room.id, limit).await {
+            Ok(recent) => {
+                self.chat = ChatLog::new(self.lobby.seats.len(), recent);
+                Ok(())
+            }
+            Err(e) => Err(format!("cannot reload the chat: {e}")),
+        };
+        game.and(chat)
+    }
+
+    /// Rebuilds the room's game (if any) from the stored log.
+    async fn restore_game(&mut self) -> Result<(), String> {
         let Some(game_id) = self.lobby.game_id.clone() else {
             return Ok(());
         };
@@ -419,11 +438,26 @@ impl Room {
         }
     }
 
-    /// Sends the snapshot, `hello` and preview to one connection.
+    /// Sends the snapshot, `hello` and the recent chat to one connection.
     pub fn send_snapshot(&mut self, conn: ConnId) {
         let snapshot = self.hub.snapshot();
         self.reply(conn, snapshot);
         self.send_hello(conn);
+        let history = self.chat.history();
+        self.reply(conn, history);
+    }
+
+    /// Sends a stored chat message to every connection, and keeps it for later arrivals.
+    pub fn broadcast_chat(&mut self, row: crate::db::ChatRow, now: Instant) {
+        let message = super::chat::message(&row);
+        self.chat.push(row, now);
+        let dropped = self.hub.broadcast(&message);
+        if !dropped.is_empty() {
+            for conn in dropped {
+                self.forget(conn, None);
+            }
+            self.publish(&[]);
+        }
     }
 
     /// `hello`: who the server thinks this connection is.
@@ -459,6 +493,8 @@ impl Room {
         });
         self.connections.fetch_add(1, Ordering::Relaxed);
         self.send_hello(id);
+        let history = self.chat.history();
+        self.reply(id, history);
         if let Some(seat) = self.seat_of_conn(id) {
             self.away_since[seat] = None;
             self.bot_playing[seat] = false;

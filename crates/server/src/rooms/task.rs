@@ -49,7 +49,7 @@ pub(super) async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     if let Err(err) = room.restore().await {
-        tracing::error!(room = %room.lobby.room.id, %err, "cannot rebuild the room's game");
+        tracing::error!(room = %room.lobby.room.id, %err, "cannot restore the room from storage");
     }
     // Stops after this long without messages, connections or pending server actions.
     let idle = room.timing.idle_room;

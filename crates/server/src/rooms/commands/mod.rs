@@ -2,6 +2,7 @@
 //! changes the room and returns `Ok`, or returns why not and changes nothing;
 //! [`dispatch`] turns that into the `ack` or `error`.
 
+mod chat;
 mod leave;
 mod play;
 mod preselect;
@@ -37,6 +38,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
         ClientCommand::Preselect { text } => preselect::handle(room, conn, text),
         ClientCommand::Resync => resync::handle(room, conn),
         ClientCommand::Leave => leave::handle(room, conn).await,
+        ClientCommand::Chat { text } => chat::handle(room, conn, &text).await,
     };
     match result {
         Ok(after) => {

@@ -1,0 +1,218 @@
+//! A room's chat: what its seated players write to each other. Not part of the
+//! versioned game state (a message changes nothing in the game and must not
+//! make a chosen move stale), so it travels as its own messages: `chat` for a
+//! new one, `chat_history` with the last ones to every client that (re)connects.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::protocol::{CommandError, Outbound, frame};
+use crate::db::ChatRow;
+
+/// Longest message, in characters: a line, not a letter.
+pub const MAX_CHAT_CHARS: usize = 200;
+/// How many messages a (re)connecting client is shown, and the room keeps in memory.
+pub const CHAT_HISTORY: usize = 50;
+/// A seat may send this many messages per [`CHAT_WINDOW`]…
+const CHAT_BURST: usize = 5;
+/// …so a player can answer quickly but not flood the table.
+const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// The room's recent chat and each seat's recent sends.
+#[derive(Debug, Default)]
+pub struct ChatLog {
+    /// The last [`CHAT_HISTORY`] messages, oldest first.
+    recent: VecDeque<ChatRow>,
+    /// `seq` of the last stored message (0: none yet), so the next one is `last_seq + 1`.
+    last_seq: i64,
+    /// When each seat sent its messages inside the current window (the rate limit).
+    sent: Vec<VecDeque<Instant>>,
+}
+
+impl ChatLog {
+    /// The log of a room with `seats` seats whose stored chat ends with `recent` (oldest first).
+    pub fn new(seats: usize, recent: Vec<ChatRow>) -> Self {
+        let last_seq = recent.last().map_or(0, |m| m.seq);
+        let mut recent: VecDeque<ChatRow> = recent.into();
+        while recent.len() > CHAT_HISTORY {
+            recent.pop_front();
+        }
+        ChatLog {
+            recent,
+            last_seq,
+            sent: vec![VecDeque::new(); seats],
+        }
+    }
+
+    /// The `seq` the next message gets.
+    pub fn next_seq(&self) -> i64 {
+        self.last_seq + 1
+    }
+
+    /// Refuses a message from `seat` if it has sent [`CHAT_BURST`] in the last [`CHAT_WINDOW`].
+    pub fn check_rate(&mut self, seat: usize, now: Instant) -> Result<(), CommandError> {
+        let Some(sent) = self.sent.get_mut(seat) else {
+            return Ok(());
+        };
+        while sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= CHAT_WINDOW)
+        {
+            sent.pop_front();
+        }
+        if sent.len() >= CHAT_BURST {
+            return Err(CommandError::new(
+                "chat_too_fast",
+                format!(
+                    "At most {CHAT_BURST} messages every {} seconds; wait a moment.",
+                    CHAT_WINDOW.as_secs()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Records a stored message (and the send, for the rate limit).
+    pub fn push(&mut self, row: ChatRow, now: Instant) {
+        if let Some(sent) = usize::try_from(row.seat)
+            .ok()
+            .and_then(|s| self.sent.get_mut(s))
+        {
+            sent.push_back(now);
+        }
+        self.last_seq = row.seq;
+        if self.recent.len() == CHAT_HISTORY {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(row);
+    }
+
+    /// `{"type":"chat_history","messages":[…]}`: the last messages, oldest first.
+    pub fn history(&self) -> Outbound {
+        Outbound::Text(frame(&json!({
+            "type": "chat_history",
+            "messages": self.recent,
+        })))
+    }
+}
+
+/// `{"type":"chat","message":{…}}`: one new message, for everyone in the room.
+pub fn message(row: &ChatRow) -> Outbound {
+    Outbound::Text(frame(&json!({ "type": "chat", "message": row })))
+}
+
+/// What a player typed, made into one clean line: control characters (new lines included) become
+/// spaces, runs of spaces one, direction overrides (which could make a message look like another
+/// player's) are dropped. Refused when nothing is left or it is longer than [`MAX_CHAT_CHARS`].
+pub fn clean(text: &str) -> Result<String, CommandError> {
+    let mut out = String::with_capacity(text.len().min(4 * MAX_CHAT_CHARS));
+    let mut chars = 0;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if is_direction_control(c) {
+            continue;
+        }
+        if c.is_control() || c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            chars += 1;
+            pending_space = false;
+        }
+        out.push(c);
+        chars += 1;
+        if chars > MAX_CHAT_CHARS {
+            return Err(CommandError::new(
+                "chat_too_long",
+                format!("A chat message is at most {MAX_CHAT_CHARS} characters."),
+            ));
+        }
+    }
+    if out.is_empty() {
+        return Err(CommandError::new(
+            "chat_empty",
+            "A chat message needs some text.",
+        ));
+    }
+    Ok(out)
+}
+
+/// Unicode's explicit direction embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
+fn is_direction_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(seq: i64, seat: i64) -> ChatRow {
+        ChatRow {
+            seq,
+            seat,
+            player_id: format!("p{seat}"),
+            display_name: format!("Player {seat}"),
+            text: "hola".into(),
+            at: 0,
+        }
+    }
+
+    #[test]
+    fn a_message_becomes_one_trimmed_line() {
+        assert_eq!(
+            clean("  ¡Buena   jugada!\n\t¿otra?  ").unwrap(),
+            "¡Buena jugada! ¿otra?"
+        );
+        assert_eq!(clean("a\u{0}b").unwrap(), "a b");
+    }
+
+    #[test]
+    fn direction_overrides_are_dropped() {
+        assert_eq!(clean("\u{202E}hola\u{2066}").unwrap(), "hola");
+    }
+
+    #[test]
+    fn an_empty_or_blank_message_is_refused() {
+        for text in ["", "   ", "\n\t", "\u{202E}"] {
+            assert_eq!(clean(text).unwrap_err().code, "chat_empty", "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_message_is_at_most_200_characters_not_bytes() {
+        let longest = "ñ".repeat(MAX_CHAT_CHARS);
+        assert_eq!(clean(&longest).unwrap(), longest);
+        let longer = "ñ".repeat(MAX_CHAT_CHARS + 1);
+        assert_eq!(clean(&longer).unwrap_err().code, "chat_too_long");
+    }
+
+    #[test]
+    fn a_seat_may_send_five_messages_per_ten_seconds() {
+        let mut log = ChatLog::new(2, Vec::new());
+        let start = Instant::now();
+        for i in 0..5 {
+            log.check_rate(0, start).unwrap();
+            log.push(row(log.next_seq(), 0), start + Duration::from_millis(i));
+        }
+        assert_eq!(log.check_rate(0, start).unwrap_err().code, "chat_too_fast");
+        log.check_rate(1, start)
+            .expect("another seat is not held back");
+        log.check_rate(0, start + CHAT_WINDOW + Duration::from_millis(1))
+            .expect("the window has passed");
+    }
+
+    #[test]
+    fn the_log_keeps_the_last_fifty_and_numbers_on_from_storage() {
+        let stored: Vec<ChatRow> = (1..=60).map(|s| row(s, 0)).collect();
+        let mut log = ChatLog::new(4, stored);
+        assert_eq!(log.next_seq(), 61);
+        log.push(row(61, 1), Instant::now());
+        assert_eq!(log.recent.len(), CHAT_HISTORY);
+        assert_eq!(log.recent.front().unwrap().seq, 12);
+        assert_eq!(log.recent.back().unwrap().seq, 61);
+    }
+}
