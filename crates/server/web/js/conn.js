@@ -4,7 +4,7 @@ import { applyPatch } from './patch.js';
 
 export class RoomConnection {
   /**
-   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onError(msg),
+   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onChat(messages), onError(msg),
    * onStatus('connecting'|'open'|'reconnecting'|'closed', info)
    */
   constructor(roomRef, token, handlers) {
@@ -99,6 +99,12 @@ export class RoomConnection {
         break;
       case 'preview':
         this.h.onPreview?.(msg);
+        break;
+      case 'chat':
+        this.h.onChat?.([msg.message]);
+        break;
+      case 'chat_history':
+        this.h.onChat?.(msg.messages || []);
         break;
       case 'ack': {
         const p = this.pending.get(String(msg.id));

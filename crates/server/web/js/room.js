@@ -9,6 +9,7 @@ import { describe } from './events.js';
 import { verifySeed } from './sha256.js';
 import { navigate, banner, announce } from './app.js';
 import { historyFromRecord } from './replay.js';
+import { ChatPanel } from './chat.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -44,6 +45,16 @@ export function mountRoom(main, ref) {
     proof: null, recordLoaded: false, watch: params.has('watch'),
   };
   window.__parchis = ctx;
+  // One chat panel for the room's life: it moves between the waiting room and the game screens.
+  ctx.chat = new ChatPanel({
+    send: (text) => ctx.conn.send({ type: 'chat', text }),
+    colourOfSeat: (seat) => {
+      const v = ctx.state && ctx.state.game && ctx.state.game.view;
+      const colour = v && v.seats[seat] ? v.seats[seat].colours[0] : ctx.state && ctx.state.seats[seat] && ctx.state.seats[seat].preferred_colour;
+      return colour && COLOURS[colour] ? COLOURS[colour].fill : '#9a9384';
+    },
+    isMine: (m) => { const who = me(); return !!who && m.player_id === who.id; },
+  });
   const root = h('div.room', { id: 'room' });
   main.append(root);
   root.append(h('p.muted', t('loading')));
@@ -78,6 +89,7 @@ export function mountRoom(main, ref) {
       },
       onHello: (msg) => { ctx.hello = msg; render([]); },
       onPreview: (msg) => { ctx.preview = msg; renderControls(); },
+      onChat: (messages) => ctx.chat.add(messages),
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
       onStatus: (status) => {
         ctx.connStatus = status;
@@ -113,6 +125,7 @@ export function mountRoom(main, ref) {
       if (mode === 'waiting') buildWaiting(); else buildGame();
     }
     if (mode === 'waiting') renderWaiting(); else renderGame(events, kind);
+    ctx.chat.setCanWrite(!!ctx.hello && ctx.hello.role === 'player');
   }
 
   function seatName(i) {
@@ -149,6 +162,7 @@ export function mountRoom(main, ref) {
         h('div.row', { id: 'wr-actions', style: 'margin-top:0.75rem' }),
         h('p.muted', { id: 'wr-hint' }),
         h('p.error', { id: 'room-error', role: 'alert' }, ctx.error ? t('error', { msg: ctx.error }) : '')),
+      ctx.chat.el,
     );
   }
 
@@ -255,6 +269,7 @@ export function mountRoom(main, ref) {
         h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
           h('p.error', { id: 'room-error', role: 'alert' })),
         h('section.card', h('h2', t('players')), els.players, els.spect),
+        ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
         h('details.card', { id: 'proof-box' }, h('summary', t('dice_proof')), els.proof))));
     ctx.board = new BoardView(boardBox, {

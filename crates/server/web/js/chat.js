@@ -1,0 +1,86 @@
+// The room chat panel: the room's last messages, merged by `seq` (a reconnect repeats nothing), and
+// for seated players a line to write and a few quick reactions. Messages are shown as text, never
+// as HTML.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+
+/** Messages kept on screen. */
+const KEEP = 100;
+/** One-tap reactions. */
+const QUICK = ['👍', '👏', '😂', '😮', '😡', '🍀'];
+
+export class ChatPanel {
+  /**
+   * send(text) → Promise (rejects with the server's error), colourOfSeat(seat) → CSS colour,
+   * isMine(message) → bool.
+   */
+  constructor({ send, colourOfSeat, isMine }) {
+    this.send = send;
+    this.colourOfSeat = colourOfSeat;
+    this.isMine = isMine;
+    this.messages = [];
+    this.canWrite = false;
+    this.list = h('ol.chat-log', { id: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat') });
+    this.input = h('input', { id: 'chat-input', maxlength: 200, autocomplete: 'off', placeholder: t('chat_placeholder') });
+    this.form = h('form.chat-form', { id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.submit(this.input.value, true); } },
+      h('label.sr-only', { for: 'chat-input' }, t('chat_placeholder')), this.input,
+      h('button', { type: 'submit', id: 'chat-send' }, t('send')));
+    this.quick = h('div.chat-quick', QUICK.map((q) => h('button', { type: 'button', class: 'chat-emoji', 'aria-label': q, onclick: () => this.submit(q, false) }, q)));
+    this.note = h('p.muted', { id: 'chat-note' }, t('chat_spectator'));
+    this.status = h('p.error', { id: 'chat-error', role: 'alert' });
+    this.el = h('section.card.chat', { id: 'chat', 'aria-labelledby': 'chat-h' },
+      h('h2', { id: 'chat-h' }, t('chat')), this.list, this.form, this.quick, this.note, this.status);
+    this.render();
+  }
+
+  /** Adds messages (live or a history); those already shown are skipped. */
+  add(messages) {
+    let changed = false;
+    for (const m of messages) {
+      if (!m || typeof m.seq !== 'number' || this.messages.some((x) => x.seq === m.seq)) continue;
+      this.messages.push(m);
+      changed = true;
+    }
+    if (!changed) return;
+    this.messages.sort((a, b) => a.seq - b.seq);
+    if (this.messages.length > KEEP) this.messages.splice(0, this.messages.length - KEEP);
+    this.renderList();
+  }
+
+  /** Seated players write; spectators only read. */
+  setCanWrite(can) {
+    if (can === this.canWrite) return;
+    this.canWrite = can;
+    this.render();
+  }
+
+  async submit(text, fromInput) {
+    if (!text.trim()) return;
+    this.status.textContent = '';
+    try {
+      await this.send(text);
+      if (fromInput && this.input.value === text) this.input.value = '';
+    } catch (x) {
+      const known = { chat_too_fast: 'chat_too_fast', chat_too_long: 'chat_too_long' }[x.code];
+      this.status.textContent = known ? t(known) : t('error', { msg: x.message });
+    }
+  }
+
+  renderList() {
+    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
+    clear(this.list, this.messages.length
+      ? this.messages.map((m) => h('li', { class: this.isMine(m) ? 'mine' : '', 'data-seq': m.seq },
+        h('span.chat-dot', { style: `background:${this.colourOfSeat(m.seat)}`, 'aria-hidden': 'true' }),
+        h('strong.chat-name', m.name || `#${m.seat + 1}`), ' ', h('span.chat-text', m.text)))
+      : h('li.muted', t('chat_none')));
+    // Follow new messages unless the reader scrolled up to read older ones.
+    if (atBottom || this.isMine(this.messages[this.messages.length - 1] || {})) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  render() {
+    this.renderList();
+    this.form.classList.toggle('hidden', !this.canWrite);
+    this.quick.classList.toggle('hidden', !this.canWrite);
+    this.note.classList.toggle('hidden', this.canWrite);
+  }
+}

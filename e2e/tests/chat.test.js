@@ -1,0 +1,76 @@
+// The room chat in the browser: players write (typed or one-tap reactions) and see each other's
+// messages as plain text; a spectator reads but has nothing to write with; the messages stay through
+// the start of the game and a reload, each shown once.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+import { register, createRoom, waitBoard } from '../lib/flows.js';
+
+let srv; let browser;
+before(async () => {
+  srv = await startServer({ BOT_DELAY_MS: '200' });
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+const texts = (page) => page.$$eval('#chat-log li[data-seq]', (lis) => lis.map((li) => ({
+  name: li.querySelector('.chat-name').textContent, text: li.querySelector('.chat-text').textContent,
+})));
+
+test('players chat as plain text, a spectator reads, and the chat survives the start and a reload', { timeout: 120000 }, async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'es-ES' });
+  await register(a.page, srv.url, 'Ana');
+  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'greedy', 'greedy'], timer: '' });
+  const link = (await a.page.textContent('#share-link')).trim().replace(/^https?:\/\/[^/]+/, srv.url);
+  await register(b.page, srv.url, 'Bea');
+  await b.page.goto(link);
+  await b.page.click('#take-seat');
+  await b.page.waitForSelector('#seats li.me');
+  await b.page.waitForSelector('#chat-input');
+
+  // Markup is shown as the characters typed, never run.
+  const sneaky = '<b>hola</b> & <img src=x onerror="window.__pwned=1">';
+  await a.page.fill('#chat-input', sneaky);
+  await a.page.press('#chat-input', 'Enter');
+  await b.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 1);
+  assert.deepEqual(await texts(b.page), [{ name: 'Ana', text: sneaky }]);
+  assert.equal(await b.page.$('#chat-log b, #chat-log img'), null, 'no element came from the text');
+  assert.equal(await b.page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await a.page.inputValue('#chat-input'), '', 'the sent line is cleared');
+  assert.equal(await a.page.getAttribute('#chat-log li[data-seq]', 'class'), 'mine');
+
+  // A one-tap reaction from the phone.
+  await b.page.click('.chat-emoji[aria-label="👍"]');
+  await a.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 2);
+  assert.deepEqual((await texts(a.page))[1], { name: 'Bea', text: '👍' });
+
+  // A spectator reads everything said so far, and has no way to write.
+  const c = await newPage(browser);
+  await c.page.goto(link + '?watch=1');
+  await c.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 2);
+  assert.equal(await c.page.isVisible('#chat-input'), false);
+  assert.equal(await c.page.isVisible('#chat-note'), true);
+  assertNoErrors(c.page);
+  await c.context.close();
+
+  // The game starts: the chat moves to the game screen with its messages, and still works.
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  await waitBoard(b.page, 'four');
+  assert.equal((await texts(a.page)).length, 2);
+  await b.page.fill('#chat-input', '¡Suerte!');
+  await b.page.click('#chat-send');
+  await a.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 3);
+  await shot(b.page, 'chat-mobile');
+
+  // After a reload every message is there once.
+  await b.page.reload();
+  await waitBoard(b.page, 'four');
+  await b.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 3);
+  assert.deepEqual((await texts(b.page)).map((m) => m.text), [sneaky, '👍', '¡Suerte!']);
+  assertNoErrors(a.page);
+  assertNoErrors(b.page);
+});
