@@ -33,18 +33,19 @@ export class ChatPanel {
     this.render();
   }
 
-  /** Adds messages (live or a history); those already shown are skipped. */
+  /** Adds messages (live or a history); those already shown are skipped. Returns the new ones. */
   add(messages) {
-    let changed = false;
+    const added = [];
     for (const m of messages) {
       if (!m || typeof m.seq !== 'number' || this.messages.some((x) => x.seq === m.seq)) continue;
       this.messages.push(m);
-      changed = true;
+      added.push(m);
     }
-    if (!changed) return;
+    if (!added.length) return added;
     this.messages.sort((a, b) => a.seq - b.seq);
     if (this.messages.length > KEEP) this.messages.splice(0, this.messages.length - KEEP);
     this.renderList();
+    return added;
   }
 
   /** Seated players write; spectators only read. */

@@ -4,7 +4,7 @@ import { applyPatch } from './patch.js';
 
 export class RoomConnection {
   /**
-   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onChat(messages), onError(msg),
+   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onChat(messages, {live}), onError(msg),
    * onStatus('connecting'|'open'|'reconnecting'|'closed', info)
    */
   constructor(roomRef, token, handlers) {
@@ -101,10 +101,10 @@ export class RoomConnection {
         this.h.onPreview?.(msg);
         break;
       case 'chat':
-        this.h.onChat?.([msg.message]);
+        this.h.onChat?.([msg.message], { live: true });
         break;
       case 'chat_history':
-        this.h.onChat?.(msg.messages || []);
+        this.h.onChat?.(msg.messages || [], { live: false });
         break;
       case 'ack': {
         const p = this.pending.get(String(msg.id));

@@ -10,6 +10,7 @@ import { verifySeed } from './sha256.js';
 import { navigate, banner, announce } from './app.js';
 import { historyFromRecord } from './replay.js';
 import { ChatPanel } from './chat.js';
+import { Attention } from './attention.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -45,6 +46,7 @@ export function mountRoom(main, ref) {
     proof: null, recordLoaded: false, watch: params.has('watch'),
   };
   window.__parchis = ctx;
+  ctx.attention = new Attention(() => t('title'));
   // One chat panel for the room's life: it moves between the waiting room and the game screens.
   ctx.chat = new ChatPanel({
     send: (text) => ctx.conn.send({ type: 'chat', text }),
@@ -89,7 +91,11 @@ export function mountRoom(main, ref) {
       },
       onHello: (msg) => { ctx.hello = msg; render([]); },
       onPreview: (msg) => { ctx.preview = msg; renderControls(); },
-      onChat: (messages) => ctx.chat.add(messages),
+      onChat: (messages, { live }) => {
+        const added = ctx.chat.add(messages);
+        const who = me();
+        if (live) ctx.attention.chatArrived(added.filter((m) => !who || m.player_id !== who.id).length);
+      },
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
       onStatus: (status) => {
         ctx.connStatus = status;
@@ -124,7 +130,7 @@ export function mountRoom(main, ref) {
       clear(root);
       if (mode === 'waiting') buildWaiting(); else buildGame();
     }
-    if (mode === 'waiting') renderWaiting(); else renderGame(events, kind);
+    if (mode === 'waiting') { renderWaiting(); ctx.attention.setMyTurn(false); } else renderGame(events, kind);
     ctx.chat.setCanWrite(!!ctx.hello && ctx.hello.role === 'player');
   }
 
@@ -382,8 +388,14 @@ export function mountRoom(main, ref) {
     const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
     const auto = h('input', { type: 'checkbox', id: 'auto-roll', checked: ctx.autoRoll });
     auto.onchange = () => { ctx.autoRoll = auto.checked; localStorage.setItem('parchis.autoRoll', auto.checked ? '1' : '0'); maybeAuto(); };
+    const sound = h('input', { type: 'checkbox', id: 'sound', checked: ctx.attention.sound });
+    sound.onchange = () => ctx.attention.setSound(sound.checked);
     const els = [face];
-    if (mine !== null && !over) els.push(rollBtn, h('label.row', { for: 'auto-roll', style: 'gap:0.3rem' }, auto, t('auto_roll')));
+    if (mine !== null && !over) {
+      els.push(rollBtn, h('label.row', { for: 'auto-roll', style: 'gap:0.3rem' }, auto, t('auto_roll')),
+        h('label.row', { for: 'sound', style: 'gap:0.3rem' }, sound, t('sound')));
+    }
+    ctx.attention.setMyTurn(my, t('your_turn'));
     clear(ctx.els.dice, els);
     // Info: counts, sixes, penalty, preview, pre-selection.
     const info = [];
@@ -520,6 +532,7 @@ export function mountRoom(main, ref) {
   void navigate;
   return () => {
     if (ctx.conn) ctx.conn.close();
+    ctx.attention.dispose();
     clearInterval(ctx.timerId);
     clearInterval(ctx.restPoll);
     document.removeEventListener('visibilitychange', onVis);
