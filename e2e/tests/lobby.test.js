@@ -70,6 +70,28 @@ test('lobby on a phone (375x667) and language switch', async () => {
   await p.context.close();
 });
 
+test('the home page lists your games: a running one is resumed in one click, a waiting one opened', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Dana');
+  assert.equal(await p.page.isVisible('#my-rooms'), false, 'nothing to list yet');
+  const running = await createRoom(p.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await p.page.click('#start-game');
+  await p.page.waitForSelector('svg.board');
+  await p.page.goto(`${srv.url}/`);
+  const waiting = await createRoom(p.page, { mode: 'quick', players: 2, bots: ['greedy'] });
+  await p.page.goto(`${srv.url}/`);
+  // The running game comes first, with a Resume button; the waiting room after it.
+  await p.page.waitForSelector('#my-rooms li[data-status="playing"]');
+  const order = await p.page.$$eval('#my-rooms li', (lis) => lis.map((li) => [li.dataset.room, li.dataset.status]));
+  assert.deepEqual(order, [[running, 'playing'], [waiting, 'waiting']]);
+  await shot(p.page, 'my-games');
+  await p.page.click(`#my-rooms li[data-room="${running}"] .resume-link`);
+  await p.page.waitForSelector('svg.board');
+  assert.equal(new URL(p.page.url()).pathname, `/room/${running}`);
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -48,6 +48,7 @@ async fn openapi_document_lists_room_endpoints() {
     let paths = doc["paths"].as_object().unwrap();
     for path in [
         "/api/players",
+        "/api/players/me/rooms",
         "/api/rooms",
         "/api/rooms/{id_or_code}",
         "/api/rooms/{id}/join",

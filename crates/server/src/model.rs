@@ -220,3 +220,40 @@ pub struct Health {
     /// `ok` when healthy.
     pub status: &'static str,
 }
+
+/// A room you sit in, as your own list shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MyRoom {
+    /// Room id (open `/room/{id}` to go back to it).
+    pub room_id: String,
+    /// Lifecycle state: `playing` rooms are games you can resume.
+    pub status: RoomStatus,
+    /// Settings chosen at creation.
+    pub settings: RoomSettings,
+    /// Your seat.
+    pub seat: u8,
+    /// Creation time, Unix ms.
+    pub created_at: i64,
+    /// Its game, once started.
+    pub game: Option<MyGame>,
+}
+
+/// The game of a room in your list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MyGame {
+    /// Game id (record and replay).
+    pub id: String,
+    /// Start time, Unix ms.
+    pub started_at: i64,
+    /// End time, Unix ms, once finished.
+    pub finished_at: Option<i64>,
+    /// Whether your side won (`null` while the game runs).
+    pub won: Option<bool>,
+}
+
+/// Response of `GET /api/players/me/rooms`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyRooms {
+    /// The rooms you sit in, newest first (at most 30).
+    pub rooms: Vec<MyRoom>,
+}

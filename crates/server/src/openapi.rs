@@ -5,8 +5,8 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::model::{
-    CreatePlayerRequest, GameRecord, GameReplay, Health, JoinRoomRequest, LogEntry, PlayerCreated,
-    ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, SeatView,
+    CreatePlayerRequest, GameRecord, GameReplay, Health, JoinRoomRequest, LogEntry, MyGame, MyRoom,
+    MyRooms, PlayerCreated, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, SeatView,
 };
 use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 
@@ -19,6 +19,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         crate::routes::health::readyz,
         crate::metrics::render,
         crate::routes::players::create_player,
+        crate::routes::players::my_rooms,
         crate::routes::rooms::create_room,
         crate::routes::rooms::list_rooms,
         crate::routes::rooms::get_room,
@@ -34,10 +35,11 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
+        MyRooms, MyRoom, MyGame,
     )),
     modifiers(&BearerAuth),
     tags(
-        (name = "players", description = "Anonymous registration"),
+        (name = "players", description = "Anonymous registration and your own rooms"),
         (name = "rooms", description = "Room lobby"),
         (name = "games", description = "Game records and replays"),
         (name = "realtime", description = "The WebSocket room protocol (see PROTOCOL.md)"),

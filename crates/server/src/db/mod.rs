@@ -35,7 +35,7 @@ use sqlx::sqlite::{
 pub use chat::ChatRow;
 pub use games::{GameRow, LogRow, NewGame};
 pub use players::PlayerRow;
-pub use rooms::{NewRoom, RoomRow, SeatRow};
+pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};
 
 /// Migrations for each backend, embedded in the binary.
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");

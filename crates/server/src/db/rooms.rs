@@ -198,3 +198,51 @@ impl Db {
         Ok(())
     }
 }
+
+/// A room a player sits in, with its game if it started (for the player's own list).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlayerRoomRow {
+    /// The room.
+    pub room_id: String,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// Its settings (rules, mode, players…).
+    pub settings: Json<RoomSettings>,
+    /// When it was created, Unix ms (the list's order).
+    pub created_at: i64,
+    /// The player's seat in it.
+    pub seat: i64,
+    /// Its game, once started.
+    pub game_id: Option<String>,
+    /// When the game started, Unix ms.
+    pub started_at: Option<i64>,
+    /// When the game ended, Unix ms.
+    pub finished_at: Option<i64>,
+    /// The game's result (`winner_side`, `winner_seats`), once finished.
+    pub result: Option<Json<serde_json::Value>>,
+}
+
+impl Db {
+    /// The `limit` most recent rooms `player_id` is seated in, newest first.
+    pub async fn player_rooms(
+        &self,
+        player_id: &str,
+        limit: i64,
+    ) -> Result<Vec<PlayerRoomRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, PlayerRoomRow>(
+                "SELECT r.id AS room_id, r.status, r.settings, r.created_at, s.seat, \
+                        g.id AS game_id, g.started_at, g.finished_at, g.result \
+                 FROM room_seats s \
+                 JOIN rooms r ON r.id = s.room_id \
+                 LEFT JOIN games g ON g.room_id = r.id \
+                 WHERE s.player_id = $1 \
+                 ORDER BY r.created_at DESC, r.id DESC LIMIT $2",
+            )
+            .bind(player_id)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+}

@@ -47,6 +47,7 @@ export const api = {
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
+  myRooms: () => call('GET', '/api/players/me/rooms'),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
 };

@@ -195,6 +195,34 @@ function roomsCard() {
   return { card, stop: () => clearInterval(timer) };
 }
 
+/** The rooms you sit in: games to resume first, then rooms waiting to start, then results. */
+function myRoomsCard() {
+  const list = h('ul.rooms', { id: 'my-rooms' });
+  const card = h('section.card.hidden', { 'aria-labelledby': 'my-rooms-h' }, h('h2', { id: 'my-rooms-h' }, t('my_games')), list);
+  const load = async () => {
+    if (!me()) { card.classList.add('hidden'); return; }
+    let rooms;
+    try { ({ rooms } = await api.myRooms()); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
+    const rank = { playing: 0, waiting: 1, finished: 2 };
+    rooms.sort((a, b) => rank[a.status] - rank[b.status] || b.created_at - a.created_at);
+    card.classList.toggle('hidden', rooms.length === 0);
+    clear(list, rooms.map((r) => {
+      const result = r.game && r.game.won !== null && r.game.won !== undefined
+        ? h('span.chip', { class: r.game.won ? 'ok' : '', 'data-result': r.game.won ? 'won' : 'lost' }, r.game.won ? t('won') : t('lost'))
+        : h('span.chip', { class: r.status === 'playing' ? 'away' : '' }, t('status.' + r.status));
+      const when = new Date(r.game ? r.game.started_at : r.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+      const open = r.status === 'finished' && r.game
+        ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))
+        : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: 'resume-link' }, h('button', { type: 'button', tabindex: -1, class: r.status === 'playing' ? 'primary' : '' }, r.status === 'playing' ? t('resume') : t('open')));
+      return h('li', { 'data-room': r.room_id, 'data-status': r.status },
+        h('div.info', h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ', h('span.muted', when)),
+        result, open);
+    }));
+  };
+  load();
+  return { card, load };
+}
+
 function joinCard() {
   const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off' });
   return h('section.card', { 'aria-labelledby': 'join-h' },
@@ -212,11 +240,13 @@ function joinCard() {
 
 function mountHome(main) {
   const rooms = roomsCard();
+  const mine = myRoomsCard();
   const render = () => {
+    mine.load();
     clear(main,
       h('p.muted', t('tagline')),
       h('div.grid2',
-        h('div', nameCard(render), joinCard(), rooms.card),
+        h('div', nameCard(render), mine.card, joinCard(), rooms.card),
         h('div', createCard((room) => navigate(`/room/${room.id}`)))),
     );
   };
