@@ -1,5 +1,6 @@
 mod common;
 
+use common::ws::WsClient;
 use common::{TestServer, private_duel, public_four, status_and_json};
 use serde_json::{Value, json};
 
@@ -89,16 +90,79 @@ async fn public_waiting_rooms_are_listed_and_private_ones_are_not() {
     let owner = server.player("Ana").await;
     let public = server.room(&owner, public_four()).await;
     let private = server.room(&owner, private_duel()).await;
+    // The owner has both rooms open, as the web client does once it has created a room.
+    let _in_public =
+        WsClient::connect(&server, public["id"].as_str().unwrap(), Some(&owner.token)).await;
+    let _in_private =
+        WsClient::connect(&server, private["id"].as_str().unwrap(), Some(&owner.token)).await;
+    let ids = listed(&server).await;
+    assert!(ids.contains(&public["id"].as_str().unwrap().to_owned()));
+    assert!(!ids.contains(&private["id"].as_str().unwrap().to_owned()));
+    server.finish().await;
+}
+
+/// Ids of the rooms `GET /api/rooms` lists, in its order.
+async fn listed(server: &TestServer) -> Vec<String> {
     let (status, body) = status_and_json(server.get("/api/rooms").send().await.unwrap()).await;
-    assert_eq!(status, 200);
-    let ids: Vec<&str> = body["rooms"]
+    assert_eq!(status, 200, "{body}");
+    body["rooms"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
-    assert!(ids.contains(&public["id"].as_str().unwrap()));
-    assert!(!ids.contains(&private["id"].as_str().unwrap()));
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_public_room_is_listed_only_while_one_of_its_players_has_it_open() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let first = server.room(&ana, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let second = server.room(&bea, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        listed(&server).await.is_empty(),
+        "nobody is waiting in either room"
+    );
+
+    // A spectator is not someone waiting to play.
+    let spectator = WsClient::connect(&server, &first, None).await;
+    assert!(listed(&server).await.is_empty());
+    let ana_ws = WsClient::connect(&server, &first, Some(&ana.token)).await;
+    let bea_ws = WsClient::connect(&server, &second, Some(&bea.token)).await;
+    assert_eq!(
+        listed(&server).await,
+        [first.clone(), second.clone()],
+        "oldest first"
+    );
+
+    // Ana goes away: her room leaves the lobby (still joinable by its link), Bea's stays.
+    ana_ws.close().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while listed(&server).await != [second.clone()] {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Ana's room stayed listed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, _) = status_and_json(
+        server
+            .get(&format!("/api/rooms/{first}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    spectator.close().await;
+    bea_ws.close().await;
     server.finish().await;
 }
 

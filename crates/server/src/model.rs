@@ -119,7 +119,7 @@ pub struct JoinRoomRequest {
 /// Response listing rooms.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RoomList {
-    /// Public rooms waiting for players, oldest first.
+    /// Public rooms waiting for players in which a seated player is present now, oldest first.
     pub rooms: Vec<RoomView>,
 }
 

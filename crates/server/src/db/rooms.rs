@@ -141,11 +141,12 @@ impl Db {
         }))
     }
 
-    /// Ids of public rooms still waiting for players, oldest first.
+    /// Ids of the `limit` newest public rooms still waiting for players, newest first.
     pub async fn public_waiting_room_ids(&self, limit: i64) -> Result<Vec<String>, DbError> {
         // `settings` is TEXT on SQLite and JSONB on PostgreSQL, so the public flag
         // is filtered in Rust rather than with a backend-specific JSON operator.
-        let sql = select_rooms!("WHERE status = 'waiting' ORDER BY created_at, id LIMIT $1");
+        let sql =
+            select_rooms!("WHERE status = 'waiting' ORDER BY created_at DESC, id DESC LIMIT $1");
         let rows = on_pool!(self, pool => {
             sqlx::query_as::<_, RoomRow>(sql).bind(limit.saturating_mul(4)).fetch_all(pool).await?
         });

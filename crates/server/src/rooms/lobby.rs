@@ -64,6 +64,9 @@ pub struct RoomSnapshot {
     pub seats: Vec<SeatRow>,
     /// Latest game of the room, if started.
     pub game_id: Option<String>,
+    /// Seated players with an open realtime connection right now (the public list shows only rooms
+    /// someone is waiting in).
+    pub players_connected: usize,
 }
 
 /// Lobby state owned by a room task.
@@ -102,6 +105,7 @@ impl Lobby {
             room: self.room.clone(),
             seats: self.seats.clone(),
             game_id: self.game_id.clone(),
+            players_connected: 0,
         }
     }
 

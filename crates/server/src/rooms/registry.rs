@@ -82,6 +82,13 @@ pub trait RoomRegistry: Send + Sync + 'static {
         room_id: &'a str,
     ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>>;
 
+    /// The room's current state if its task is running on this node, else `None`; never loads a room
+    /// from storage (for listings, which must not wake every stored room).
+    fn lookup_live<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>>;
+
     /// Has the room's owner apply `command`; answers with the state afterwards.
     fn send<'a>(
         &'a self,
@@ -278,6 +285,32 @@ impl RoomRegistry for LocalRegistry {
                 Ok(snapshot) => Ok(Some(snapshot)),
                 Err(AppError::RoomNotFound) => Ok(None),
                 Err(err) => Err(err),
+            }
+        })
+    }
+
+    fn lookup_live<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
+        Box::pin(async move {
+            let Some(handle) = self.running(room_id) else {
+                return Ok(None);
+            };
+            let (reply, answer) = oneshot::channel();
+            let message = Inbox::Command(Envelope {
+                command: RoomCommand::Snapshot,
+                reply,
+            });
+            match tokio::time::timeout(SEND_TIMEOUT, handle.inbox.send(message)).await {
+                Err(_elapsed) => return Err(AppError::RoomBusy),
+                Ok(Err(_stopped)) => return Ok(None), // stopped meanwhile: nobody is in it
+                Ok(Ok(())) => {}
+            }
+            match answer.await {
+                Ok(Ok(snapshot)) => Ok(Some(snapshot)),
+                Ok(Err(err)) => Err(err),
+                Err(_dropped) => Ok(None),
             }
         })
     }

@@ -750,7 +750,11 @@ impl Room {
                 self.send_previews(None);
             }
         }
-        Ok(self.lobby.snapshot())
+        let (connected, _) = self.presence();
+        Ok(RoomSnapshot {
+            players_connected: connected.count_ones() as usize,
+            ..self.lobby.snapshot()
+        })
     }
 
     /// A seat row was persisted: apply it, keep presence right, broadcast.

@@ -25,6 +25,7 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         room,
         seats,
         game_id,
+        players_connected: _,
     } = snapshot;
     let insider = viewer.is_some_and(|v| {
         v == room.owner_id || seats.iter().any(|s| s.player_id.as_deref() == Some(v))
@@ -141,17 +142,33 @@ pub async fn create_room(
     ))
 }
 
-/// Public rooms that are waiting for players.
+/// Public rooms waiting for players, in which someone is waiting now.
+///
+/// A room is listed while at least one of its seated players has the room open (a realtime
+/// connection): rooms whose players all went away stay joinable by link or code, but do not crowd the
+/// lobby out (they used to accumulate there and hide the new ones).
 #[utoipa::path(get, path = "/api/rooms", tag = "rooms",
-    responses((status = 200, description = "Public waiting rooms", body = RoomList)))]
+    responses((status = 200, description = "Public waiting rooms with a player present, oldest first", body = RoomList)))]
 pub async fn list_rooms(State(state): State<AppState>) -> Result<Json<RoomList>, AppError> {
-    let ids = state.db.public_waiting_room_ids(LIST_LIMIT).await?;
-    let mut rooms = Vec::with_capacity(ids.len());
+    // The newest candidates: a room someone is in now was opened recently or kept open since.
+    let ids = state
+        .db
+        .public_waiting_room_ids(LIST_LIMIT.saturating_mul(4))
+        .await?;
+    let mut rooms = Vec::new();
     for id in ids {
-        if let Some(snapshot) = state.rooms.lookup(&id).await? {
+        // Only rooms live on this node can have someone connected: the others are not loaded.
+        if let Some(snapshot) = state.rooms.lookup_live(&id).await?
+            && snapshot.players_connected > 0
+            && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
+        {
             rooms.push(room_view(snapshot, None, false));
+            if rooms.len() == usize::try_from(LIST_LIMIT).unwrap_or(usize::MAX) {
+                break;
+            }
         }
     }
+    rooms.reverse();
     Ok(Json(RoomList { rooms }))
 }
 
