@@ -92,6 +92,27 @@ test('the home page lists your games: a running one is resumed in one click, a w
   await p.context.close();
 });
 
+test('an owner who leaves hands the room over: the next player gets the Start button', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser);
+  await register(a.page, srv.url, 'Elena');
+  await createRoom(a.page, { mode: 'individual', players: 2, bots: [''], timer: '' });
+  const link = (await a.page.textContent('#share-link')).trim().replace(/^https?:\/\/[^/]+/, srv.url);
+  await register(b.page, srv.url, 'Fabio');
+  await b.page.goto(link);
+  await b.page.click('#take-seat');
+  await b.page.waitForSelector('#seats li.me');
+  assert.equal(await b.page.$('#start-game'), null, 'only the owner starts');
+  await a.page.click('#leave-seat');
+  await b.page.waitForSelector('#start-game');
+  await b.page.click('#start-game');
+  await b.page.waitForSelector('svg.board');
+  assertNoErrors(a.page, wsAllow);
+  assertNoErrors(b.page, wsAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -182,6 +182,18 @@ impl Db {
     }
 
     /// Overwrites one seat (who sits there, bot level, colour wish).
+    /// Hands the room to another player (its owner left or went away).
+    pub async fn set_room_owner(&self, room_id: &str, owner_id: &str) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query("UPDATE rooms SET owner_id = $1 WHERE id = $2")
+                .bind(owner_id)
+                .bind(room_id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(

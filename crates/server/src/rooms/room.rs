@@ -81,6 +81,9 @@ pub struct Room {
     deadline_ms: Option<i64>,
     /// Since when each seat's player has had no connection (`None`: connected or not human).
     away_since: Vec<Option<Instant>>,
+    /// Since when the owner has had no connection: a waiting room whose owner stays away that long
+    /// (the away grace) is handed to a seated player who is there, so the others can start.
+    owner_away_since: Option<Instant>,
     /// Seats the server is playing for an away player right now (shown as "away (bot playing)").
     bot_playing: Vec<bool>,
     /// Move text each seat pre-selected for its next turn.
@@ -133,6 +136,7 @@ impl Room {
             decision_since: Instant::now(),
             deadline_ms: None,
             away_since: vec![None; n],
+            owner_away_since: Some(Instant::now()),
             bot_playing: vec![false; n],
             preselected: vec![None; n],
             bots: Bots::new(bot_seed),
@@ -499,6 +503,10 @@ impl Room {
             self.away_since[seat] = None;
             self.bot_playing[seat] = false;
         }
+        if self.hub.conn(id).and_then(|c| c.player_id.as_deref()) == Some(&self.lobby.room.owner_id)
+        {
+            self.owner_away_since = None;
+        }
         self.publish(&[]);
         self.send_previews(Some(id));
         id
@@ -510,10 +518,13 @@ impl Room {
             let _ = self.hub.send(conn, close);
         }
         let seat = self.seat_of_conn(conn);
-        if self.hub.remove(conn).is_none() {
+        let Some(gone) = self.hub.remove(conn) else {
             return;
-        }
+        };
         self.connections.fetch_sub(1, Ordering::Relaxed);
+        if gone.player_id.as_deref() == Some(&self.lobby.room.owner_id) && !self.owner_connected() {
+            self.owner_away_since = Some(Instant::now());
+        }
         if let Some(seat) = seat
             && !self.connected(seat)
         {
@@ -571,9 +582,14 @@ impl Room {
         }
     }
 
-    /// When the server must next act for the seat to act, if ever.
+    /// When the server must next act for the seat to act (or hand a waiting room over), if ever.
     pub fn next_wake(&self) -> Option<Instant> {
-        let table = self.table.as_ref()?;
+        let Some(table) = self.table.as_ref() else {
+            let away = self.owner_away_since?;
+            let due = away + self.timing.away_grace;
+            return (self.lobby.status() == RoomStatus::Waiting && self.successor(true).is_some())
+                .then(|| self.paused_until.map_or(due, |p| due.max(p)));
+        };
         if table.game.is_over() {
             return None;
         }
@@ -604,10 +620,18 @@ impl Room {
         wake.map(|w| self.paused_until.map_or(w, |p| w.max(p)))
     }
 
-    /// The server acts for the seat to act (bot seat, away player, or expired timer).
+    /// The server acts for the seat to act (bot seat, away player, or expired timer), or hands a
+    /// waiting room whose owner stayed away to a player who is there.
     pub async fn auto_act(&mut self) {
         let started = Instant::now();
-        let Some(table) = &self.table else { return };
+        let Some(table) = &self.table else {
+            if let Some(next) = self.successor(true)
+                && self.owner_away_since.is_some()
+            {
+                self.hand_over(next).await;
+            }
+            return;
+        };
         if table.game.is_over() {
             return;
         }
@@ -732,6 +756,7 @@ impl Room {
                 let seat = self.lobby.leave(&player_id)?;
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
                 self.seat_changed(seat);
+                self.after_leaving(&player_id).await;
             }
             RoomCommand::Start { player_id } => {
                 let plan = self.lobby.start(&player_id)?;
@@ -755,6 +780,64 @@ impl Room {
             players_connected: connected.count_ones() as usize,
             ..self.lobby.snapshot()
         })
+    }
+
+    // ----- ownership of a waiting room -------------------------------------------------------
+
+    /// Whether any connection of the owner is open.
+    fn owner_connected(&self) -> bool {
+        let owner = self.lobby.room.owner_id.as_str();
+        self.hub
+            .conns()
+            .any(|(_, c)| c.player_id.as_deref() == Some(owner))
+    }
+
+    /// The seated player (not the owner) who would own the room next: the first one with an open
+    /// connection, or, unless `present_only`, the first one at all.
+    fn successor(&self, present_only: bool) -> Option<String> {
+        let owner = self.lobby.room.owner_id.as_str();
+        let others = || {
+            self.lobby
+                .seats
+                .iter()
+                .enumerate()
+                .filter(move |(_, s)| s.player_id.as_deref().is_some_and(|p| p != owner))
+        };
+        others()
+            .find(|(i, _)| self.connected(*i))
+            .or_else(|| others().find(|_| !present_only))
+            .and_then(|(_, s)| s.player_id.clone())
+    }
+
+    /// After a player gave up their seat in a waiting room: if it was the owner, the next seated
+    /// player owns the room (so it can still be started).
+    pub async fn after_leaving(&mut self, player_id: &str) {
+        if self.lobby.status() == RoomStatus::Waiting
+            && self.lobby.room.owner_id == player_id
+            && let Some(next) = self.successor(false)
+        {
+            self.hand_over(next).await;
+        }
+    }
+
+    /// Makes `player_id` the owner: stored, then shown to everyone. A storage failure is retried
+    /// later (timed hand-over) rather than shown as done.
+    async fn hand_over(&mut self, player_id: String) {
+        if let Err(e) = self
+            .db
+            .set_room_owner(&self.lobby.room.id, &player_id)
+            .await
+        {
+            tracing::error!(room = %self.lobby.room.id, %e, "handing the room over failed");
+            self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            return;
+        }
+        tracing::info!(room = %self.lobby.room.id, owner = %player_id, "the room has a new owner");
+        self.lobby.room.owner_id = player_id;
+        self.paused_until = None;
+        self.owner_away_since = (!self.owner_connected()).then(Instant::now);
+        let _ = self.events.send(self.lobby.lobby_event());
+        self.publish(&[]);
     }
 
     /// A seat row was persisted: apply it, keep presence right, broadcast.

@@ -223,7 +223,7 @@ export function mountRoom(main, ref) {
       colourSel.onchange = () => { if (mine !== null) join(colourSel.value || null); };
       actions.append(h('label', { for: 'pref-colour' }, t('preferred_colour')), colourSel);
       if (mine === null) actions.append(h('button.primary', { type: 'button', id: 'take-seat', onclick: () => join(colourSel.value || null) }, t('take_seat')));
-      else if (!owner) actions.append(h('button', { type: 'button', id: 'leave-seat', onclick: leave }, t('leave_seat')));
+      else actions.append(h('button', { type: 'button', id: 'leave-seat', onclick: leave }, t('leave_seat')));
       if (owner) actions.append(h('button.primary', { type: 'button', id: 'start-game', onclick: start }, t('start_game')));
     }
     root.querySelector('#wr-hint').textContent = owner ? t('start_hint') : t('wait_owner');

@@ -36,6 +36,10 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
             "The server could not store that; nothing changed.",
         ));
     }
+    let player = room.lobby.seats[seat].player_id.clone();
     room.seat_changed(row);
+    if let Some(player) = player {
+        room.after_leaving(&player).await;
+    }
     Ok(After::Close)
 }
