@@ -45,11 +45,19 @@ pub struct Config {
     /// reloaded from storage when next used.
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 60)]
     pub room_idle_secs: u64,
+    /// API writes (POST: register, create, join, leave, start, rematch) one client address may make
+    /// per minute, in bursts of as many; 0 turns the limit off.
+    #[arg(long, env = "HTTP_WRITES_PER_MINUTE", default_value_t = 60)]
+    pub http_writes_per_minute: u32,
+    /// Take the client's address from `X-Forwarded-For` / `X-Real-IP` / `Forwarded` (only behind a
+    /// reverse proxy that sets them: anyone else could pick any address).
+    #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
 }
 
 impl Config {
-    /// Configuration for tests and embedding: given database, no bot delay,
-    /// defaults elsewhere.
+    /// Configuration for tests and embedding: given database, no bot delay, no limit on API
+    /// writes (tests register players and rooms by the dozen), defaults elsewhere.
     pub fn for_database(database_url: impl Into<String>) -> Self {
         Self {
             port: 0,
@@ -61,6 +69,8 @@ impl Config {
             ws_messages_per_second: 20,
             turn_second_ms: 1000,
             room_idle_secs: 60,
+            http_writes_per_minute: 0,
+            trust_forwarded_for: false,
         }
     }
 }

@@ -61,6 +61,9 @@ pub enum AppError {
     UpgradeRequired,
     #[error("The room is busy; try again shortly.")]
     RoomBusy,
+    /// Too many writes from one address (the number: seconds until the next is allowed).
+    #[error("Too many requests from your address; try again in {0} s.")]
+    RateLimited(u64),
     #[error("The database is not answering.")]
     Unavailable,
     #[error("internal error: {0}")]
@@ -86,6 +89,7 @@ impl AppError {
             }
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -115,6 +119,7 @@ impl AppError {
             NotSeated => "not_seated",
             UpgradeRequired => "upgrade_required",
             RoomBusy => "room_busy",
+            RateLimited(_) => "rate_limited",
             Unavailable => "service_unavailable",
             Internal(_) => "internal_error",
         }
@@ -142,6 +147,12 @@ impl IntoResponse for AppError {
             code: self.code(),
             message,
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let AppError::RateLimited(secs) = self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+        }
+        response
     }
 }

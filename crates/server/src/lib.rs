@@ -13,6 +13,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
+pub mod rate_limit;
 pub mod rooms;
 pub mod routes;
 pub mod settings;
@@ -21,6 +22,7 @@ pub mod web;
 pub mod ws;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -42,6 +44,9 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Renders the Prometheus text exposition for `/metrics`.
     pub metrics: metrics_exporter_prometheus::PrometheusHandle,
+    /// The per-address limit on API writes (`None`: off), shared with the task that forgets old
+    /// addresses.
+    pub write_limit: Option<Arc<rate_limit::WriteLimit>>,
 }
 
 impl AppState {
@@ -54,19 +59,27 @@ impl AppState {
             idle_room: std::time::Duration::from_secs(config.room_idle_secs),
         };
         let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::with_timing(db.clone(), timing));
+        let write_limit =
+            rate_limit::write_limit(config.http_writes_per_minute, config.trust_forwarded_for)
+                .map(Arc::new);
         Self {
             db,
             rooms,
             config: Arc::new(config),
             metrics: metrics::install(),
+            write_limit,
         }
     }
 }
 
 /// The whole HTTP application, without binding any socket.
+/// Peer addresses (for the write limit) come from `into_make_service_with_connect_info`, as in [`run`].
 pub fn app(state: AppState) -> Router {
-    routes::router()
-        .merge(docs::router())
+    let mut router = routes::router().merge(docs::router());
+    if let Some(limit) = &state.write_limit {
+        router = router.layer(rate_limit::layer(limit.clone()));
+    }
+    router
         .layer(axum::middleware::from_fn(metrics::track_requests))
         .with_state(state)
 }
@@ -101,6 +114,15 @@ pub async fn run(
     }
     let rooms = state.rooms.clone();
     let upkeep = tokio::spawn(metrics::upkeep(state.metrics.clone()));
+    let forget = state.write_limit.clone().map(|limit| {
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(rate_limit::FORGET_EVERY);
+            loop {
+                every.tick().await;
+                limit.limiter().retain_recent();
+            }
+        })
+    });
     tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
     // On shutdown, stop the rooms first: that closes their WebSockets, which
     // graceful shutdown would otherwise wait for.
@@ -108,10 +130,16 @@ pub async fn run(
         shutdown.await;
         rooms.shutdown();
     };
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
     upkeep.abort();
+    if let Some(forget) = forget {
+        forget.abort();
+    }
     db.close().await;
     tracing::info!("stopped");
     Ok(())

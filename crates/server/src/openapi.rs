@@ -13,7 +13,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,

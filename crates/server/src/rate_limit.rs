@@ -1,0 +1,77 @@
+//! A per-address limit on the API's writes (every POST: registering, creating, joining, leaving,
+//! starting, rematches), so that one client cannot fill the database with players and rooms or wake
+//! rooms by the thousand. tower_governor counts; refusals are the usual JSON error (`429
+//! rate_limited`, with `Retry-After`). Reads and the WebSocket are not limited here (the WebSocket
+//! has its own per-connection limit).
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request, Response};
+use axum::response::IntoResponse;
+use governor::middleware::NoOpMiddleware;
+use tower_governor::GovernorError;
+use tower_governor::GovernorLayer;
+use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
+use tower_governor::key_extractor::{KeyExtractor, PeerIpKeyExtractor, SmartIpKeyExtractor};
+
+use crate::error::AppError;
+
+/// How often addresses not seen for a while are forgotten (the limiter keeps one entry per address).
+pub const FORGET_EVERY: Duration = Duration::from_secs(60);
+
+/// The client's address: the peer's, or (behind a reverse proxy that sets them) the one in
+/// `X-Forwarded-For` / `X-Real-IP` / `Forwarded`.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp {
+    /// Read the forwarding headers (only safe behind a proxy that overwrites them).
+    pub trust_forwarded: bool,
+}
+
+impl KeyExtractor for ClientIp {
+    type Key = IpAddr;
+
+    fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
+        let found = if self.trust_forwarded {
+            SmartIpKeyExtractor.extract(req)
+        } else {
+            PeerIpKeyExtractor.extract(req)
+        };
+        // Served without peer addresses (an embedding that does not pass them): count every request as
+        // one client rather than refuse them all.
+        Ok(found.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
+    }
+}
+
+/// The limiter's configuration, shared by the layer and the task that forgets old addresses.
+pub type WriteLimit = GovernorConfig<ClientIp, NoOpMiddleware>;
+
+/// `per_minute` POSTs per address, in bursts of up to `per_minute`; `None` when 0 (no limit).
+pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit> {
+    if per_minute == 0 {
+        return None;
+    }
+    GovernorConfigBuilder::default()
+        .period(Duration::from_secs(60) / per_minute)
+        .burst_size(per_minute)
+        .methods(vec![Method::POST])
+        .key_extractor(ClientIp { trust_forwarded })
+        .finish()
+}
+
+/// The layer enforcing `limit`, answering refusals as [`AppError::RateLimited`].
+pub fn layer(limit: std::sync::Arc<WriteLimit>) -> GovernorLayer<ClientIp, NoOpMiddleware, Body> {
+    GovernorLayer::new(limit).error_handler(refusal)
+}
+
+/// A refused request, as the API's JSON error.
+fn refusal(error: GovernorError) -> Response<Body> {
+    match error {
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            metrics::counter!("parchis_http_rate_limited_total").increment(1);
+            AppError::RateLimited(wait_time).into_response()
+        }
+        other => AppError::Internal(format!("rate limiter: {other}")).into_response(),
+    }
+}

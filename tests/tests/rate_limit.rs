@@ -1,0 +1,76 @@
+//! One address may not flood the API with writes: past its allowance a POST gets `429 rate_limited`
+//! with `Retry-After` and changes nothing, while reads go on; behind a trusted proxy each forwarded
+//! address has its own allowance, and without that trust the header cannot be used to dodge it.
+mod common;
+
+use common::{TestServer, status_and_json};
+use reqwest::StatusCode;
+use serde_json::json;
+
+async fn register(server: &TestServer, name: &str, forwarded: Option<&str>) -> reqwest::Response {
+    let mut request = server
+        .post("/api/players")
+        .json(&json!({ "display_name": name }));
+    if let Some(ip) = forwarded {
+        request = request.header("x-forwarded-for", ip);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn past_its_allowance_an_address_gets_429_with_retry_after_and_reads_still_work() {
+    let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 3).await;
+    for i in 0..3 {
+        assert_eq!(
+            register(&server, &format!("P{i}"), None).await.status(),
+            StatusCode::CREATED
+        );
+    }
+    let refused = register(&server, "One too many", None).await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "retry after {retry} s");
+    let (_, body) = status_and_json(refused).await;
+    assert_eq!(body["code"], "rate_limited");
+    assert!(body["message"].as_str().unwrap().contains("try again"));
+    // Reads are not writes.
+    let (status, _) = status_and_json(server.get("/api/rooms").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    // Spoofing a forwarded address does not help when the server does not trust the header.
+    assert_eq!(
+        register(&server, "Sneaky", Some("203.0.113.9"))
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_address_has_its_own_allowance() {
+    let server = TestServer::sqlite_with(|c| {
+        c.http_writes_per_minute = 2;
+        c.trust_forwarded_for = true;
+    })
+    .await;
+    for i in 0..2 {
+        let resp = register(&server, &format!("A{i}"), Some("203.0.113.1")).await;
+        assert_eq!(resp.status(), StatusCode::CREATED);
+    }
+    assert_eq!(
+        register(&server, "A again", Some("203.0.113.1"))
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        register(&server, "B", Some("203.0.113.2")).await.status(),
+        StatusCode::CREATED,
+        "another player behind the same proxy"
+    );
+    server.finish().await;
+}
