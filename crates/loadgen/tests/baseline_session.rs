@@ -33,7 +33,15 @@ async fn eight_players_for_two_seconds_against_the_baseline() {
     assert_eq!(report.disconnects, 0);
     // 2 rooms × 10 actions/s × 2 s, with slack for a slow machine.
     assert!(report.actions >= 10, "only {} actions", report.actions);
-    assert!(report.latency_client.count >= 4 * report.latency_room.count);
+    // Every action measured reached all four clients of its room; only an action under way when the
+    // measuring window opened may have had some of its four deliveries before it (one per room).
+    let slack = 3 * report.rooms_playing as u64;
+    assert!(
+        report.latency_client.count + slack >= 4 * report.latency_room.count,
+        "{} deliveries for {} actions",
+        report.latency_client.count,
+        report.latency_room.count
+    );
     assert!(report.latency_client.count >= 40);
     let l = report.latency_client;
     assert!(l.p50_ms > 0.0 && l.p50_ms <= l.p99_ms && l.p99_ms <= l.max_ms);
