@@ -820,8 +820,8 @@ impl Room {
         }
     }
 
-    /// Makes `player_id` the owner: stored, then shown to everyone. A storage failure is retried
-    /// later (timed hand-over) rather than shown as done.
+    /// Makes `player_id` the owner: stored, then shown to everyone. A storage failure changes nothing
+    /// (logged); the timed hand-over tries again later when the owner is away.
     async fn hand_over(&mut self, player_id: String) {
         if let Err(e) = self
             .db
