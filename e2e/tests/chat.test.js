@@ -1,6 +1,6 @@
 // The room chat in the browser: players write (typed or one-tap reactions) and see each other's
 // messages as plain text; a spectator reads but has nothing to write with; the messages stay through
-// the start of the game and a reload, each shown once.
+// the start of the game and a reload, each shown once; a player can mute another on their own screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.js';
@@ -71,6 +71,20 @@ test('players chat as plain text, a spectator reads, and the chat survives the s
   await waitBoard(b.page, 'four');
   await b.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 3);
   assert.deepEqual((await texts(b.page)).map((m) => m.text), [sneaky, '👍', '¡Suerte!']);
+
+  // Ana mutes Bea: Bea's messages go from Ana's screen (and stay gone after a reload) until she
+  // unmutes her; Bea sees nothing of it.
+  assert.equal(await a.page.locator('#chat-log li.mine .chat-mute').count(), 0, 'nobody mutes themselves');
+  await a.page.click('#chat-log li[data-seq="2"] .chat-mute');
+  assert.deepEqual((await texts(a.page)).map((m) => m.text), [sneaky]);
+  assert.match(await a.page.textContent('#chat-muted'), /Bea/);
+  await a.page.reload();
+  await waitBoard(a.page, 'four');
+  await a.page.waitForSelector('#chat-muted .chat-unmute');
+  assert.deepEqual((await texts(a.page)).map((m) => m.text), [sneaky]);
+  await a.page.click('#chat-muted .chat-unmute');
+  assert.deepEqual((await texts(a.page)).map((m) => m.text), [sneaky, '👍', '¡Suerte!']);
+  assert.equal((await texts(b.page)).length, 3);
   assertNoErrors(a.page);
   assertNoErrors(b.page);
 });

@@ -42,11 +42,11 @@ export class Attention {
 
   chime() {
     this.chimes++;
-    if (!this.sound) return;
+    // Browsers let a page buzz or make sound only once the player has interacted with it (a tap, a
+    // key): before that, stay silent rather than be refused.
+    if (!this.sound || (navigator.userActivation && !navigator.userActivation.hasBeenActive)) return;
     try { navigator.vibrate?.(80); } catch { /* not a phone */ }
     try {
-      // Browsers only let a page make sound after the player has interacted with it; before that
-      // the context stays suspended and this is silent.
       this.audio ||= new AudioContext();
       if (this.audio.state === 'suspended') this.audio.resume().catch(() => {});
       const now = this.audio.currentTime;

@@ -1,6 +1,6 @@
 // The room chat panel: the room's last messages, merged by `seq` (a reconnect repeats nothing), and
 // for seated players a line to write and a few quick reactions. Messages are shown as text, never
-// as HTML.
+// as HTML. Anyone can mute a player: their messages are hidden on this device (kept in localStorage).
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 
@@ -8,6 +8,12 @@ import { t } from './i18n.js';
 const KEEP = 100;
 /** One-tap reactions. */
 const QUICK = ['👍', '👏', '😂', '😮', '😡', '🍀'];
+/** Where the muted players' ids are kept. */
+const MUTED_KEY = 'parchis.muted';
+
+function loadMuted() {
+  try { return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || '[]')); } catch { return new Set(); }
+}
 
 export class ChatPanel {
   /**
@@ -20,6 +26,8 @@ export class ChatPanel {
     this.isMine = isMine;
     this.messages = [];
     this.canWrite = false;
+    this.muted = loadMuted();
+    this.mutedLine = h('p.muted', { id: 'chat-muted' });
     this.list = h('ol.chat-log', { id: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat') });
     this.input = h('input', { id: 'chat-input', maxlength: 200, autocomplete: 'off', placeholder: t('chat_placeholder') });
     this.form = h('form.chat-form', { id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.submit(this.input.value, true); } },
@@ -29,7 +37,7 @@ export class ChatPanel {
     this.note = h('p.muted', { id: 'chat-note' }, t('chat_spectator'));
     this.status = h('p.error', { id: 'chat-error', role: 'alert' });
     this.el = h('section.card.chat', { id: 'chat', 'aria-labelledby': 'chat-h' },
-      h('h2', { id: 'chat-h' }, t('chat')), this.list, this.form, this.quick, this.note, this.status);
+      h('h2', { id: 'chat-h' }, t('chat')), this.list, this.mutedLine, this.form, this.quick, this.note, this.status);
     this.render();
   }
 
@@ -46,6 +54,15 @@ export class ChatPanel {
     if (this.messages.length > KEEP) this.messages.splice(0, this.messages.length - KEEP);
     this.renderList();
     return added;
+  }
+
+  /** Whether a message's writer is muted here. */
+  isMuted(m) { return this.muted.has(m.player_id); }
+
+  setMuted(playerId, mute) {
+    if (mute) this.muted.add(playerId); else this.muted.delete(playerId);
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...this.muted]));
+    this.renderList();
   }
 
   /** Seated players write; spectators only read. */
@@ -69,11 +86,21 @@ export class ChatPanel {
 
   renderList() {
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
-    clear(this.list, this.messages.length
-      ? this.messages.map((m) => h('li', { class: this.isMine(m) ? 'mine' : '', 'data-seq': m.seq },
+    const name = (m) => m.name || `#${m.seat + 1}`;
+    const shown = this.messages.filter((m) => !this.isMuted(m));
+    clear(this.list, shown.length
+      ? shown.map((m) => h('li', { class: this.isMine(m) ? 'mine' : '', 'data-seq': m.seq },
         h('span.chat-dot', { style: `background:${this.colourOfSeat(m.seat)}`, 'aria-hidden': 'true' }),
-        h('strong.chat-name', m.name || `#${m.seat + 1}`), ' ', h('span.chat-text', m.text)))
+        h('strong.chat-name', name(m)), ' ', h('span.chat-text', m.text),
+        this.isMine(m) ? null : h('button', {
+          type: 'button', class: 'chat-mute', title: t('mute_name', { name: name(m) }), 'aria-label': t('mute_name', { name: name(m) }),
+          onclick: () => this.setMuted(m.player_id, true),
+        }, '🔇')))
       : h('li.muted', t('chat_none')));
+    // Who is muted here (among this room's writers), each with a way back.
+    const mutedWriters = new Map(this.messages.filter((m) => this.isMuted(m)).map((m) => [m.player_id, name(m)]));
+    clear(this.mutedLine, mutedWriters.size ? [t('muted'), ': ', [...mutedWriters].map(([id, who]) => h('span.chat-muted-one', who, ' ',
+      h('button', { type: 'button', class: 'chat-unmute', 'data-player': id, onclick: () => this.setMuted(id, false) }, t('unmute')), ' '))] : []);
     // Follow new messages unless the reader scrolled up to read older ones.
     if (atBottom || this.isMine(this.messages[this.messages.length - 1] || {})) this.list.scrollTop = this.list.scrollHeight;
   }

@@ -94,7 +94,7 @@ export function mountRoom(main, ref) {
       onChat: (messages, { live }) => {
         const added = ctx.chat.add(messages);
         const who = me();
-        if (live) ctx.attention.chatArrived(added.filter((m) => !who || m.player_id !== who.id).length);
+        if (live) ctx.attention.chatArrived(added.filter((m) => (!who || m.player_id !== who.id) && !ctx.chat.isMuted(m)).length);
       },
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
       onStatus: (status) => {
