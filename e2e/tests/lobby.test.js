@@ -113,6 +113,25 @@ test('an owner who leaves hands the room over: the next player gets the Start bu
   await b.context.close();
 });
 
+test('play now against bots: the chosen rules and mode, every other seat a bot, started at once', async () => {
+  const p = await newPage(browser, { locale: 'es-ES' });
+  await register(p.page, srv.url, 'Gala');
+  await p.page.selectOption('#rules', 'morocco');
+  await p.page.selectOption('#mode', '1v1');
+  await p.page.selectOption('#bot-1', '');
+  await p.page.click('#play-now');
+  await p.page.waitForSelector('svg.board');
+  const state = await p.page.evaluate(() => window.__parchis.state);
+  assert.equal(state.room.status, 'playing');
+  assert.equal(state.room.settings.rules, 'morocco');
+  assert.equal(state.room.settings.mode, '1v1');
+  assert.equal(state.room.settings.public, false, 'not listed for strangers');
+  assert.equal(state.seats[0].display_name, 'Gala');
+  assert.equal(state.seats[1].bot, 'greedy', 'a seat left to a human gets a bot');
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -133,6 +133,24 @@ function createCard(onCreated) {
   mode.onchange = fillPlayers;
   players.onchange = fillSeats;
   fillPlayers();
+  // The same choices, every other seat a bot (a seat left to a human gets the medium bot), in a
+  // private room started at once: a game in one click.
+  const playNow = async () => {
+    err.textContent = '';
+    if (!me()) { err.textContent = t('name_required'); return; }
+    const n = Number(players.value);
+    const bots = [null];
+    for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || 'greedy');
+    try {
+      const room = await api.createRoom({
+        rules: rules.value, mode: mode.value, players: n, bots,
+        turn_time_secs: timer.value === '' ? null : Number(timer.value),
+        preview_next_roll: preview.checked, public: false,
+      });
+      await api.start(room.id);
+      onCreated(room);
+    } catch (x) { err.textContent = t('error', { msg: x.message }); }
+  };
   const form = h('form.form-grid', {
     id: 'create-form',
     onsubmit: async (e) => {
@@ -159,7 +177,8 @@ function createCard(onCreated) {
   h('label', { for: 'timer' }, t('turn_timer')), timer,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
-  h('span'), h('div', h('button.primary', { type: 'submit', id: 'create-room' }, t('create'))),
+  h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
+    h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
   );
   return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
 }
