@@ -2,27 +2,15 @@
 //! reaches nobody; the last messages come back on reconnect and after a restart.
 mod common;
 
+use common::TestServer;
+use common::game::ana_and_bea;
 use common::ws::WsClient;
-use common::{Player, TestServer, public_four};
 use serde_json::{Value, json};
-
-/// A public waiting room with Ana (owner, seat 0) and Bea (seat 1).
-async fn room_of_two(server: &TestServer) -> (String, Player, Player) {
-    let ana = server.player("Ana").await;
-    let bea = server.player("Bea").await;
-    let room = server.room(&ana, public_four()).await;
-    let id = room["id"].as_str().unwrap().to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{id}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    (id, ana, bea)
-}
 
 #[tokio::test]
 async fn a_seated_players_message_reaches_every_client_in_the_room_spectators_included() {
     let server = TestServer::sqlite().await;
-    let (room, ana, bea) = room_of_two(&server).await;
+    let (room, ana, bea) = ana_and_bea(&server).await;
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
     let mut spectator = WsClient::connect(&server, &room, None).await;
@@ -63,7 +51,7 @@ async fn a_seated_players_message_reaches_every_client_in_the_room_spectators_in
 #[tokio::test]
 async fn a_spectator_can_read_the_chat_but_not_write_in_it() {
     let server = TestServer::sqlite().await;
-    let (room, ana, _) = room_of_two(&server).await;
+    let (room, ana, _) = ana_and_bea(&server).await;
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     let mut spectator = WsClient::connect(&server, &room, None).await;
     let error = spectator
@@ -86,7 +74,7 @@ async fn a_spectator_can_read_the_chat_but_not_write_in_it() {
 #[tokio::test]
 async fn empty_over_long_malformed_and_flooding_messages_are_refused_with_their_codes() {
     let server = TestServer::sqlite().await;
-    let (room, ana, bea) = room_of_two(&server).await;
+    let (room, ana, bea) = ana_and_bea(&server).await;
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
     for (command, code) in [
@@ -141,7 +129,7 @@ async fn the_chat_survives_a_restart_on_postgres() {
 
 /// Messages written, then seen in `chat_history` by a newcomer, and again after a restart.
 async fn chat_survives_reconnect_and_restart(mut server: TestServer) {
-    let (room, ana, bea) = room_of_two(&server).await;
+    let (room, ana, bea) = ana_and_bea(&server).await;
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     for text in ["buenas", "¿empezamos?"] {
         let ack = ana_ws

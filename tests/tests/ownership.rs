@@ -5,24 +5,10 @@ mod common;
 
 use std::time::Duration;
 
+use common::TestServer;
+use common::game::ana_and_bea;
 use common::ws::WsClient;
-use common::{Player, TestServer, public_four};
 use serde_json::json;
-
-/// A public waiting room owned by Ana (seat 0) with Bea at seat 1.
-async fn ana_and_bea(server: &TestServer) -> (String, Player, Player) {
-    let ana = server.player("Ana").await;
-    let bea = server.player("Bea").await;
-    let id = server.room(&ana, public_four()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{id}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    (id, ana, bea)
-}
 
 #[tokio::test]
 async fn an_owner_who_leaves_hands_the_room_to_the_next_seated_player_who_can_then_start_it() {

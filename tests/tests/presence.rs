@@ -96,19 +96,7 @@ async fn a_slow_client_that_never_reads_is_disconnected_with_1008_too_slow_while
 
     // The slow client keeps asking for snapshots and reads none of them, until the room drops it
     // (the others see the spectator gone).
-    let dropped = |s: &Value| s["spectators"] == 0;
-    let mut sent = 0;
-    'flood: while !dropped(&player.state) {
-        for _ in 0..50 {
-            if !slow.try_send_text(r#"{"type":"resync"}"#).await {
-                break 'flood;
-            }
-        }
-        sent += 50;
-        assert!(sent < 200_000, "the slow client was never dropped");
-        let _ = tokio::time::timeout(Duration::from_millis(5), player.until_state(dropped)).await;
-    }
-    player.until_state(dropped).await;
+    flood_until_dropped(&mut slow, &mut player, |s| s["spectators"] == 0).await;
     // When it reads at last, what is queued ends with the close, and its reason.
     let frame = slow.closed().await.expect("a close frame");
     assert_eq!(u16::from(frame.code), 1008, "{frame:?}");
@@ -155,19 +143,10 @@ async fn a_seated_player_dropped_as_too_slow_is_away_and_a_bot_covers_their_turn
         .until_state(|s| s["seats"][0]["status"] == "connected")
         .await;
 
-    let away = |s: &Value| s["seats"][0]["status"] == "away";
-    let mut sent = 0;
-    'flood: while !away(&spectator.state) {
-        for _ in 0..50 {
-            if !slow.try_send_text(r#"{"type":"resync"}"#).await {
-                break 'flood;
-            }
-        }
-        sent += 50;
-        assert!(sent < 200_000, "the slow player was never dropped");
-        let _ = tokio::time::timeout(Duration::from_millis(5), spectator.until_state(away)).await;
-    }
-    spectator.until_state(away).await;
+    flood_until_dropped(&mut slow, &mut spectator, |s| {
+        s["seats"][0]["status"] == "away"
+    })
+    .await;
     spectator
         .until_state(|s| s["seats"][0]["bot_playing"] == true)
         .await;
@@ -183,4 +162,24 @@ async fn a_seated_player_dropped_as_too_slow_is_away_and_a_bot_covers_their_turn
         "a bot acted for the dropped player: {log}"
     );
     server.finish().await;
+}
+
+/// Has `slow` ask for snapshots it never reads until `watcher` sees `dropped` (the room let it go).
+async fn flood_until_dropped(
+    slow: &mut WsClient,
+    watcher: &mut WsClient,
+    dropped: impl Fn(&Value) -> bool,
+) {
+    let mut sent = 0;
+    'flood: while !dropped(&watcher.state) {
+        for _ in 0..50 {
+            if !slow.try_send_text(r#"{"type":"resync"}"#).await {
+                break 'flood;
+            }
+        }
+        sent += 50;
+        assert!(sent < 200_000, "the slow client was never dropped");
+        let _ = tokio::time::timeout(Duration::from_millis(5), watcher.until_state(&dropped)).await;
+    }
+    watcher.until_state(&dropped).await;
 }

@@ -100,3 +100,18 @@ pub async fn restart_mid_game(mut server: TestServer) {
     again.stop_only().await;
     server.finish().await;
 }
+
+/// A public four-seat waiting room owned by Ana (seat 0) with Bea seated at seat 1: `(room, ana, bea)`.
+pub async fn ana_and_bea(server: &TestServer) -> (String, Player, Player) {
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let id = server.room(&ana, super::public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    (id, ana, bea)
+}
