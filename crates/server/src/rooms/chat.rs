@@ -105,13 +105,14 @@ pub fn message(row: &ChatRow) -> Outbound {
 
 /// What a player typed, made into one clean line: control characters (new lines included) become
 /// spaces, runs of spaces one, direction overrides (which could make a message look like another
-/// player's) are dropped. Refused when nothing is left or it is longer than [`MAX_CHAT_CHARS`].
+/// player's) and invisible spaces are dropped. Refused when nothing visible is left or it is longer
+/// than [`MAX_CHAT_CHARS`].
 pub fn clean(text: &str) -> Result<String, CommandError> {
     let mut out = String::with_capacity(text.len().min(4 * MAX_CHAT_CHARS));
     let mut chars = 0;
     let mut pending_space = false;
     for c in text.chars() {
-        if is_direction_control(c) {
+        if is_direction_control(c) || is_invisible_space(c) {
             continue;
         }
         if c.is_control() || c.is_whitespace() {
@@ -132,13 +133,20 @@ pub fn clean(text: &str) -> Result<String, CommandError> {
             ));
         }
     }
-    if out.is_empty() {
+    // Joiners are kept (emoji sequences and some scripts need them), but alone they show nothing.
+    if out.chars().all(|c| matches!(c, '\u{200C}' | '\u{200D}')) {
         return Err(CommandError::new(
             "chat_empty",
             "A chat message needs some text.",
         ));
     }
     Ok(out)
+}
+
+/// Zero-width space, word joiner and byte-order mark: they show nothing (a message of them alone
+/// would look blank).
+fn is_invisible_space(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// Unicode's explicit direction embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
@@ -171,13 +179,23 @@ mod tests {
     }
 
     #[test]
-    fn direction_overrides_are_dropped() {
+    fn direction_overrides_and_invisible_spaces_are_dropped_but_emoji_joiners_kept() {
         assert_eq!(clean("\u{202E}hola\u{2066}").unwrap(), "hola");
+        assert_eq!(clean("ho\u{200B}la").unwrap(), "hola");
+        let family = "👨\u{200D}👩\u{200D}👧";
+        assert_eq!(clean(family).unwrap(), family);
     }
 
     #[test]
     fn an_empty_or_blank_message_is_refused() {
-        for text in ["", "   ", "\n\t", "\u{202E}"] {
+        for text in [
+            "",
+            "   ",
+            "\n\t",
+            "\u{202E}",
+            "\u{200B}\u{200B}",
+            "\u{FEFF} \u{200D}",
+        ] {
             assert_eq!(clean(text).unwrap_err().code, "chat_empty", "{text:?}");
         }
     }
