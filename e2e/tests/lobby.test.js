@@ -132,6 +132,35 @@ test('play now against bots: the chosen rules and mode, every other seat a bot, 
   await p.context.close();
 });
 
+test('a token the server no longer knows is forgotten: the page asks for a name again, a room is watched', async () => {
+  const owner = await newPage(browser);
+  await register(owner.page, srv.url, 'Iris');
+  const roomId = await createRoom(owner.page, { mode: 'individual', players: 2, bots: [''] });
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Hugo');
+  // As after the host reset the database: the stored token means nothing to the server any more.
+  await p.page.evaluate(() => {
+    const id = JSON.parse(localStorage.getItem('parchis.player'));
+    localStorage.setItem('parchis.player', JSON.stringify({ ...id, token: 'f'.repeat(64) }));
+  });
+  await p.page.reload();
+  await p.page.waitForSelector('#save-name');
+  assert.equal(await p.page.evaluate(() => localStorage.getItem('parchis.player')), null);
+  assert.match(await p.page.textContent('#banner'), /choose a name again/);
+  // The same in a room: the page falls back to watching (a name form to take a seat), and does not
+  // try to reconnect with the dead token for ever.
+  await p.page.evaluate(() => {
+    localStorage.setItem('parchis.player', JSON.stringify({ id: 'gone', display_name: 'Hugo', token: 'e'.repeat(64) }));
+  });
+  await p.page.goto(`${srv.url}/room/${roomId}`);
+  await p.page.waitForSelector('#wr-name');
+  await p.page.waitForFunction(() => window.__parchis && window.__parchis.hello && window.__parchis.hello.role === 'spectator');
+  assert.equal(await p.page.evaluate(() => localStorage.getItem('parchis.player')), null);
+  assertNoErrors(p.page, [...wsAllow, /status of 401/]);
+  await p.context.close();
+  await owner.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

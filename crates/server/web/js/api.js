@@ -29,6 +29,12 @@ async function call(method, path, body, auth = true) {
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  // The server no longer knows our token (its database was reset, or moved): forget the identity,
+  // so the page asks for a name again instead of failing (and reconnecting) for ever.
+  if (res.status === 401 && json && json.code === 'invalid_token' && auth && who && me() && me().token === who.token) {
+    forget();
+    window.dispatchEvent(new CustomEvent('parchis:signed-out'));
+  }
   if (!res.ok) throw new ApiError(res.status, json);
   return json;
 }

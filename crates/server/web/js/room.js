@@ -531,6 +531,7 @@ export function mountRoom(main, ref) {
   document.addEventListener('visibilitychange', onVis);
   void navigate;
   return () => {
+    ctx.dead = true; // a request still under way must not reconnect a page that is gone
     if (ctx.conn) ctx.conn.close();
     ctx.attention.dispose();
     clearInterval(ctx.timerId);
