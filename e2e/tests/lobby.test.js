@@ -161,6 +161,26 @@ test('a token the server no longer knows is forgotten: the page asks for a name 
   await owner.context.close();
 });
 
+test('how to play: every rule set summed up, in the chosen language', async () => {
+  const p = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true });
+  await p.page.goto(`${srv.url}/`);
+  await p.page.click('#howto-link');
+  await p.page.waitForSelector('#howto');
+  assert.equal(new URL(p.page.url()).pathname, '/rules');
+  for (const set of ['playgridia', 'ludoteka', 'morocco']) {
+    assert.ok((await p.page.locator(`#howto-${set} li`).count()) >= 5, set);
+  }
+  assert.match(await p.page.textContent('#howto-morocco'), /12/);
+  await p.page.selectOption('#lang', 'es');
+  assert.equal(await p.page.textContent('#howto h2'), 'Cómo se juega');
+  assert.equal(await p.page.textContent('#howto-morocco h3'), 'Marruecos');
+  const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 375, `no horizontal scroll (${width})`);
+  await shot(p.page, 'howto-phone');
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -5,6 +5,7 @@ import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
 import { api, me, register } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
+import { mountHowTo } from './howto.js';
 
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
@@ -43,6 +44,7 @@ function route() {
   if ((m = path.match(/^\/room\/([^/]+)$/))) unmount = mountRoom(main, decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/replay\/([^/]+)$/))) unmount = mountReplay(main, decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/(?:join|j)\/([^/]+)$/))) { navigate(`/room/${m[1]}`, true); return; }
+  else if (path === '/rules') unmount = mountHowTo(main);
   else unmount = mountHome(main);
   document.title = t('title');
 }
