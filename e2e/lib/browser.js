@@ -9,9 +9,13 @@ export function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
-/** A page that records console errors and page errors into `page.errors`. */
-export async function newPage(browser, { viewport = { width: 1280, height: 800 }, locale = 'en-GB', isMobile = false } = {}) {
-  const context = await browser.newContext({ viewport, locale, isMobile, hasTouch: isMobile, deviceScaleFactor: isMobile ? 2 : 1 });
+/**
+ * A page that records console errors and page errors into `page.errors`. The server's Content
+ * Security Policy forbids evaluating strings as script, which Playwright's polling waits need; pages
+ * bypass it unless `csp` is set (the test that checks the client under its real policy sets it).
+ */
+export async function newPage(browser, { viewport = { width: 1280, height: 800 }, locale = 'en-GB', isMobile = false, csp = false } = {}) {
+  const context = await browser.newContext({ viewport, locale, isMobile, hasTouch: isMobile, deviceScaleFactor: isMobile ? 2 : 1, bypassCSP: !csp });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (m) => { if (m.type() === 'error') page.errors.push(`console: ${m.text()}`); });

@@ -181,6 +181,26 @@ test('how to play: every rule set summed up, in the chosen language', async () =
   await p.context.close();
 });
 
+test('the client runs under its own content security policy: no script, style or socket is refused', async () => {
+  const p = await newPage(browser, { csp: true });
+  const violations = [];
+  p.page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text()); });
+  await register(p.page, srv.url, 'Jana');
+  await p.page.click('#play-now');
+  await p.page.waitForSelector('svg.board [data-piece]');
+  await p.page.waitForSelector('#roll:not([disabled])');
+  await p.page.click('#roll');
+  await p.page.waitForSelector('#dice [data-die]:not([data-die=""])');
+  await p.page.fill('#chat-input', 'hola');
+  await p.page.press('#chat-input', 'Enter');
+  await p.page.waitForSelector('#chat-log li[data-seq]');
+  await p.page.click('#howto-link');
+  await p.page.waitForSelector('#howto');
+  assert.deepEqual(violations, []);
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

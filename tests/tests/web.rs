@@ -42,3 +42,25 @@ async fn the_web_client_is_served_at_the_root_and_for_client_routes() {
     assert_eq!(body["code"], "not_found");
     server.finish().await;
 }
+
+#[tokio::test]
+async fn client_pages_and_files_carry_a_strict_content_security_policy() {
+    let server = TestServer::sqlite().await;
+    for path in ["/", "/js/app.js", "/css/app.css"] {
+        let resp = server.get(path).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{path}");
+        let headers = resp.headers();
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(
+            !csp.contains("script-src 'self' 'unsafe-inline'"),
+            "no inline scripts"
+        );
+        assert!(
+            csp.contains("frame-ancestors 'none'"),
+            "not framed by other sites"
+        );
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+    }
+    server.finish().await;
+}
