@@ -85,6 +85,18 @@ test('players chat as plain text, a spectator reads, and the chat survives the s
   await a.page.click('#chat-muted .chat-unmute');
   assert.deepEqual((await texts(a.page)).map((m) => m.text), [sneaky, '👍', '¡Suerte!']);
   assert.equal((await texts(b.page)).length, 3);
+
+  // On the phone the chat is below the board: a new message shows on a floating button, which brings
+  // the chat into view and goes away.
+  await b.page.evaluate(() => window.scrollTo(0, 0));
+  assert.equal(await b.page.isVisible('#chat-badge'), false);
+  await a.page.fill('#chat-input', '¿Bea?');
+  await a.page.press('#chat-input', 'Enter');
+  await b.page.waitForSelector('#chat-badge:not(.hidden)');
+  assert.equal((await b.page.textContent('#chat-badge')).trim(), '💬 1');
+  await b.page.click('#chat-badge');
+  await b.page.waitForSelector('#chat-badge.hidden', { state: 'attached' });
+  assert.equal(await a.page.isVisible('#chat-badge'), false, 'the writer is not told of her own message');
   assertNoErrors(a.page);
   assertNoErrors(b.page);
 });

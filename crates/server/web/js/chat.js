@@ -38,7 +38,31 @@ export class ChatPanel {
     this.status = h('p.error', { id: 'chat-error', role: 'alert' });
     this.el = h('section.card.chat', { id: 'chat', 'aria-labelledby': 'chat-h' },
       h('h2', { id: 'chat-h' }, t('chat')), this.list, this.mutedLine, this.form, this.quick, this.note, this.status);
+    // On a phone the chat sits below the board: new messages from others while it is out of view
+    // show on a floating button that brings it into view.
+    this.unseen = 0;
+    this.inView = true;
+    this.badge = h('button.chat-badge.hidden', { type: 'button', id: 'chat-badge', onclick: () => this.el.scrollIntoView({ block: 'start' }) });
+    if ('IntersectionObserver' in window) {
+      new IntersectionObserver(([entry]) => {
+        this.inView = entry.isIntersecting;
+        if (this.inView) { this.unseen = 0; this.renderBadge(); }
+      }).observe(this.el);
+    }
     this.render();
+  }
+
+  /** `count` new messages from others arrived live. */
+  noteUnseen(count) {
+    if (this.inView || count <= 0) return;
+    this.unseen += count;
+    this.renderBadge();
+  }
+
+  renderBadge() {
+    this.badge.classList.toggle('hidden', this.unseen === 0);
+    this.badge.textContent = `💬 ${this.unseen}`;
+    this.badge.setAttribute('aria-label', `${t('chat')}: ${this.unseen}`);
   }
 
   /** Adds messages (live or a history); those already shown are skipped. Returns the new ones. */

@@ -58,7 +58,7 @@ export function mountRoom(main, ref) {
     isMine: (m) => { const who = me(); return !!who && m.player_id === who.id; },
   });
   const root = h('div.room', { id: 'room' });
-  main.append(root);
+  main.append(root, ctx.chat.badge);
   root.append(h('p.muted', t('loading')));
 
   const mySeatIndex = () => {
@@ -94,7 +94,10 @@ export function mountRoom(main, ref) {
       onChat: (messages, { live }) => {
         const added = ctx.chat.add(messages);
         const who = me();
-        if (live) ctx.attention.chatArrived(added.filter((m) => (!who || m.player_id !== who.id) && !ctx.chat.isMuted(m)).length);
+        if (!live) return;
+        const fromOthers = added.filter((m) => (!who || m.player_id !== who.id) && !ctx.chat.isMuted(m)).length;
+        ctx.attention.chatArrived(fromOthers);
+        ctx.chat.noteUnseen(fromOthers);
       },
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
       onStatus: (status) => {
