@@ -157,8 +157,16 @@ pub async fn list_rooms(State(state): State<AppState>) -> Result<Json<RoomList>,
         .await?;
     let mut rooms = Vec::new();
     for id in ids {
-        // Only rooms live on this node can have someone connected: the others are not loaded.
-        if let Some(snapshot) = state.rooms.lookup_live(&id).await?
+        // Only rooms live on this node can have someone connected: the others are not loaded. A room
+        // too busy to answer is left out of this listing rather than failing the whole lobby.
+        let live = match state.rooms.lookup_live(&id).await {
+            Ok(live) => live,
+            Err(err) => {
+                tracing::warn!(room = %id, %err, "left out of the public list");
+                None
+            }
+        };
+        if let Some(snapshot) = live
             && snapshot.players_connected > 0
             && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
         {
