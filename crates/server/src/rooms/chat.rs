@@ -29,6 +29,9 @@ pub struct ChatLog {
     last_seq: i64,
     /// When each seat sent its messages inside the current window (the rate limit).
     sent: Vec<VecDeque<Instant>>,
+    /// The `chat_history` frame of `recent`, serialised once and shared by every (re)connecting client
+    /// until the next message (`None`: not built since).
+    history_frame: Option<Outbound>,
 }
 
 impl ChatLog {
@@ -43,6 +46,7 @@ impl ChatLog {
             recent,
             last_seq,
             sent: vec![VecDeque::new(); seats],
+            history_frame: None,
         }
     }
 
@@ -87,14 +91,19 @@ impl ChatLog {
             self.recent.pop_front();
         }
         self.recent.push_back(row);
+        self.history_frame = None;
     }
 
     /// `{"type":"chat_history","messages":[…]}`: the last messages, oldest first.
-    pub fn history(&self) -> Outbound {
-        Outbound::Text(frame(&json!({
-            "type": "chat_history",
-            "messages": self.recent,
-        })))
+    pub fn history(&mut self) -> Outbound {
+        let recent = &self.recent;
+        self.history_frame
+            .get_or_insert_with(|| {
+                Outbound::Text(frame(
+                    &json!({ "type": "chat_history", "messages": recent }),
+                ))
+            })
+            .clone()
     }
 }
 
