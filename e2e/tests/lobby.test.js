@@ -92,6 +92,31 @@ test('the home page lists your games: a running one is resumed in one click, a w
   await p.context.close();
 });
 
+test('changing your name keeps you: the same identity, your running game listed and the table shows the new name', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Rita');
+  const before = await p.page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+  const room = await createRoom(p.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await p.page.click('#start-game');
+  await p.page.waitForSelector('svg.board');
+  await p.page.goto(`${srv.url}/`);
+  await p.page.click('#change-name');
+  await p.page.fill('#name', 'Rita Moreno');
+  await p.page.press('#name', 'Enter');
+  await p.page.waitForFunction(() => document.querySelector('#name-h')?.textContent.includes('Rita Moreno'));
+  const after = await p.page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+  assert.equal(after.id, before.id, 'the same player');
+  assert.equal(after.token, before.token, 'the same token');
+  assert.equal(after.display_name, 'Rita Moreno');
+  // The running game is still yours, and its table shows the new name.
+  await p.page.waitForSelector(`#my-rooms li[data-room="${room}"]`);
+  await p.page.click(`#my-rooms li[data-room="${room}"] .resume-link`);
+  await p.page.waitForSelector('svg.board');
+  await p.page.waitForFunction(() => [...document.querySelectorAll('#seats li, #players li')].some((li) => li.textContent.includes('Rita Moreno')));
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('an owner who leaves hands the room over: the next player gets the Start button', async () => {
   const a = await newPage(browser);
   const b = await newPage(browser);

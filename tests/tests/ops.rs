@@ -48,6 +48,7 @@ async fn openapi_document_lists_room_endpoints() {
     let paths = doc["paths"].as_object().unwrap();
     for path in [
         "/api/players",
+        "/api/players/me",
         "/api/players/me/rooms",
         "/api/rooms",
         "/api/rooms/{id_or_code}",
@@ -63,6 +64,10 @@ async fn openapi_document_lists_room_endpoints() {
     ] {
         assert!(paths.contains_key(path), "missing {path}");
     }
+    assert!(
+        doc["paths"]["/api/players/me"]["patch"].is_object(),
+        "renaming is documented"
+    );
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
     server.finish().await;
 }

@@ -1,7 +1,9 @@
 mod common;
 
-use common::{TestServer, status_and_json};
-use serde_json::json;
+use common::game::ana_and_bea;
+use common::ws::WsClient;
+use common::{Player, TestServer, status_and_json};
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn registering_a_player_returns_a_64_hex_token() {
@@ -59,4 +61,119 @@ async fn the_token_is_never_stored_in_clear() {
     );
     assert!(text.contains("Pepe"), "read the wrong file");
     drop(server);
+}
+
+/// `PATCH /api/players/me` with `body` as `player`: status and JSON.
+async fn rename(server: &TestServer, player: &Player, body: &str) -> (reqwest::StatusCode, Value) {
+    let resp = server
+        .client
+        .patch(server.url("/api/players/me"))
+        .bearer_auth(&player.token)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    status_and_json(resp).await
+}
+
+/// `GET /api/players/me` as `player`.
+async fn me(server: &TestServer, player: &Player) -> Value {
+    let resp = server
+        .get("/api/players/me")
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+#[tokio::test]
+async fn a_new_name_keeps_the_same_player_token_and_seat_and_shows_at_once_in_an_open_room() {
+    renaming(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn a_new_name_keeps_the_same_player_on_postgres() {
+    renaming(TestServer::postgres().await).await;
+}
+
+async fn renaming(server: TestServer) {
+    let (room, ana, bea) = ana_and_bea(&server).await;
+    let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    assert_eq!(ana_ws.state["seats"][1]["display_name"], "Bea");
+
+    let (status, body) = rename(&server, &bea, r#"{"display_name":"  Beatriz "}"#).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({ "id": bea.id, "display_name": "Beatriz" }));
+    assert_eq!(me(&server, &bea).await["display_name"], "Beatriz");
+
+    // The table sees the new name without anyone reloading, and Bea still holds her seat.
+    ana_ws
+        .until_state(|s| s["seats"][1]["display_name"] == "Beatriz")
+        .await;
+    assert_eq!(ana_ws.state["seats"][1]["player_id"], bea.id.as_str());
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{room}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 200, "the old token still acts for the seat: {body}");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_new_name_is_stored_and_shown_by_a_room_loaded_after_a_restart() {
+    let mut server = TestServer::sqlite().await;
+    let (room, _ana, bea) = ana_and_bea(&server).await;
+    let (status, body) = rename(&server, &bea, r#"{"display_name":"Beatriz"}"#).await;
+    assert_eq!(status, 200, "{body}");
+    server.stop().await;
+    let again = TestServer::start(server.database_url.clone()).await;
+    let resp = again
+        .get(&format!("/api/rooms/{room}"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seats"][1]["display_name"], "Beatriz");
+    assert_eq!(me(&again, &bea).await["display_name"], "Beatriz");
+    again.stop_only().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_bad_new_name_is_refused_with_a_code_and_changes_nothing() {
+    let server = TestServer::sqlite().await;
+    let lola = server.player("Lola").await;
+    for (body, status, code) in [
+        (r#"{"display_name":"   "}"#, 422, "invalid_display_name"),
+        (
+            &format!(r#"{{"display_name":"{}"}}"#, "x".repeat(33)),
+            422,
+            "invalid_display_name",
+        ),
+        (
+            r#"{"display_name":"a\u0007b"}"#,
+            422,
+            "invalid_display_name",
+        ),
+        (r#"{"display_name":"#, 400, "malformed_json"),
+    ] {
+        let (got, answer) = rename(&server, &lola, body).await;
+        assert_eq!(got, status, "{body}: {answer}");
+        assert_eq!(answer["code"], code, "{body}: {answer}");
+        assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let stranger = Player {
+        id: String::new(),
+        token: "0".repeat(64),
+    };
+    let (got, answer) = rename(&server, &stranger, r#"{"display_name":"Eve"}"#).await;
+    assert_eq!(got, 401, "{answer}");
+    assert_eq!(answer["code"], "invalid_token");
+    assert_eq!(me(&server, &lola).await["display_name"], "Lola");
+    server.finish().await;
 }

@@ -1,4 +1,4 @@
-//! One address may not flood the API with writes: past its allowance a POST gets `429 rate_limited`
+//! One address may not flood the API with writes: past its allowance a POST or PATCH gets `429 rate_limited`
 //! with `Retry-After` and changes nothing, while reads go on; behind a trusted proxy each forwarded
 //! address has its own allowance, and without that trust the header cannot be used to dodge it.
 mod common;
@@ -72,5 +72,33 @@ async fn behind_a_trusted_proxy_each_forwarded_address_has_its_own_allowance() {
         StatusCode::CREATED,
         "another player behind the same proxy"
     );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn renaming_counts_as_a_write_and_a_refused_rename_changes_nothing() {
+    let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 2).await;
+    let player = register(&server, "Lola", None).await;
+    let (_, body) = status_and_json(player).await;
+    let token = body["token"].as_str().unwrap().to_owned();
+    let rename = |name: &'static str| {
+        server
+            .client
+            .patch(server.url("/api/players/me"))
+            .bearer_auth(&token)
+            .json(&json!({ "display_name": name }))
+            .send()
+    };
+    assert_eq!(rename("Lolita").await.unwrap().status(), StatusCode::OK);
+    let refused = rename("Dolores").await.unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let resp = server
+        .get("/api/players/me")
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    let (_, me) = status_and_json(resp).await;
+    assert_eq!(me["display_name"], "Lolita");
     server.finish().await;
 }

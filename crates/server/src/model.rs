@@ -25,6 +25,22 @@ pub struct PlayerCreated {
     pub token: String,
 }
 
+/// Body of `PATCH /api/players/me`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RenamePlayerRequest {
+    /// The new name shown to other players (1–32 characters after trimming).
+    pub display_name: String,
+}
+
+/// A player as they see themselves (`GET` and `PATCH /api/players/me`); never the token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerView {
+    /// Player id.
+    pub id: String,
+    /// Name shown to other players.
+    pub display_name: String,
+}
+
 /// Lifecycle of a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

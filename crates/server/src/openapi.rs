@@ -6,19 +6,22 @@ use utoipa::{Modify, OpenApi};
 use crate::error::ErrorBody;
 use crate::model::{
     CreatePlayerRequest, GameRecord, GameReplay, Health, JoinRoomRequest, LogEntry, MyGame, MyRoom,
-    MyRooms, PlayerCreated, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, SeatView,
+    MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList,
+    RoomStatus, RoomView, SeatView,
 };
 use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST and PATCH is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,
         crate::metrics::render,
         crate::routes::players::create_player,
+        crate::routes::players::me,
+        crate::routes::players::rename_me,
         crate::routes::players::my_rooms,
         crate::routes::rooms::create_room,
         crate::routes::rooms::list_rooms,
@@ -35,7 +38,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
-        MyRooms, MyRoom, MyGame,
+        MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -31,6 +31,20 @@ impl Db {
         Ok(())
     }
 
+    /// Gives the player another display name; false when no such player exists.
+    pub async fn rename_player(&self, id: &str, display_name: &str) -> Result<bool, DbError> {
+        let changed = on_pool!(self, pool => {
+            sqlx::query("UPDATE players SET display_name = $1 WHERE id = $2")
+                .bind(display_name)
+                .bind(id)
+                .execute(pool)
+                .await
+                .map_err(classify)?
+                .rows_affected()
+        });
+        Ok(changed == 1)
+    }
+
     /// The player whose token hashes to `token_hash`, if any.
     pub async fn player_by_token_hash(
         &self,

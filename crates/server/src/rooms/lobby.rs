@@ -35,6 +35,13 @@ pub enum RoomCommand {
         /// Player asking to start.
         player_id: String,
     },
+    /// A seated player chose another display name (already stored): show it from now on.
+    Rename {
+        /// Player who renamed themselves.
+        player_id: String,
+        /// Their new name.
+        display_name: String,
+    },
 }
 
 /// Broadcast to a room's subscribers after every change.
@@ -237,6 +244,20 @@ impl Lobby {
         if let Some(slot) = self.seats.iter_mut().find(|s| s.seat == seat.seat) {
             *slot = seat;
         }
+    }
+
+    /// Shows a seated player's new display name (stored already, in `players`); false when they do not
+    /// sit here or the name is the same.
+    pub fn rename(&mut self, player_id: &str, display_name: &str) -> bool {
+        let Some(index) = self.seat_of(player_id) else {
+            return false;
+        };
+        let seat = &mut self.seats[index];
+        if seat.display_name.as_deref() == Some(display_name) {
+            return false;
+        }
+        seat.display_name = Some(display_name.to_owned());
+        true
     }
 
     /// Writes a persisted start into the state.

@@ -774,6 +774,16 @@ impl Room {
                 self.game_version = self.hub.version();
                 self.send_previews(None);
             }
+            RoomCommand::Rename {
+                player_id,
+                display_name,
+            } => {
+                // Only the name changes: the seat keeps its presence, its bot cover and its turn.
+                if self.lobby.rename(&player_id, &display_name) {
+                    let _ = self.events.send(self.lobby.lobby_event());
+                    self.publish(&[]);
+                }
+            }
         }
         let (connected, _) = self.presence();
         Ok(RoomSnapshot {

@@ -17,6 +17,10 @@ pub fn router() -> Router<AppState> {
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(crate::metrics::render))
         .route("/api/players", post(players::create_player))
+        .route(
+            "/api/players/me",
+            get(players::me).patch(players::rename_me),
+        )
         .route("/api/players/me/rooms", get(players::my_rooms))
         .route(
             "/api/rooms",

@@ -1,5 +1,6 @@
-//! `POST /api/players`: anonymous registration with a bearer token; `GET /api/players/me/rooms`:
-//! the rooms a player sits in.
+//! `POST /api/players`: anonymous registration with a bearer token; `GET`/`PATCH /api/players/me`:
+//! who you are, and another display name for the same player; `GET /api/players/me/rooms`: the rooms a
+//! player sits in.
 
 use axum::Json;
 use axum::extract::State;
@@ -10,7 +11,11 @@ use crate::auth;
 use crate::db::{PlayerRow, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
-use crate::model::{CreatePlayerRequest, MyGame, MyRoom, MyRooms, PlayerCreated, RoomStatus};
+use crate::model::{
+    CreatePlayerRequest, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest,
+    RoomStatus,
+};
+use crate::rooms::RoomCommand;
 
 /// Longest display name, in characters.
 const MAX_NAME_CHARS: usize = 32;
@@ -26,18 +31,7 @@ pub async fn create_player(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CreatePlayerRequest>,
 ) -> Result<(StatusCode, Json<PlayerCreated>), AppError> {
-    let display_name = req.display_name.trim().to_owned();
-    let chars = display_name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(AppError::InvalidDisplayName(format!(
-            "The display name must have 1 to {MAX_NAME_CHARS} characters."
-        )));
-    }
-    if display_name.chars().any(char::is_control) {
-        return Err(AppError::InvalidDisplayName(
-            "The display name must not contain control characters.".into(),
-        ));
-    }
+    let display_name = display_name(&req.display_name)?;
     let token = auth::new_token();
     let player = PlayerRow {
         id: auth::new_id(),
@@ -56,6 +50,78 @@ pub async fn create_player(
             token,
         }),
     ))
+}
+
+/// A display name as given, trimmed, or why it cannot be one.
+fn display_name(given: &str) -> Result<String, AppError> {
+    let name = given.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(AppError::InvalidDisplayName(format!(
+            "The display name must have 1 to {MAX_NAME_CHARS} characters."
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(AppError::InvalidDisplayName(
+            "The display name must not contain control characters.".into(),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// Who the token belongs to.
+#[utoipa::path(get, path = "/api/players/me", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "You", body = PlayerView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody)))]
+pub async fn me(player: AuthPlayer) -> Json<PlayerView> {
+    Json(PlayerView {
+        id: player.id,
+        display_name: player.display_name,
+    })
+}
+
+/// Another display name for the same player: the token, the seats and the games stay yours. Rooms open
+/// now show it at once; the others when they are next opened.
+#[utoipa::path(patch, path = "/api/players/me", tag = "players",
+    security(("bearer" = [])),
+    request_body = RenamePlayerRequest,
+    responses(
+        (status = 200, description = "Renamed", body = PlayerView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 422, description = "Invalid display name", body = ErrorBody)))]
+pub async fn rename_me(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<RenamePlayerRequest>,
+) -> Result<Json<PlayerView>, AppError> {
+    let display_name = display_name(&req.display_name)?;
+    if !state.db.rename_player(&player.id, &display_name).await? {
+        // Deleted between the token check and now: as if the token were unknown.
+        return Err(AppError::InvalidToken);
+    }
+    // The rooms this player sits in that are open on this node show the new name now; a stored room reads
+    // it from `players` when it is loaded, so none is woken for this.
+    for room in state.db.player_rooms(&player.id, MY_ROOMS_LIMIT).await? {
+        if RoomStatus::parse(&room.status) == RoomStatus::Finished {
+            continue;
+        }
+        if let Ok(Some(_)) = state.rooms.lookup_live(&room.room_id).await {
+            let command = RoomCommand::Rename {
+                player_id: player.id.clone(),
+                display_name: display_name.clone(),
+            };
+            if let Err(err) = state.rooms.send(&room.room_id, command).await {
+                tracing::warn!(room = %room.room_id, %err, "the new name was not shown in the room");
+            }
+        }
+    }
+    Ok(Json(PlayerView {
+        id: player.id,
+        display_name,
+    }))
 }
 
 /// How many rooms a player's own list shows.

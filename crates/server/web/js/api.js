@@ -45,6 +45,14 @@ export async function register(displayName) {
   return p;
 }
 
+/** Another name for the same player (same token, seats and games); the stored identity follows. */
+export async function rename(displayName) {
+  const who = me();
+  const p = await call('PATCH', '/api/players/me', { display_name: displayName });
+  if (who) localStorage.setItem(KEY, JSON.stringify({ ...who, display_name: p.display_name }));
+  return p;
+}
+
 export const api = {
   createRoom: (req) => call('POST', '/api/rooms', req),
   listRooms: () => call('GET', '/api/rooms', undefined, false),

@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
-import { api, me, register } from './api.js';
+import { api, me, register, rename } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -78,7 +78,8 @@ function nameCard(onChange) {
     const edit = h('form.row.hidden', {
       onsubmit: async (e) => {
         e.preventDefault();
-        try { await register(input.value.trim()); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); }
+        // The same player under another name: seats, running games and "Your games" stay.
+        try { await rename(input.value.trim()); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); }
       },
     }, h('label', { for: 'name' }, t('your_name')), input, h('button.primary', { type: 'submit' }, t('save_name')));
     card.append(
