@@ -108,7 +108,10 @@ async fn renaming(server: TestServer) {
 
     let (status, body) = rename(&server, &bea, r#"{"display_name":"  Beatriz "}"#).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, json!({ "id": bea.id, "display_name": "Beatriz" }));
+    assert_eq!(
+        body,
+        json!({ "id": bea.id, "display_name": "Beatriz", "username": null })
+    );
     assert_eq!(me(&server, &bea).await["display_name"], "Beatriz");
 
     // The table sees the new name without anyone reloading, and Bea still holds her seat.

@@ -33,6 +33,18 @@ pub enum AppError {
     InvalidSettings(String),
     #[error("{0}")]
     InvalidDisplayName(String),
+    #[error("{0}")]
+    InvalidUsername(String),
+    #[error("{0}")]
+    WeakPassword(String),
+    #[error("That username is taken; choose another.")]
+    UsernameTaken,
+    #[error("You already have an account: sign in with it on other devices.")]
+    AccountExists,
+    #[error("Unknown username or wrong password.")]
+    WrongCredentials,
+    #[error("Create an account before signing out, or this player could never be used again.")]
+    NoAccount,
     #[error("This endpoint needs an `Authorization: Bearer <token>` header.")]
     MissingToken,
     #[error("The bearer token is not valid.")]
@@ -76,17 +88,18 @@ impl AppError {
         use AppError::*;
         match self {
             MalformedJson(_) | UnreadableBody => StatusCode::BAD_REQUEST,
-            InvalidBody(_) | InvalidSettings(_) | InvalidDisplayName(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            InvalidBody(_)
+            | InvalidSettings(_)
+            | InvalidDisplayName(_)
+            | InvalidUsername(_)
+            | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            MissingToken | InvalidToken => StatusCode::UNAUTHORIZED,
+            MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | NotFound => StatusCode::NOT_FOUND,
-            RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished => {
-                StatusCode::CONFLICT
-            }
+            RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
+            | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -105,6 +118,12 @@ impl AppError {
             UnreadableBody => "unreadable_body",
             InvalidSettings(_) => "invalid_settings",
             InvalidDisplayName(_) => "invalid_display_name",
+            InvalidUsername(_) => "invalid_username",
+            WeakPassword(_) => "weak_password",
+            UsernameTaken => "username_taken",
+            AccountExists => "account_exists",
+            WrongCredentials => "wrong_credentials",
+            NoAccount => "no_account",
             MissingToken => "missing_token",
             InvalidToken => "invalid_token",
             RoomNotFound => "room_not_found",

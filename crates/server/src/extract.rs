@@ -45,6 +45,8 @@ pub struct AuthPlayer {
     pub id: String,
     /// Their display name, handy for broadcasts and logs.
     pub display_name: String,
+    /// The hash of the token the request came with: signing out revokes that one token.
+    pub token_hash: String,
 }
 
 impl FromRequestParts<AppState> for AuthPlayer {
@@ -65,14 +67,16 @@ impl FromRequestParts<AppState> for AuthPlayer {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .ok_or(AppError::InvalidToken)?;
+        let token_hash = auth::hash_token(token);
         let player = state
             .db
-            .player_by_token_hash(&auth::hash_token(token))
+            .player_by_token_hash(&token_hash)
             .await?
             .ok_or(AppError::InvalidToken)?;
         Ok(AuthPlayer {
             id: player.id,
             display_name: player.display_name,
+            token_hash,
         })
     }
 }

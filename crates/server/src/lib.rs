@@ -13,6 +13,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
+pub mod password;
 pub mod rate_limit;
 pub mod rooms;
 pub mod routes;

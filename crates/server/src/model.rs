@@ -39,6 +39,31 @@ pub struct PlayerView {
     pub id: String,
     /// Name shown to other players.
     pub display_name: String,
+    /// The account's username, once the player made one (`POST /api/account`).
+    pub username: Option<String>,
+}
+
+/// Body of `POST /api/account` (make one) and `POST /api/sessions` (sign in with it).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CredentialsRequest {
+    /// 3–24 letters, digits, `_`, `-` or `.`; unique whatever the case.
+    pub username: String,
+    /// 8–128 characters (only checked when making the account).
+    pub password: String,
+}
+
+/// Response of `POST /api/sessions`: the player signed in as, and a new token for this device (the
+/// only time it is shown).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SignedIn {
+    /// Player id (the same on every device).
+    pub id: String,
+    /// Name shown to other players.
+    pub display_name: String,
+    /// The account's username.
+    pub username: String,
+    /// Secret bearer token for this device (64 hex chars); the server keeps only its hash.
+    pub token: String,
 }
 
 /// Lifecycle of a room.

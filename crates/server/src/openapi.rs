@@ -5,16 +5,16 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::model::{
-    CreatePlayerRequest, GameRecord, GameReplay, Health, JoinRoomRequest, LogEntry, MyGame, MyRoom,
-    MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList,
-    RoomStatus, RoomView, SeatView,
+    CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health, JoinRoomRequest,
+    LogEntry, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece,
+    ReplayStep, RoomList, RoomStatus, RoomView, SeatView, SignedIn,
 };
 use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
 
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST and PATCH is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,
@@ -23,6 +23,9 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         crate::routes::players::me,
         crate::routes::players::rename_me,
         crate::routes::players::my_rooms,
+        crate::routes::accounts::create_account,
+        crate::routes::accounts::sign_in,
+        crate::routes::accounts::sign_out,
         crate::routes::rooms::create_room,
         crate::routes::rooms::list_rooms,
         crate::routes::rooms::get_room,
@@ -38,11 +41,11 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
-        MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest,
+        MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
     )),
     modifiers(&BearerAuth),
     tags(
-        (name = "players", description = "Anonymous registration and your own rooms"),
+        (name = "players", description = "Registration, names, accounts and signing in, your own rooms"),
         (name = "rooms", description = "Room lobby"),
         (name = "games", description = "Game records and replays"),
         (name = "realtime", description = "The WebSocket room protocol (see PROTOCOL.md)"),

@@ -1,5 +1,5 @@
-//! A per-address limit on the API's writes (every POST and PATCH: registering, renaming, creating,
-//! joining, leaving, starting, rematches), so that one client cannot fill the database with players and rooms or wake
+//! A per-address limit on the API's writes (every POST, PATCH and DELETE: registering, renaming,
+//! accounts and signing in or out, creating, joining, leaving, starting, rematches), so that one client cannot fill the database with players and rooms or wake
 //! rooms by the thousand. tower_governor counts; refusals are the usual JSON error (`429
 //! rate_limited`, with `Retry-After`). Reads and the WebSocket are not limited here (the WebSocket
 //! has its own per-connection limit).
@@ -47,7 +47,7 @@ impl KeyExtractor for ClientIp {
 /// The limiter's configuration, shared by the layer and the task that forgets old addresses.
 pub type WriteLimit = GovernorConfig<ClientIp, NoOpMiddleware>;
 
-/// `per_minute` writes (POST, PATCH) per address, in bursts of up to `per_minute`; `None` when 0 (no limit).
+/// `per_minute` writes (POST, PATCH, DELETE) per address, in bursts of up to `per_minute`; `None` when 0 (no limit).
 pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit> {
     if per_minute == 0 {
         return None;
@@ -55,7 +55,7 @@ pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit>
     GovernorConfigBuilder::default()
         .period(Duration::from_secs(60) / per_minute)
         .burst_size(per_minute)
-        .methods(vec![Method::POST, Method::PATCH])
+        .methods(vec![Method::POST, Method::PATCH, Method::DELETE])
         .key_extractor(ClientIp { trust_forwarded })
         .finish()
 }

@@ -18,6 +18,7 @@
 //! caller after that commit. An idle server adds no delay: a lone append is
 //! written as soon as it arrives.
 
+mod accounts;
 mod chat;
 mod games;
 mod log_writer;
@@ -32,6 +33,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+pub use accounts::AccountRow;
 pub use chat::ChatRow;
 pub use games::{GameRow, LogRow, NewGame};
 pub use players::PlayerRow;

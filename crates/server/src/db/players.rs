@@ -31,6 +31,18 @@ impl Db {
         Ok(())
     }
 
+    /// A player by id.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, PlayerRow>(
+                "SELECT id, display_name, created_at FROM players WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
     /// Gives the player another display name; false when no such player exists.
     pub async fn rename_player(&self, id: &str, display_name: &str) -> Result<bool, DbError> {
         let changed = on_pool!(self, pool => {
@@ -45,14 +57,18 @@ impl Db {
         Ok(changed == 1)
     }
 
-    /// The player whose token hashes to `token_hash`, if any.
+    /// The player whose token hashes to `token_hash`, if any: the token the player was created with, or
+    /// one handed out by signing in (`sessions`).
     pub async fn player_by_token_hash(
         &self,
         token_hash: &str,
     ) -> Result<Option<PlayerRow>, DbError> {
         let row = on_pool!(self, pool => {
             sqlx::query_as::<_, PlayerRow>(
-                "SELECT id, display_name, created_at FROM players WHERE token_hash = $1",
+                "SELECT id, display_name, created_at FROM players WHERE token_hash = $1 \
+                 UNION ALL \
+                 SELECT p.id, p.display_name, p.created_at FROM sessions s \
+                 JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
             )
             .bind(token_hash)
             .fetch_optional(pool)

@@ -1,12 +1,13 @@
 //! HTTP routes of the JSON API and operational endpoints.
 
+pub mod accounts;
 pub mod games;
 pub mod health;
 pub mod players;
 pub mod rooms;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 
 use crate::AppState;
 
@@ -22,6 +23,9 @@ pub fn router() -> Router<AppState> {
             get(players::me).patch(players::rename_me),
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
+        .route("/api/account", post(accounts::create_account))
+        .route("/api/sessions", post(accounts::sign_in))
+        .route("/api/sessions/current", delete(accounts::sign_out))
         .route(
             "/api/rooms",
             post(rooms::create_room).get(rooms::list_rooms),

@@ -75,11 +75,16 @@ fn display_name(given: &str) -> Result<String, AppError> {
     responses(
         (status = 200, description = "You", body = PlayerView),
         (status = 401, description = "Missing or invalid token", body = ErrorBody)))]
-pub async fn me(player: AuthPlayer) -> Json<PlayerView> {
-    Json(PlayerView {
+pub async fn me(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<Json<PlayerView>, AppError> {
+    let account = state.db.account_of_player(&player.id).await?;
+    Ok(Json(PlayerView {
         id: player.id,
         display_name: player.display_name,
-    })
+        username: account.map(|a| a.username),
+    }))
 }
 
 /// Another display name for the same player: the token, the seats and the games stay yours. Rooms open
@@ -118,9 +123,11 @@ pub async fn rename_me(
             }
         }
     }
+    let account = state.db.account_of_player(&player.id).await?;
     Ok(Json(PlayerView {
         id: player.id,
         display_name,
+        username: account.map(|a| a.username),
     }))
 }
 

@@ -1,0 +1,111 @@
+//! Queries on `accounts` (usernames and password hashes) and `sessions` (the tokens of signed-in
+//! devices).
+
+use super::{Db, DbError, classify, on_pool};
+
+/// An account as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccountRow {
+    /// The player the account signs in as.
+    pub player_id: String,
+    /// The username as its owner typed it.
+    pub username: String,
+    /// Argon2id PHC string of the password.
+    pub password_hash: String,
+}
+
+impl Db {
+    /// Stores an account for `player_id`; [`DbError::UniqueViolation`] when the username (folded to
+    /// lower case in `username_key`) or the player already has one.
+    pub async fn create_account(
+        &self,
+        account: &AccountRow,
+        username_key: &str,
+        created_at: i64,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO accounts (player_id, username, username_key, password_hash, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&account.player_id)
+            .bind(&account.username)
+            .bind(username_key)
+            .bind(&account.password_hash)
+            .bind(created_at)
+            .execute(pool)
+            .await
+            .map_err(classify)?;
+        });
+        Ok(())
+    }
+
+    /// The account of a player, if they made one.
+    pub async fn account_of_player(&self, player_id: &str) -> Result<Option<AccountRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, AccountRow>(
+                "SELECT player_id, username, password_hash FROM accounts WHERE player_id = $1",
+            )
+            .bind(player_id)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// The account whose username folds to `username_key`, if any.
+    pub async fn account_by_username(
+        &self,
+        username_key: &str,
+    ) -> Result<Option<AccountRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, AccountRow>(
+                "SELECT player_id, username, password_hash FROM accounts WHERE username_key = $1",
+            )
+            .bind(username_key)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// Stores the hash of a token handed out by signing in.
+    pub async fn create_session(
+        &self,
+        token_hash: &str,
+        player_id: &str,
+        created_at: i64,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+            )
+            .bind(token_hash)
+            .bind(player_id)
+            .bind(created_at)
+            .execute(pool)
+            .await
+            .map_err(classify)?;
+        });
+        Ok(())
+    }
+
+    /// Makes a token useless: a signed-in device's session is deleted; a player's first token (kept in
+    /// `players`) is replaced by `unusable_hash`, the hash of a token nobody holds.
+    pub async fn revoke_token(&self, token_hash: &str, unusable_hash: &str) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let deleted = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                .bind(token_hash)
+                .execute(pool)
+                .await?
+                .rows_affected();
+            if deleted == 0 {
+                sqlx::query("UPDATE players SET token_hash = $1 WHERE token_hash = $2")
+                    .bind(unusable_hash)
+                    .bind(token_hash)
+                    .execute(pool)
+                    .await
+                    .map_err(classify)?;
+            }
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Accounts, so that one player can play from several devices: `POST /api/account` gives the current
+//! player a username and a password; `POST /api/sessions` signs in with them and hands this device a
+//! token of its own; `DELETE /api/sessions/current` signs this device out (revokes its token).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+
+use crate::AppState;
+use crate::auth;
+use crate::db::{AccountRow, DbError, now_ms};
+use crate::error::{AppError, ErrorBody};
+use crate::extract::{ApiJson, AuthPlayer};
+use crate::model::{CredentialsRequest, PlayerView, SignedIn};
+use crate::password;
+
+/// Username length, in characters.
+const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=24;
+
+/// A username as given, trimmed, and its key (folded to lower case), or why it cannot be one.
+fn username(given: &str) -> Result<(String, String), AppError> {
+    let name = given.trim();
+    let ok_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if !USERNAME_CHARS.contains(&name.chars().count()) || !ok_chars {
+        return Err(AppError::InvalidUsername(format!(
+            "A username has {} to {} letters, digits, `_`, `-` or `.`.",
+            USERNAME_CHARS.start(),
+            USERNAME_CHARS.end()
+        )));
+    }
+    Ok((name.to_owned(), name.to_ascii_lowercase()))
+}
+
+/// Gives the current player a username and a password, to sign in as them on other devices.
+#[utoipa::path(post, path = "/api/account", tag = "players",
+    security(("bearer" = [])),
+    request_body = CredentialsRequest,
+    responses(
+        (status = 201, description = "Account made", body = PlayerView),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 409, description = "Username taken (`username_taken`), or you have an account (`account_exists`)", body = ErrorBody),
+        (status = 422, description = "Invalid username or too short a password", body = ErrorBody)))]
+pub async fn create_account(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<CredentialsRequest>,
+) -> Result<(StatusCode, Json<PlayerView>), AppError> {
+    let (username, key) = username(&req.username)?;
+    password::check_new(&req.password)?;
+    if state.db.account_of_player(&player.id).await?.is_some() {
+        return Err(AppError::AccountExists);
+    }
+    let account = AccountRow {
+        player_id: player.id.clone(),
+        username,
+        password_hash: password::hash(req.password).await?,
+    };
+    match state.db.create_account(&account, &key, now_ms()).await {
+        Ok(()) => {}
+        Err(DbError::UniqueViolation) => return Err(AppError::UsernameTaken),
+        Err(other) => return Err(other.into()),
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(PlayerView {
+            id: player.id,
+            display_name: player.display_name,
+            username: Some(account.username),
+        }),
+    ))
+}
+
+/// Signs in: the account's player, with a new token for this device. Refusals do not say whether the
+/// username exists; like every POST, attempts are limited per address.
+#[utoipa::path(post, path = "/api/sessions", tag = "players",
+    request_body = CredentialsRequest,
+    responses(
+        (status = 201, description = "Signed in; the token is shown only this once", body = SignedIn),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Unknown username or wrong password (`wrong_credentials`)", body = ErrorBody)))]
+pub async fn sign_in(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<CredentialsRequest>,
+) -> Result<(StatusCode, Json<SignedIn>), AppError> {
+    let account = match username(&req.username) {
+        Ok((_, key)) => state.db.account_by_username(&key).await?,
+        Err(_) => None,
+    };
+    let phc = account.as_ref().map(|a| a.password_hash.clone());
+    if !password::verify(req.password, phc).await? {
+        return Err(AppError::WrongCredentials);
+    }
+    let Some(account) = account else {
+        return Err(AppError::WrongCredentials);
+    };
+    let player = state
+        .db
+        .player(&account.player_id)
+        .await?
+        .ok_or_else(|| AppError::Internal("an account without its player".into()))?;
+    let token = auth::new_token();
+    state
+        .db
+        .create_session(&auth::hash_token(&token), &player.id, now_ms())
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SignedIn {
+            id: player.id,
+            display_name: player.display_name,
+            username: account.username,
+            token,
+        }),
+    ))
+}
+
+/// Signs this device out: the token the request came with stops working; the player's other devices
+/// stay signed in. Only a player with an account may, or they could never be used again.
+#[utoipa::path(delete, path = "/api/sessions/current", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Signed out: this token no longer works"),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 409, description = "No account to sign in with again (`no_account`)", body = ErrorBody)))]
+pub async fn sign_out(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<StatusCode, AppError> {
+    if state.db.account_of_player(&player.id).await?.is_none() {
+        return Err(AppError::NoAccount);
+    }
+    let unusable = auth::hash_token(&auth::new_token());
+    state.db.revoke_token(&player.token_hash, &unusable).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_are_short_plain_words_folded_to_lower_case_for_uniqueness() {
+        assert_eq!(
+            username("  Ana_R.99 ").unwrap(),
+            ("Ana_R.99".into(), "ana_r.99".into())
+        );
+        for bad in ["ab", "has space", "ñandú", "x".repeat(25).as_str(), "a/b"] {
+            assert!(username(bad).is_err(), "{bad}");
+        }
+    }
+}

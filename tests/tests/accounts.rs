@@ -1,0 +1,270 @@
+//! Accounts: a player who gives themselves a username and a password signs in on another device as
+//! the same player (same seats, same games), each device with its own token that signing out revokes.
+mod common;
+
+use common::{Player, TestServer, public_four, status_and_json};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// `POST /api/account` as `player`.
+async fn make_account(
+    server: &TestServer,
+    player: &Player,
+    username: &str,
+    password: &str,
+) -> (StatusCode, Value) {
+    server
+        .post_as(
+            player,
+            "/api/account",
+            json!({ "username": username, "password": password }),
+        )
+        .await
+}
+
+/// `POST /api/sessions` (no token).
+async fn sign_in(server: &TestServer, username: &str, password: &str) -> (StatusCode, Value) {
+    let resp = server
+        .post("/api/sessions")
+        .json(&json!({ "username": username, "password": password }))
+        .send()
+        .await
+        .unwrap();
+    status_and_json(resp).await
+}
+
+/// `GET path` with `token`.
+async fn get_as(server: &TestServer, token: &str, path: &str) -> (StatusCode, Value) {
+    let resp = server.get(path).bearer_auth(token).send().await.unwrap();
+    status_and_json(resp).await
+}
+
+/// `DELETE /api/sessions/current` with `token`.
+async fn sign_out(server: &TestServer, token: &str) -> (StatusCode, Value) {
+    let resp = server
+        .client
+        .delete(server.url("/api/sessions/current"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    status_and_json(resp).await
+}
+
+#[tokio::test]
+async fn an_account_signs_the_same_player_in_on_another_device_with_their_rooms() {
+    same_player_on_two_devices(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn an_account_signs_the_same_player_in_on_another_device_on_postgres() {
+    same_player_on_two_devices(TestServer::postgres().await).await;
+}
+
+async fn same_player_on_two_devices(server: TestServer) {
+    let ana = server.player("Ana").await;
+    let room = server.room(&ana, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = make_account(&server, &ana, " Ana_R ", "correct horse").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(
+        body,
+        json!({ "id": ana.id, "display_name": "Ana", "username": "Ana_R" })
+    );
+
+    // Another device: the username in any case, the right password.
+    let (status, body) = sign_in(&server, "ana_r", "correct horse").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["id"], ana.id.as_str());
+    assert_eq!(body["username"], "Ana_R");
+    let phone = body["token"].as_str().unwrap().to_owned();
+    assert_eq!(phone.len(), 64);
+    assert_ne!(phone, ana.token);
+    let (status, me) = get_as(&server, &phone, "/api/players/me").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        me,
+        json!({ "id": ana.id, "display_name": "Ana", "username": "Ana_R" })
+    );
+    let (_, rooms) = get_as(&server, &phone, "/api/players/me/rooms").await;
+    assert_eq!(rooms["rooms"][0]["room_id"], room.as_str(), "{rooms}");
+    // The phone acts for Ana's seat; the first device still works too.
+    let phone_player = Player {
+        id: ana.id.clone(),
+        token: phone.clone(),
+    };
+    let (status, body) = server
+        .post_as(
+            &phone_player,
+            &format!("/api/rooms/{room}/start"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "the phone starts Ana's room: {body}");
+    let (status, _) = get_as(&server, &ana.token, "/api/players/me").await;
+    assert_eq!(status, 200);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_username_are_refused_alike() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let (status, _) = make_account(&server, &ana, "ana", "correct horse").await;
+    assert_eq!(status, 201);
+    let (status, wrong) = sign_in(&server, "ana", "wrong horse!").await;
+    assert_eq!(status, 401, "{wrong}");
+    assert_eq!(wrong["code"], "wrong_credentials");
+    let (status, unknown) = sign_in(&server, "nobody", "correct horse").await;
+    assert_eq!(status, 401, "{unknown}");
+    assert_eq!(unknown, wrong, "nothing tells whether the username exists");
+    let (status, odd) = sign_in(&server, "not a username", "correct horse").await;
+    assert_eq!((status, &odd), (StatusCode::UNAUTHORIZED, &wrong));
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_username_is_taken_whatever_its_case_and_a_player_has_one_account() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    assert_eq!(
+        make_account(&server, &ana, "Ana", "correct horse").await.0,
+        201
+    );
+    let (status, body) = make_account(&server, &bea, "aNA", "another horse").await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], "username_taken");
+    let (status, body) = make_account(&server, &ana, "Ana2", "correct horse").await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], "account_exists");
+    // Neither refusal changed anything: Bea has no account, Ana's password is the first one.
+    assert_eq!(sign_in(&server, "aNA", "another horse").await.0, 401);
+    assert_eq!(sign_in(&server, "Ana2", "correct horse").await.0, 401);
+    let (_, me) = get_as(&server, &bea.token, "/api/players/me").await;
+    assert_eq!(me["username"], Value::Null);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn bad_usernames_short_passwords_and_bad_json_are_refused_with_a_code() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    for (username, password, code) in [
+        ("ab", "correct horse", "invalid_username"),
+        ("has space", "correct horse", "invalid_username"),
+        ("ñandú", "correct horse", "invalid_username"),
+        (&"x".repeat(25), "correct horse", "invalid_username"),
+        ("ana", "short", "weak_password"),
+        ("ana", &"p".repeat(129), "weak_password"),
+    ] {
+        let (status, body) = make_account(&server, &ana, username, password).await;
+        assert_eq!(status, 422, "{username}/{password}: {body}");
+        assert_eq!(body["code"], code, "{username}/{password}: {body}");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let resp = server
+        .post("/api/account")
+        .bearer_auth(&ana.token)
+        .header("content-type", "application/json")
+        .body(r#"{"username":"ana""#)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (400, Some("malformed_json"))
+    );
+    let resp = server
+        .post("/api/account")
+        .json(&json!({ "username": "ana", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401, "no token, no account");
+    let (_, me) = get_as(&server, &ana.token, "/api/players/me").await;
+    assert_eq!(me["username"], Value::Null, "nothing was made");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn signing_out_revokes_only_that_devices_token_and_signing_in_again_works() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    let phone = sign_in(&server, "ana", "correct horse").await.1["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = sign_out(&server, &phone).await;
+    assert_eq!(status, 204, "{body}");
+    let (status, body) = get_as(&server, &phone, "/api/players/me").await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (401, Some("invalid_token"))
+    );
+    assert_eq!(
+        get_as(&server, &ana.token, "/api/players/me").await.0,
+        200,
+        "the laptop stays"
+    );
+    // The first device's own token can be signed out too; the account brings Ana back.
+    assert_eq!(sign_out(&server, &ana.token).await.0, 204);
+    assert_eq!(get_as(&server, &ana.token, "/api/players/me").await.0, 401);
+    let (status, body) = sign_in(&server, "ana", "correct horse").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["id"], ana.id.as_str());
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_player_without_an_account_cannot_sign_out_and_lose_themselves() {
+    let server = TestServer::sqlite().await;
+    let guest = server.player("Guest").await;
+    let (status, body) = sign_out(&server, &guest.token).await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["code"], "no_account");
+    assert_eq!(
+        get_as(&server, &guest.token, "/api/players/me").await.0,
+        200
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_password_is_never_stored_in_clear() {
+    let mut server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "a very secret horse")
+            .await
+            .0,
+        201
+    );
+    let path = server
+        .database_url
+        .trim_start_matches("sqlite://")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    server.stop().await;
+    let mut bytes = std::fs::read(&path).unwrap();
+    if let Ok(wal) = std::fs::read(format!("{path}-wal")) {
+        bytes.extend(wal);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        !text.contains("a very secret horse"),
+        "the password is in the database file"
+    );
+    assert!(text.contains("$argon2id$"), "read the wrong file");
+    drop(server);
+}
