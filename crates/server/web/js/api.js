@@ -53,6 +53,39 @@ export async function rename(displayName) {
   return p;
 }
 
+/** A username and password for this player, to sign in as them on other devices. */
+export async function createAccount(username, password) {
+  const p = await call('POST', '/api/account', { username, password });
+  const who = me();
+  if (who) localStorage.setItem(KEY, JSON.stringify({ ...who, username: p.username }));
+  return p;
+}
+
+/** Signs in: this device becomes the account's player, with a token of its own. */
+export async function signIn(username, password) {
+  const p = await call('POST', '/api/sessions', { username, password }, false);
+  localStorage.setItem(KEY, JSON.stringify({ id: p.id, display_name: p.display_name, token: p.token, username: p.username }));
+  return p;
+}
+
+/** Signs this device out (its token stops working) and forgets the identity here. */
+export async function signOut() {
+  await call('DELETE', '/api/sessions/current');
+  forget();
+}
+
+/** Brings the stored name and username up to date (renamed or signed up on another device). */
+export async function refreshMe() {
+  const who = me();
+  if (!who) return false;
+  const p = await call('GET', '/api/players/me');
+  const now = me();
+  if (!now || now.token !== who.token) return false;
+  const changed = now.display_name !== p.display_name || (now.username || null) !== (p.username || null);
+  if (changed) localStorage.setItem(KEY, JSON.stringify({ ...now, display_name: p.display_name, username: p.username || undefined }));
+  return changed;
+}
+
 export const api = {
   createRoom: (req) => call('POST', '/api/rooms', req),
   listRooms: () => call('GET', '/api/rooms', undefined, false),

@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
-import { api, me, register, rename } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, refreshMe } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -86,6 +86,7 @@ function nameCard(onChange) {
       h('h2', { id: 'name-h' }, t('hello', { name: who.display_name })),
       h('div.row', h('button', { type: 'button', id: 'change-name', onclick: () => { edit.classList.toggle('hidden'); input.focus(); } }, t('change_name'))),
       edit, err,
+      who.username ? signedInPart(who, onChange) : accountPart(onChange),
     );
   } else {
     const input = h('input', { id: 'name', required: true, maxlength: 32, autocomplete: 'nickname', placeholder: 'Ana' });
@@ -100,9 +101,58 @@ function nameCard(onChange) {
         },
       }, h('label.sr-only', { for: 'name' }, t('your_name')), input, h('button.primary', { type: 'submit', id: 'save-name' }, t('save_name'))),
       err,
+      signInPart(onChange, false),
     );
   }
   return card;
+}
+
+/** A username and password form (`prefix` names its fields); `submit(username, password)` acts. */
+function credentialsForm(prefix, newPassword, button, submit) {
+  const err = h('p.error', { role: 'alert' });
+  const user = h('input', { id: `${prefix}-username`, required: true, minlength: 3, maxlength: 24, autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false' });
+  const pass = h('input', { id: `${prefix}-password`, type: 'password', required: true, minlength: newPassword ? 8 : 1, maxlength: 128, autocomplete: newPassword ? 'new-password' : 'current-password' });
+  return h('form.stack', {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try { await submit(user.value.trim(), pass.value); } catch (x) { err.textContent = t('error', { msg: x.message }); }
+    },
+  },
+  h('label', { for: user.id }, t('username')), user,
+  h('label', { for: pass.id }, t('password')), pass,
+  h('div.row', h('button.primary', { type: 'submit', id: `${prefix}-submit` }, button)),
+  err);
+}
+
+/** A guest: make an account to play on other devices, or sign in to one. */
+function accountPart(onChange) {
+  return h('div',
+    h('details.account', { id: 'make-account' },
+      h('summary', t('account_make')),
+      h('p.muted', t('account_hint')),
+      credentialsForm('account', true, t('account_create'), async (u, p) => { await createAccount(u, p); onChange(); })),
+    signInPart(onChange, true));
+}
+
+/** Sign in to an account on this device (a guest here is replaced by the account's player). */
+function signInPart(onChange, replacesGuest) {
+  return h('details.account', { id: 'sign-in' },
+    h('summary', t('sign_in_have')),
+    replacesGuest ? h('p.muted', t('sign_in_replaces')) : null,
+    credentialsForm('sign-in', false, t('sign_in'), async (u, p) => { await signIn(u, p); onChange(); }));
+}
+
+/** Signed in: who, and signing this device out. */
+function signedInPart(who, onChange) {
+  const err = h('p.error', { role: 'alert' });
+  return h('div.row', { id: 'signed-in' },
+    h('span.muted', t('signed_in_as', { name: who.username })),
+    h('button', {
+      type: 'button', id: 'sign-out',
+      onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
+    }, t('sign_out')),
+    err);
 }
 
 function createCard(onCreated) {
@@ -266,6 +316,8 @@ function mountHome(main) {
   const mine = myRoomsCard();
   const render = () => {
     mine.load();
+    // Renamed or signed up on another device: show it (once; a failure leaves the page as it is).
+    refreshMe().then((changed) => { if (changed) render(); }).catch(() => {});
     clear(main,
       h('p.muted', t('tagline')),
       h('div.grid2',

@@ -4,6 +4,7 @@ const S = {
   en: {
     title: 'Parchís', tagline: 'Online Parchís — Playgridia, Ludoteka and Morocco rules',
     language: 'Language', your_name: 'Your name', save_name: 'Save', change_name: 'Change name',
+    username: 'Username', password: 'Password', account_make: 'Play on your other devices too', account_hint: 'Choose a username and a password: signing in with them on a phone or another computer brings your name and your games there.', account_create: 'Create account', sign_in_have: 'Already have an account? Sign in', sign_in_replaces: 'Signing in here replaces this guest player on this device.', sign_in: 'Sign in', signed_in_as: 'Signed in as {name}', sign_out: 'Sign out',
     hello: 'Hello, {name}', create_room: 'Create a room', rules: 'Rules', mode: 'Mode', players: 'Players',
     bots: 'Empty seats', seat_n: 'Seat {n}', human: 'Human', human_or_bot: 'Human (a bot if still empty)', bot_random: 'Bot (easy)', bot_greedy: 'Bot (medium)', bot_expert: 'Bot (hard)',
     turn_timer: 'Turn timer', no_limit: 'No limit', seconds: '{n} s', preview: 'Show my next roll in advance',
@@ -41,6 +42,7 @@ const S = {
   es: {
     title: 'Parchís', tagline: 'Parchís en línea — reglas Playgridia, Ludoteka y Marruecos',
     language: 'Idioma', your_name: 'Tu nombre', save_name: 'Guardar', change_name: 'Cambiar nombre',
+    username: 'Usuario', password: 'Contraseña', account_make: 'Juega también en tus otros dispositivos', account_hint: 'Elige un usuario y una contraseña: al entrar con ellos en un móvil u otro ordenador tendrás allí tu nombre y tus partidas.', account_create: 'Crear cuenta', sign_in_have: '¿Ya tienes cuenta? Entra', sign_in_replaces: 'Entrar aquí sustituye a este jugador invitado en este dispositivo.', sign_in: 'Entrar', signed_in_as: 'Has entrado como {name}', sign_out: 'Salir',
     hello: 'Hola, {name}', create_room: 'Crear una sala', rules: 'Reglas', mode: 'Modalidad', players: 'Jugadores',
     bots: 'Asientos vacíos', seat_n: 'Asiento {n}', human: 'Humano', human_or_bot: 'Humano (bot si queda libre)', bot_random: 'Bot (fácil)', bot_greedy: 'Bot (medio)', bot_expert: 'Bot (difícil)',
     turn_timer: 'Tiempo por turno', no_limit: 'Sin límite', seconds: '{n} s', preview: 'Ver mi próxima tirada por adelantado',
@@ -78,6 +80,7 @@ const S = {
   fr: {
     title: 'Parchís', tagline: 'Parchís en ligne — règles Playgridia, Ludoteka et Maroc',
     language: 'Langue', your_name: 'Votre nom', save_name: 'Enregistrer', change_name: 'Changer de nom',
+    username: 'Identifiant', password: 'Mot de passe', account_make: 'Jouez aussi sur vos autres appareils', account_hint: 'Choisissez un identifiant et un mot de passe : en vous connectant avec eux sur un téléphone ou un autre ordinateur, vous y retrouvez votre nom et vos parties.', account_create: 'Créer le compte', sign_in_have: 'Déjà un compte ? Connectez-vous', sign_in_replaces: 'Se connecter ici remplace ce joueur invité sur cet appareil.', sign_in: 'Se connecter', signed_in_as: 'Connecté en tant que {name}', sign_out: 'Se déconnecter',
     hello: 'Bonjour, {name}', create_room: 'Créer une salle', rules: 'Règles', mode: 'Mode', players: 'Joueurs',
     bots: 'Places vides', seat_n: 'Place {n}', human: 'Humain', human_or_bot: 'Humain (bot si la place reste libre)', bot_random: 'Bot (facile)', bot_greedy: 'Bot (moyen)', bot_expert: 'Bot (difficile)',
     turn_timer: 'Temps par tour', no_limit: 'Sans limite', seconds: '{n} s', preview: 'Voir mon prochain lancer à l’avance',

@@ -1,0 +1,63 @@
+// Accounts: make one on a laptop, sign in on a phone as the same player (same games), sign the phone out.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+import { register, createRoom } from '../lib/flows.js';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+const identity = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+
+test('an account made on a laptop signs the same player in on a phone, with their games; the phone signs out alone', async () => {
+  const laptop = await newPage(browser);
+  await register(laptop.page, srv.url, 'Marta');
+  const room = await createRoom(laptop.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await laptop.page.click('#start-game');
+  await laptop.page.waitForSelector('svg.board');
+  await laptop.page.goto(`${srv.url}/`);
+  await laptop.page.click('#make-account summary');
+  await laptop.page.fill('#account-username', 'Marta_P');
+  await laptop.page.fill('#account-password', 'tortilla de patatas');
+  await laptop.page.click('#account-submit');
+  await laptop.page.waitForSelector('#signed-in');
+  assert.match(await laptop.page.textContent('#signed-in'), /Marta_P/);
+  const first = await identity(laptop.page);
+  await shot(laptop.page, 'account-laptop');
+
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.page.goto(`${srv.url}/`);
+  await phone.page.click('#sign-in summary');
+  await phone.page.fill('#sign-in-username', 'marta_p');
+  await phone.page.fill('#sign-in-password', 'wrong password');
+  await phone.page.click('#sign-in-submit');
+  await phone.page.waitForFunction(() => /password/i.test(document.querySelector('#sign-in .error')?.textContent || ''));
+  await phone.page.fill('#sign-in-password', 'tortilla de patatas');
+  await phone.page.click('#sign-in-submit');
+  await phone.page.waitForSelector('#signed-in');
+  assert.match(await phone.page.textContent('#name-h'), /Marta/);
+  const second = await identity(phone.page);
+  assert.equal(second.id, first.id, 'the same player');
+  assert.notEqual(second.token, first.token, 'a token of its own');
+  // The laptop's running game is on the phone's list, and opens there.
+  await phone.page.waitForSelector(`#my-rooms li[data-room="${room}"]`);
+  await shot(phone.page, 'account-phone');
+  await phone.page.click(`#my-rooms li[data-room="${room}"] .resume-link`);
+  await phone.page.waitForSelector('svg.board');
+  await phone.page.goto(`${srv.url}/`);
+
+  // Signing the phone out asks for a name again there; the laptop stays signed in.
+  await phone.page.click('#sign-out');
+  await phone.page.waitForSelector('#save-name');
+  assert.equal(await identity(phone.page), null);
+  await laptop.page.reload();
+  await laptop.page.waitForSelector('#signed-in');
+  assert.deepEqual(await identity(laptop.page), { ...first });
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page, [/401/]);
+  await laptop.context.close();
+  await phone.context.close();
+});
