@@ -1,12 +1,14 @@
 //! Account passwords: Argon2id with the crate's default cost (19 MiB, two passes), stored as PHC
 //! strings. Hashing takes tens of milliseconds on purpose, so it runs on the blocking pool, never on a
-//! task that serves requests.
+//! task that serves requests, and at most [`AT_ONCE`] at a time: a crowd of sign-ins waits its turn
+//! rather than taking 19 MiB each.
 
 use std::sync::LazyLock;
 
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use tokio::sync::Semaphore;
 
 use crate::error::AppError;
 
@@ -14,6 +16,10 @@ use crate::error::AppError;
 pub const MIN_CHARS: usize = 8;
 /// Longest password accepted, in characters (hashing cost does not depend on it much, memory does).
 pub const MAX_CHARS: usize = 128;
+
+/// Hashes computed at once, at most.
+pub const AT_ONCE: usize = 4;
+static SLOTS: Semaphore = Semaphore::const_new(AT_ONCE);
 
 /// A password's PHC string.
 pub async fn hash(password: String) -> Result<String, AppError> {
@@ -64,6 +70,10 @@ static STAND_IN: LazyLock<String> = LazyLock::new(|| {
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
+    let _slot = SLOTS
+        .acquire()
+        .await
+        .map_err(|err| AppError::Internal(format!("password slots: {err}")))?;
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|err| AppError::Internal(format!("password worker: {err}")))?
