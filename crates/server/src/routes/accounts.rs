@@ -90,10 +90,8 @@ pub async fn sign_in(
         Err(_) => None,
     };
     let phc = account.as_ref().map(|a| a.password_hash.clone());
-    if !password::verify(req.password, phc).await? {
-        return Err(AppError::WrongCredentials);
-    }
-    let Some(account) = account else {
+    let verified = password::verify(req.password, phc).await?;
+    let Some(account) = account.filter(|_| verified) else {
         return Err(AppError::WrongCredentials);
     };
     let player = state
