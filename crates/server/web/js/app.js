@@ -155,6 +155,17 @@ function createCard(onCreated) {
       onCreated(room);
     } catch (x) { err.textContent = t('error', { msg: x.message }); }
   };
+  // The same rules, mode and players, online with other people: a seat in a room waiting for them, or a new
+  // one that others' quick matches fill (it starts by itself once full).
+  const quickMatch = async (e) => {
+    err.textContent = '';
+    if (!me()) { err.textContent = t('name_required'); return; }
+    e.target.disabled = true;
+    try {
+      const room = await api.quickMatch({ rules: rules.value, mode: mode.value, players: Number(players.value) });
+      onCreated(room);
+    } catch (x) { err.textContent = t('error', { msg: x.message }); e.target.disabled = false; }
+  };
   const form = h('form.form-grid', {
     id: 'create-form',
     onsubmit: async (e) => {
@@ -183,6 +194,9 @@ function createCard(onCreated) {
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
   h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
     h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
+  h('span'), h('div',
+    h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
+    h('p.muted.hint', t('quick_match_hint'))),
   );
   return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
 }
