@@ -188,15 +188,16 @@ function createCard(onCreated) {
   h('label', { for: 'rules' }, t('rules')), rules,
   h('label', { for: 'mode' }, t('mode')), mode,
   h('label', { for: 'players' }, t('players')), players,
+  // Right under the only choices it uses.
+  h('span'), h('div',
+    h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
+    h('p.muted.hint', t('quick_match_hint'))),
   h('span', t('bots')), seats,
   h('label', { for: 'timer' }, t('turn_timer')), timer,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
   h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
     h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
-  h('span'), h('div',
-    h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
-    h('p.muted.hint', t('quick_match_hint'))),
   );
   return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
 }

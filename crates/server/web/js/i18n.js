@@ -2,7 +2,7 @@
 
 const S = {
   en: {
-    quick_match: 'Quick match', quick_match_hint: 'Play online with other people, with the rules, mode and players chosen above.',
+    quick_match: 'Quick match', quick_match_hint: 'Play online with other people, with these rules, mode and players.',
     looking_for_players: 'Looking for players… {n}/{total}', qm_seat_open: 'waiting for a player',
     qm_auto_start: 'The game starts by itself when every seat is taken.', qm_start_early: 'You can also start now: bots take the empty seats.',
     title: 'Parchís', tagline: 'Online Parchís — Playgridia, Ludoteka and Morocco rules',
@@ -42,7 +42,7 @@ const S = {
     side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves', rolls_checked: '{n} rolls match the seed',
   },
   es: {
-    quick_match: 'Buscar partida', quick_match_hint: 'Juega en línea con otras personas, con las reglas, la modalidad y los jugadores elegidos arriba.',
+    quick_match: 'Buscar partida', quick_match_hint: 'Juega en línea con otras personas, con estas reglas, modalidad y jugadores.',
     looking_for_players: 'Buscando jugadores… {n}/{total}', qm_seat_open: 'esperando a un jugador',
     qm_auto_start: 'La partida empieza sola cuando todos los asientos están ocupados.', qm_start_early: 'También puedes empezar ya: los bots ocupan los asientos libres.',
     title: 'Parchís', tagline: 'Parchís en línea — reglas Playgridia, Ludoteka y Marruecos',
@@ -82,7 +82,7 @@ const S = {
     side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas', rolls_checked: '{n} tiradas coinciden con la semilla',
   },
   fr: {
-    quick_match: 'Trouver une partie', quick_match_hint: 'Jouez en ligne avec d’autres personnes, avec les règles, le mode et les joueurs choisis ci-dessus.',
+    quick_match: 'Trouver une partie', quick_match_hint: 'Jouez en ligne avec d’autres personnes, avec ces règles, ce mode et ce nombre de joueurs.',
     looking_for_players: 'Recherche de joueurs… {n}/{total}', qm_seat_open: 'en attente d’un joueur',
     qm_auto_start: 'La partie commence d’elle-même quand toutes les places sont prises.', qm_start_early: 'Vous pouvez aussi lancer maintenant : des bots prennent les places vides.',
     title: 'Parchís', tagline: 'Parchís en ligne — règles Playgridia, Ludoteka et Maroc',
