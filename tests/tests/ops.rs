@@ -59,6 +59,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/rooms/{id}/leave",
         "/api/rooms/{id}/start",
         "/api/rooms/{id}/rematch",
+        "/api/quick-match",
         "/api/games/{id}/record",
         "/api/games/{id}/replay",
         "/api/rooms/{id_or_code}/ws",
@@ -72,6 +73,9 @@ async fn openapi_document_lists_room_endpoints() {
         "renaming is documented"
     );
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    let quick = &doc["paths"]["/api/quick-match"]["post"];
+    assert!(quick["responses"]["201"].is_object(), "{quick}");
+    assert!(doc["components"]["schemas"]["QuickMatchRequest"].is_object());
     server.finish().await;
 }
 

@@ -48,6 +48,8 @@ pub struct AppState {
     /// The per-address limit on API writes (`None`: off), shared with the task that forgets old
     /// addresses.
     pub write_limit: Option<Arc<rate_limit::WriteLimit>>,
+    /// Quick matches of one kind of game run one at a time.
+    pub match_locks: Arc<routes::quick_match::MatchLocks>,
 }
 
 impl AppState {
@@ -69,6 +71,7 @@ impl AppState {
             config: Arc::new(config),
             metrics: metrics::install(),
             write_limit,
+            match_locks: Arc::default(),
         }
     }
 }

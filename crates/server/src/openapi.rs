@@ -9,7 +9,8 @@ use crate::model::{
     LogEntry, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece,
     ReplayStep, RoomList, RoomStatus, RoomView, SeatView, SignedIn,
 };
-use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
+use crate::routes::quick_match::QuickMatchView;
+use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
 
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
@@ -33,6 +34,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         crate::routes::rooms::leave_room,
         crate::routes::rooms::start_room,
         crate::routes::rooms::rematch_room,
+        crate::routes::quick_match::quick_match,
         crate::routes::games::game_record,
         crate::routes::games::game_replay,
         crate::ws::room_ws,
@@ -42,6 +44,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, RoomSettings};
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
+        QuickMatchRequest, QuickMatchView,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -68,6 +68,10 @@ pub struct RoomSettings {
     pub preview_next_roll: bool,
     /// Whether the room is listed in `GET /api/rooms` and joinable without the code.
     pub public: bool,
+    /// Made by `POST /api/quick-match`: other quick matches may seat players here, and the game starts
+    /// by itself once every seat is taken. Absent from rooms stored before quick match existed.
+    #[serde(default)]
+    pub quick_match: bool,
 }
 
 /// Body of `POST /api/rooms`.
@@ -94,6 +98,41 @@ pub struct CreateRoomRequest {
     /// List the room publicly (default false).
     #[serde(default)]
     pub public: bool,
+}
+
+/// Body of `POST /api/quick-match`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct QuickMatchRequest {
+    /// Rule set: `playgridia`, `ludoteka` or `morocco`.
+    #[schema(value_type = String, example = "playgridia")]
+    pub rules: RuleSet,
+    /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
+    #[schema(value_type = String, example = "individual")]
+    pub mode: Mode,
+    /// Number of seats; omitted = the mode's usual count.
+    #[serde(default)]
+    pub players: Option<u8>,
+}
+
+/// The settings of a quick-match room for `req`: a public room with the defaults of `POST /api/rooms`
+/// (every seat for a human, the server's turn timer), checked the same way.
+pub fn quick_match_settings(
+    req: QuickMatchRequest,
+    default_turn_secs: u32,
+) -> Result<RoomSettings, AppError> {
+    let create = CreateRoomRequest {
+        rules: req.rules,
+        mode: req.mode,
+        players: req.players.unwrap_or_else(|| req.mode.default_players()),
+        bots: Vec::new(),
+        turn_time_secs: None,
+        preview_next_roll: false,
+        public: true,
+    };
+    Ok(RoomSettings {
+        quick_match: true,
+        ..validate_settings(create, default_turn_secs)?
+    })
 }
 
 /// Distinguishes an explicit `null` (Some(None)) from an absent field (None).
@@ -144,6 +183,7 @@ pub fn validate_settings(
         turn_time_secs,
         preview_next_roll: req.preview_next_roll,
         public: req.public,
+        quick_match: false,
     };
     // The referee has the last word on whether rules × mode × players is playable.
     if let Err(err) = crate::rooms::table::new_game(&settings) {
@@ -177,6 +217,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.turn_time_secs, None);
+    }
+
+    #[test]
+    fn rooms_stored_before_quick_match_still_load() {
+        let stored = r#"{"rules":"ludoteka","mode":"individual","players":4,"bots":[null,null,null,null],
+            "turn_time_secs":30,"preview_next_roll":false,"public":true}"#;
+        let s: RoomSettings = serde_json::from_str(stored).unwrap();
+        assert!(!s.quick_match);
+    }
+
+    #[test]
+    fn a_quick_match_takes_the_modes_usual_player_count_and_the_defaults() {
+        let req = |json: &str| serde_json::from_str::<QuickMatchRequest>(json).unwrap();
+        let s = quick_match_settings(req(r#"{"rules":"playgridia","mode":"pairs"}"#), 30).unwrap();
+        assert_eq!((s.players, s.turn_time_secs), (4, Some(30)));
+        assert!(s.public && s.quick_match && !s.preview_next_roll);
+        assert_eq!(s.bots, vec![None; 4]);
+        let err = quick_match_settings(
+            req(r#"{"rules":"playgridia","mode":"1v1","players":4}"#),
+            30,
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "invalid_settings");
     }
 
     #[test]

@@ -37,6 +37,13 @@ pub struct SeatRow {
     pub preferred_colour: Option<String>,
 }
 
+impl SeatRow {
+    /// Whether the seat is left for a human: neither a player nor a bot sits there.
+    pub fn is_free(&self) -> bool {
+        self.player_id.is_none() && self.bot_level.is_none()
+    }
+}
+
 /// Everything inserted when a room is created.
 #[derive(Debug, Clone)]
 pub struct NewRoom {
@@ -156,6 +163,17 @@ impl Db {
             .take(usize::try_from(limit).unwrap_or(0))
             .map(|r| r.id)
             .collect())
+    }
+
+    /// The waiting rooms `player_id` is seated in, oldest first.
+    pub async fn waiting_rooms_of_player(&self, player_id: &str) -> Result<Vec<RoomRow>, DbError> {
+        let sql = select_rooms!(
+            "WHERE status = 'waiting' AND id IN (SELECT room_id FROM room_seats WHERE player_id = $1) \
+             ORDER BY created_at, id"
+        );
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RoomRow>(sql).bind(player_id).fetch_all(pool).await?
+        }))
     }
 
     /// Ids of rooms whose game is running (rebuilt at start-up).

@@ -568,6 +568,7 @@ mod tests {
                     turn_time_secs: None,
                     preview_next_roll: false,
                     public: true,
+                    quick_match: false,
                 },
             },
             seats: (0..4)

@@ -177,7 +177,7 @@ impl Lobby {
         let free = self
             .seats
             .iter()
-            .find(|s| s.player_id.is_none() && s.bot_level.is_none())
+            .find(|s| s.is_free())
             .ok_or(AppError::RoomFull)?;
         Ok(Some(SeatRow {
             seat: free.seat,
@@ -204,11 +204,28 @@ impl Lobby {
         })
     }
 
+    /// Whether a seat is left for a human (neither a player nor a bot sits there).
+    pub fn has_free_seat(&self) -> bool {
+        self.seats.iter().any(SeatRow::is_free)
+    }
+
+    /// Whether the room starts by itself now: a waiting quick-match room whose seats are all taken.
+    pub fn starts_by_itself(&self) -> bool {
+        self.room.settings.quick_match
+            && self.status() == RoomStatus::Waiting
+            && !self.has_free_seat()
+    }
+
     /// Decides a start: owner only, while waiting; empty seats become bots.
     pub fn start(&self, player_id: &str) -> Result<StartPlan, AppError> {
         if self.room.owner_id != player_id {
             return Err(AppError::NotRoomOwner);
         }
+        self.plan_start()
+    }
+
+    /// Decides a start whoever asks (the owner's, or a full quick-match room's own); empty seats become bots.
+    pub fn plan_start(&self) -> Result<StartPlan, AppError> {
         if self.status() != RoomStatus::Waiting {
             return Err(AppError::RoomNotWaiting);
         }
@@ -217,7 +234,7 @@ impl Lobby {
             .iter()
             .map(|s| {
                 let mut s = s.clone();
-                if s.player_id.is_none() && s.bot_level.is_none() {
+                if s.is_free() {
                     s.bot_level = Some(DEFAULT_BOT_LEVEL.as_str().to_owned());
                 }
                 s

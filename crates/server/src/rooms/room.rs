@@ -14,7 +14,7 @@ use super::chat::{CHAT_HISTORY, ChatLog};
 use super::hub::{
     Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
 };
-use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
+use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot, StartPlan};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
 use crate::db::{Db, now_ms};
@@ -750,6 +750,9 @@ impl Room {
                 {
                     self.db.update_seat(&self.lobby.room.id, &seat).await?;
                     self.seat_changed(seat);
+                    if self.lobby.starts_by_itself() {
+                        self.start_by_itself().await;
+                    }
                 }
             }
             RoomCommand::Leave { player_id } => {
@@ -760,19 +763,7 @@ impl Room {
             }
             RoomCommand::Start { player_id } => {
                 let plan = self.lobby.start(&player_id)?;
-                let table = Table::start(&plan.game, &self.lobby.room.settings.0)
-                    .map_err(AppError::Internal)?;
-                self.db.start_game(&plan.game, &plan.seats).await?;
-                let game_id = plan.game.id.clone();
-                self.lobby.apply_start(plan);
-                self.table = Some(table);
-                self.game_version = self.hub.version();
-                self.reset_decision();
-                let _ = self.events.send(self.lobby.lobby_event());
-                let _ = self.events.send(RoomEvent::GameStarted { game_id });
-                self.publish(&[]);
-                self.game_version = self.hub.version();
-                self.send_previews(None);
+                self.start_game(plan).await?;
             }
             RoomCommand::Rename {
                 player_id,
@@ -790,6 +781,39 @@ impl Room {
             players_connected: connected.count_ones() as usize,
             ..self.lobby.snapshot()
         })
+    }
+
+    /// Starts the game `plan` decided: stored first, then shown to everyone.
+    async fn start_game(&mut self, plan: StartPlan) -> Result<(), AppError> {
+        let table =
+            Table::start(&plan.game, &self.lobby.room.settings.0).map_err(AppError::Internal)?;
+        self.db.start_game(&plan.game, &plan.seats).await?;
+        let game_id = plan.game.id.clone();
+        self.lobby.apply_start(plan);
+        self.table = Some(table);
+        self.game_version = self.hub.version();
+        self.reset_decision();
+        let _ = self.events.send(self.lobby.lobby_event());
+        let _ = self.events.send(RoomEvent::GameStarted { game_id });
+        self.publish(&[]);
+        self.game_version = self.hub.version();
+        self.send_previews(None);
+        Ok(())
+    }
+
+    /// Starts a full quick-match room. The join that filled it is stored and stands either way: if the
+    /// start fails it is logged, and the room waits full for its owner's Start.
+    async fn start_by_itself(&mut self) {
+        let started = match self.lobby.plan_start() {
+            Ok(plan) => self.start_game(plan).await,
+            Err(err) => Err(err),
+        };
+        match started {
+            Ok(()) => tracing::info!(room = %self.lobby.room.id, "full quick-match room started"),
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "a full quick-match room did not start")
+            }
+        }
     }
 
     // ----- ownership of a waiting room -------------------------------------------------------

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod games;
 pub mod health;
 pub mod players;
+pub mod quick_match;
 pub mod rooms;
 
 use axum::Router;
@@ -30,6 +31,7 @@ pub fn router() -> Router<AppState> {
             "/api/rooms",
             post(rooms::create_room).get(rooms::list_rooms),
         )
+        .route("/api/quick-match", post(quick_match::quick_match))
         .route("/api/rooms/{id_or_code}", get(rooms::get_room))
         .route("/api/rooms/{id}/join", post(rooms::join_room))
         .route("/api/rooms/{id}/leave", post(rooms::leave_room))

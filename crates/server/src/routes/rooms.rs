@@ -1,4 +1,5 @@
-//! Room lobby endpoints: create, list, look up, join, leave, start, rematch.
+//! Room lobby endpoints: create, list, look up, join, leave, start, rematch (quick match: see
+//! [`super::quick_match`]).
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -11,7 +12,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
 use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
 use crate::rooms::{RoomCommand, RoomSnapshot};
-use crate::settings::{CreateRoomRequest, validate_settings};
+use crate::settings::{Colour, CreateRoomRequest, RoomSettings, validate_settings};
 
 /// How many public rooms `GET /api/rooms` returns at most.
 const LIST_LIMIT: i64 = 100;
@@ -105,6 +106,19 @@ pub async fn create_room(
     ApiJson(req): ApiJson<CreateRoomRequest>,
 ) -> Result<(StatusCode, Json<RoomView>), AppError> {
     let settings = validate_settings(req, state.config.turn_timeout_secs)?;
+    let snapshot = create_owned_room(&state, &player, settings).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(room_view(snapshot, Some(&player.id), true)),
+    ))
+}
+
+/// Stores a new waiting room with validated `settings`, owned by `player`, who takes the first human seat.
+pub(crate) async fn create_owned_room(
+    state: &AppState,
+    player: &AuthPlayer,
+    settings: RoomSettings,
+) -> Result<RoomSnapshot, AppError> {
     let room_id = auth::new_id();
     let owner_seat = settings.bots.iter().position(Option::is_none);
     let seats: Vec<SeatRow> = settings
@@ -130,16 +144,45 @@ pub async fn create_room(
         },
         seats,
     };
-    insert_with_join_code(&state, &mut new, None).await?;
-    let snapshot = state
+    insert_with_join_code(state, &mut new, None).await?;
+    state
         .rooms
         .lookup(&room_id)
         .await?
-        .ok_or(AppError::RoomNotFound)?;
-    Ok((
-        StatusCode::CREATED,
-        Json(room_view(snapshot, Some(&player.id), true)),
-    ))
+        .ok_or(AppError::RoomNotFound)
+}
+
+/// Public waiting rooms in which one of the seated players has the room open now, newest first: at
+/// most `max` of them, among the `scan` newest public waiting rooms.
+///
+/// Only rooms live on this node can have someone connected, so stored rooms are never loaded for this.
+pub(crate) async fn rooms_someone_waits_in(
+    state: &AppState,
+    scan: i64,
+    max: usize,
+) -> Result<Vec<RoomSnapshot>, AppError> {
+    let ids = state.db.public_waiting_room_ids(scan).await?;
+    let mut rooms = Vec::new();
+    for id in ids {
+        // A room too busy to answer is left out rather than failing the whole search.
+        let live = match state.rooms.lookup_live(&id).await {
+            Ok(live) => live,
+            Err(err) => {
+                tracing::warn!(room = %id, %err, "left out of the public rooms");
+                None
+            }
+        };
+        if let Some(snapshot) = live
+            && snapshot.players_connected > 0
+            && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
+        {
+            rooms.push(snapshot);
+            if rooms.len() == max {
+                break;
+            }
+        }
+    }
+    Ok(rooms)
 }
 
 /// Public rooms waiting for players, in which someone is waiting now.
@@ -151,31 +194,12 @@ pub async fn create_room(
     responses((status = 200, description = "Public waiting rooms with a player present, oldest first", body = RoomList)))]
 pub async fn list_rooms(State(state): State<AppState>) -> Result<Json<RoomList>, AppError> {
     // The newest candidates: a room someone is in now was opened recently or kept open since.
-    let ids = state
-        .db
-        .public_waiting_room_ids(LIST_LIMIT.saturating_mul(4))
-        .await?;
-    let mut rooms = Vec::new();
-    for id in ids {
-        // Only rooms live on this node can have someone connected: the others are not loaded. A room
-        // too busy to answer is left out of this listing rather than failing the whole lobby.
-        let live = match state.rooms.lookup_live(&id).await {
-            Ok(live) => live,
-            Err(err) => {
-                tracing::warn!(room = %id, %err, "left out of the public list");
-                None
-            }
-        };
-        if let Some(snapshot) = live
-            && snapshot.players_connected > 0
-            && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
-        {
-            rooms.push(room_view(snapshot, None, false));
-            if rooms.len() == usize::try_from(LIST_LIMIT).unwrap_or(usize::MAX) {
-                break;
-            }
-        }
-    }
+    let max = usize::try_from(LIST_LIMIT).unwrap_or(usize::MAX);
+    let live = rooms_someone_waits_in(&state, LIST_LIMIT.saturating_mul(4), max).await?;
+    let mut rooms: Vec<RoomView> = live
+        .into_iter()
+        .map(|snapshot| room_view(snapshot, None, false))
+        .collect();
     rooms.reverse();
     Ok(Json(RoomList { rooms }))
 }
@@ -224,14 +248,26 @@ pub async fn join_room(
     } else {
         req.code
     };
+    let snapshot = seat_player(&state, &room_id, &player, req.preferred_colour, code).await?;
+    Ok(Json(room_view(snapshot, Some(&player.id), false)))
+}
+
+/// Has the room's task seat `player` (it decides, so two players racing for the last seat are served
+/// one after the other).
+pub(crate) async fn seat_player(
+    state: &AppState,
+    room_id: &str,
+    player: &AuthPlayer,
+    preferred_colour: Option<Colour>,
+    code: Option<String>,
+) -> Result<RoomSnapshot, AppError> {
     let command = RoomCommand::Join {
         player_id: player.id.clone(),
         display_name: player.display_name.clone(),
-        preferred_colour: req.preferred_colour,
+        preferred_colour,
         code,
     };
-    let snapshot = state.rooms.send(&room_id, command).await?;
-    Ok(Json(room_view(snapshot, Some(&player.id), false)))
+    state.rooms.send(room_id, command).await
 }
 
 /// Gives up your seat while the room is waiting.

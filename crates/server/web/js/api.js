@@ -93,6 +93,7 @@ export const api = {
   join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
+  quickMatch: (req) => call('POST', '/api/quick-match', req),
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
   myRooms: () => call('GET', '/api/players/me/rooms'),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),

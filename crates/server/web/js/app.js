@@ -205,6 +205,17 @@ function createCard(onCreated) {
       onCreated(room);
     } catch (x) { err.textContent = t('error', { msg: x.message }); }
   };
+  // The same rules, mode and players, online with other people: a seat in a room waiting for them, or a new
+  // one that others' quick matches fill (it starts by itself once full).
+  const quickMatch = async (e) => {
+    err.textContent = '';
+    if (!me()) { err.textContent = t('name_required'); return; }
+    e.target.disabled = true;
+    try {
+      const room = await api.quickMatch({ rules: rules.value, mode: mode.value, players: Number(players.value) });
+      onCreated(room);
+    } catch (x) { err.textContent = t('error', { msg: x.message }); e.target.disabled = false; }
+  };
   const form = h('form.form-grid', {
     id: 'create-form',
     onsubmit: async (e) => {
@@ -227,6 +238,10 @@ function createCard(onCreated) {
   h('label', { for: 'rules' }, t('rules')), rules,
   h('label', { for: 'mode' }, t('mode')), mode,
   h('label', { for: 'players' }, t('players')), players,
+  // Right under the only choices it uses.
+  h('span'), h('div',
+    h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
+    h('p.muted.hint', t('quick_match_hint'))),
   h('span', t('bots')), seats,
   h('label', { for: 'timer' }, t('turn_timer')), timer,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),

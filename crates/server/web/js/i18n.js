@@ -2,6 +2,9 @@
 
 const S = {
   en: {
+    quick_match: 'Quick match', quick_match_hint: 'Play online with other people, with these rules, mode and players.',
+    looking_for_players: 'Looking for players… {n}/{total}', qm_seat_open: 'waiting for a player',
+    qm_auto_start: 'The game starts by itself when every seat is taken.', qm_start_early: 'You can also start now: bots take the empty seats.',
     title: 'Parchís', tagline: 'Online Parchís — Playgridia, Ludoteka and Morocco rules',
     language: 'Language', your_name: 'Your name', save_name: 'Save', change_name: 'Change name',
     username: 'Username', password: 'Password', account_make: 'Play on your other devices too', account_hint: 'Choose a username and a password: signing in with them on a phone or another computer brings your name and your games there.', account_create: 'Create account', sign_in_have: 'Already have an account? Sign in', sign_in_replaces: 'Signing in here replaces this guest player on this device.', sign_in: 'Sign in', signed_in_as: 'Signed in as {name}', sign_out: 'Sign out',
@@ -40,6 +43,9 @@ const S = {
     side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves', rolls_checked: '{n} rolls match the seed',
   },
   es: {
+    quick_match: 'Buscar partida', quick_match_hint: 'Juega en línea con otras personas, con estas reglas, modalidad y jugadores.',
+    looking_for_players: 'Buscando jugadores… {n}/{total}', qm_seat_open: 'esperando a un jugador',
+    qm_auto_start: 'La partida empieza sola cuando todos los asientos están ocupados.', qm_start_early: 'También puedes empezar ya: los bots ocupan los asientos libres.',
     title: 'Parchís', tagline: 'Parchís en línea — reglas Playgridia, Ludoteka y Marruecos',
     language: 'Idioma', your_name: 'Tu nombre', save_name: 'Guardar', change_name: 'Cambiar nombre',
     username: 'Usuario', password: 'Contraseña', account_make: 'Juega también en tus otros dispositivos', account_hint: 'Elige un usuario y una contraseña: al entrar con ellos en un móvil u otro ordenador tendrás allí tu nombre y tus partidas.', account_create: 'Crear cuenta', sign_in_have: '¿Ya tienes cuenta? Entra', sign_in_replaces: 'Entrar aquí sustituye a este jugador invitado en este dispositivo.', sign_in: 'Entrar', signed_in_as: 'Has entrado como {name}', sign_out: 'Salir',
@@ -78,6 +84,9 @@ const S = {
     side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas', rolls_checked: '{n} tiradas coinciden con la semilla',
   },
   fr: {
+    quick_match: 'Trouver une partie', quick_match_hint: 'Jouez en ligne avec d’autres personnes, avec ces règles, ce mode et ce nombre de joueurs.',
+    looking_for_players: 'Recherche de joueurs… {n}/{total}', qm_seat_open: 'en attente d’un joueur',
+    qm_auto_start: 'La partie commence d’elle-même quand toutes les places sont prises.', qm_start_early: 'Vous pouvez aussi lancer maintenant : des bots prennent les places vides.',
     title: 'Parchís', tagline: 'Parchís en ligne — règles Playgridia, Ludoteka et Maroc',
     language: 'Langue', your_name: 'Votre nom', save_name: 'Enregistrer', change_name: 'Changer de nom',
     username: 'Identifiant', password: 'Mot de passe', account_make: 'Jouez aussi sur vos autres appareils', account_hint: 'Choisissez un identifiant et un mot de passe : en vous connectant avec eux sur un téléphone ou un autre ordinateur, vous y retrouvez votre nom et vos parties.', account_create: 'Créer le compte', sign_in_have: 'Déjà un compte ? Connectez-vous', sign_in_replaces: 'Se connecter ici remplace ce joueur invité sur cet appareil.', sign_in: 'Se connecter', signed_in_as: 'Connecté en tant que {name}', sign_out: 'Se déconnecter',

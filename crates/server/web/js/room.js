@@ -166,6 +166,7 @@ export function mountRoom(main, ref) {
       h('section.card', { 'aria-labelledby': 'wr-h' },
         h('h2', { id: 'wr-h' }, t('waiting_room')),
         h('p', { id: 'wr-settings' }),
+        h('p.looking.hidden', { id: 'wr-looking', 'aria-live': 'polite' }),
         h('div', { id: 'wr-share' }),
         h('ul.seats', { id: 'seats', 'aria-live': 'polite' }),
         h('div.row', { id: 'wr-actions', style: 'margin-top:0.75rem' }),
@@ -185,6 +186,7 @@ export function mountRoom(main, ref) {
       h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
       `${s.players} ${t('players').toLowerCase()} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
+      s.quick_match ? ` · ${t('quick_match')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
     const code = ctx.rest && ctx.rest.join_code;
     const link = `${location.origin}/room/${code || st.room.id}`;
@@ -198,13 +200,21 @@ export function mountRoom(main, ref) {
             try { await navigator.clipboard.writeText(link); e.target.textContent = t('copied'); } catch { /* clipboard denied */ }
           },
         }, t('copy'))));
+    // A quick-match room fills with people from others' quick matches and starts by itself when full.
+    const looking = root.querySelector('#wr-looking');
+    looking.classList.toggle('hidden', !s.quick_match);
+    if (s.quick_match) {
+      const taken = st.seats.filter((seat) => seat.player_id || seat.bot).length;
+      looking.textContent = t('looking_for_players', { n: taken, total: st.seats.length });
+    }
+    const emptySeat = s.quick_match ? t('qm_seat_open') : t('bot_fills', { level: t('bot_greedy').replace(/^.*\((.*)\)$/, '$1') });
     const board = s.mode === '3v3' ? 'six' : 'four';
     clear(root.querySelector('#seats'), st.seats.map((seat) => {
       const isMe = mine === seat.seat;
       return h('li', { class: isMe ? 'me' : '', 'data-seat': seat.seat },
         h('strong', `${seat.seat + 1}.`),
         seat.preferred_colour ? swatch(seat.preferred_colour) : null,
-        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${t('bot_fills', { level: t('bot_greedy').replace(/^.*\((.*)\)$/, '$1') })}`)),
+        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${emptySeat}`)),
           isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
         statusChip(seat));
     }));
@@ -229,7 +239,10 @@ export function mountRoom(main, ref) {
       else actions.append(h('button', { type: 'button', id: 'leave-seat', onclick: leave }, t('leave_seat')));
       if (owner) actions.append(h('button.primary', { type: 'button', id: 'start-game', onclick: start }, t('start_game')));
     }
-    root.querySelector('#wr-hint').textContent = owner ? t('start_hint') : t('wait_owner');
+    const hint = s.quick_match
+      ? [t('qm_auto_start'), owner ? t('qm_start_early') : ''].filter(Boolean).join(' ')
+      : owner ? t('start_hint') : t('wait_owner');
+    root.querySelector('#wr-hint').textContent = hint;
   }
 
   async function join(colour = null) {
