@@ -33,12 +33,6 @@ async fn sign_in(server: &TestServer, username: &str, password: &str) -> (Status
     status_and_json(resp).await
 }
 
-/// `GET path` with `token`.
-async fn get_as(server: &TestServer, token: &str, path: &str) -> (StatusCode, Value) {
-    let resp = server.get(path).bearer_auth(token).send().await.unwrap();
-    status_and_json(resp).await
-}
-
 /// `DELETE /api/sessions/current` with `token`.
 async fn sign_out(server: &TestServer, token: &str) -> (StatusCode, Value) {
     let resp = server
@@ -83,13 +77,13 @@ async fn same_player_on_two_devices(server: TestServer) {
     let phone = body["token"].as_str().unwrap().to_owned();
     assert_eq!(phone.len(), 64);
     assert_ne!(phone, ana.token);
-    let (status, me) = get_as(&server, &phone, "/api/players/me").await;
+    let (status, me) = server.get_as(&phone, "/api/players/me").await;
     assert_eq!(status, 200);
     assert_eq!(
         me,
         json!({ "id": ana.id, "display_name": "Ana", "username": "Ana_R" })
     );
-    let (_, rooms) = get_as(&server, &phone, "/api/players/me/rooms").await;
+    let (_, rooms) = server.get_as(&phone, "/api/players/me/rooms").await;
     assert_eq!(rooms["rooms"][0]["room_id"], room.as_str(), "{rooms}");
     // The phone acts for Ana's seat; the first device still works too.
     let phone_player = Player {
@@ -104,7 +98,7 @@ async fn same_player_on_two_devices(server: TestServer) {
         )
         .await;
     assert_eq!(status, 200, "the phone starts Ana's room: {body}");
-    let (status, _) = get_as(&server, &ana.token, "/api/players/me").await;
+    let (status, _) = server.get_as(&ana.token, "/api/players/me").await;
     assert_eq!(status, 200);
     server.finish().await;
 }
@@ -144,7 +138,7 @@ async fn a_username_is_taken_whatever_its_case_and_a_player_has_one_account() {
     // Neither refusal changed anything: Bea has no account, Ana's password is the first one.
     assert_eq!(sign_in(&server, "aNA", "another horse").await.0, 401);
     assert_eq!(sign_in(&server, "Ana2", "correct horse").await.0, 401);
-    let (_, me) = get_as(&server, &bea.token, "/api/players/me").await;
+    let (_, me) = server.get_as(&bea.token, "/api/players/me").await;
     assert_eq!(me["username"], Value::Null);
     server.finish().await;
 }
@@ -186,7 +180,7 @@ async fn bad_usernames_short_passwords_and_bad_json_are_refused_with_a_code() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 401, "no token, no account");
-    let (_, me) = get_as(&server, &ana.token, "/api/players/me").await;
+    let (_, me) = server.get_as(&ana.token, "/api/players/me").await;
     assert_eq!(me["username"], Value::Null, "nothing was made");
     server.finish().await;
 }
@@ -205,19 +199,19 @@ async fn signing_out_revokes_only_that_devices_token_and_signing_in_again_works(
         .to_owned();
     let (status, body) = sign_out(&server, &phone).await;
     assert_eq!(status, 204, "{body}");
-    let (status, body) = get_as(&server, &phone, "/api/players/me").await;
+    let (status, body) = server.get_as(&phone, "/api/players/me").await;
     assert_eq!(
         (status.as_u16(), body["code"].as_str()),
         (401, Some("invalid_token"))
     );
     assert_eq!(
-        get_as(&server, &ana.token, "/api/players/me").await.0,
+        server.get_as(&ana.token, "/api/players/me").await.0,
         200,
         "the laptop stays"
     );
     // The first device's own token can be signed out too; the account brings Ana back.
     assert_eq!(sign_out(&server, &ana.token).await.0, 204);
-    assert_eq!(get_as(&server, &ana.token, "/api/players/me").await.0, 401);
+    assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 401);
     let (status, body) = sign_in(&server, "ana", "correct horse").await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["id"], ana.id.as_str());
@@ -231,10 +225,7 @@ async fn a_player_without_an_account_cannot_sign_out_and_lose_themselves() {
     let (status, body) = sign_out(&server, &guest.token).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["code"], "no_account");
-    assert_eq!(
-        get_as(&server, &guest.token, "/api/players/me").await.0,
-        200
-    );
+    assert_eq!(server.get_as(&guest.token, "/api/players/me").await.0, 200);
     server.finish().await;
 }
 

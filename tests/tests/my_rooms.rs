@@ -7,13 +7,7 @@ use common::{TestServer, private_duel, public_four, status_and_json};
 use serde_json::{Value, json};
 
 async fn my_rooms(server: &TestServer, token: &str) -> Value {
-    let resp = server
-        .get("/api/players/me/rooms")
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = status_and_json(resp).await;
+    let (status, body) = server.get_as(token, "/api/players/me/rooms").await;
     assert_eq!(status, 200, "{body}");
     body
 }

@@ -79,13 +79,7 @@ async fn rename(server: &TestServer, player: &Player, body: &str) -> (reqwest::S
 
 /// `GET /api/players/me` as `player`.
 async fn me(server: &TestServer, player: &Player) -> Value {
-    let resp = server
-        .get("/api/players/me")
-        .bearer_auth(&player.token)
-        .send()
-        .await
-        .unwrap();
-    let (status, body) = status_and_json(resp).await;
+    let (status, body) = server.get_as(&player.token, "/api/players/me").await;
     assert_eq!(status, 200, "{body}");
     body
 }

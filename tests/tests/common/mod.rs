@@ -200,6 +200,17 @@ impl TestServer {
         resp.json().await.expect("json")
     }
 
+    /// GETs `path` with `token` and returns status and JSON body.
+    pub async fn get_as(&self, token: &str, path: &str) -> (StatusCode, Value) {
+        let resp = self
+            .get(path)
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request");
+        status_and_json(resp).await
+    }
+
     /// POSTs `body` as `player` and returns status and JSON body.
     pub async fn post_as(&self, player: &Player, path: &str, body: Value) -> (StatusCode, Value) {
         let resp = self
