@@ -61,3 +61,39 @@ test('an account made on a laptop signs the same player in on a phone, with thei
   await laptop.context.close();
   await phone.context.close();
 });
+
+test('a new password keeps this device signed in and signs the other one out', async () => {
+  const laptop = await newPage(browser);
+  await register(laptop.page, srv.url, 'Nuria');
+  await laptop.page.click('#make-account summary');
+  await laptop.page.fill('#account-username', 'nuria');
+  await laptop.page.fill('#account-password', 'first horse');
+  await laptop.page.click('#account-submit');
+  await laptop.page.waitForSelector('#signed-in');
+
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.page.goto(`${srv.url}/`);
+  await phone.page.click('#sign-in summary');
+  await phone.page.fill('#sign-in-username', 'nuria');
+  await phone.page.fill('#sign-in-password', 'first horse');
+  await phone.page.click('#sign-in-submit');
+  await phone.page.waitForSelector('#signed-in');
+
+  await laptop.page.click('#change-password summary');
+  await laptop.page.fill('#current-password', 'first horse');
+  await laptop.page.fill('#new-password', 'second horse');
+  await laptop.page.click('#change-password-submit');
+  await laptop.page.waitForFunction(() => /other devices/i.test(document.querySelector('#password-changed')?.textContent || ''));
+  await shot(laptop.page, 'account-password-changed');
+  await laptop.page.reload();
+  await laptop.page.waitForSelector('#signed-in');
+
+  // The phone's token no longer works: on its next look it asks for a name again.
+  await phone.page.reload();
+  await phone.page.waitForSelector('#save-name');
+  assert.equal(await identity(phone.page), null);
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page, [/401/]);
+  await laptop.context.close();
+  await phone.context.close();
+});

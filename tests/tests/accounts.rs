@@ -259,3 +259,125 @@ async fn the_password_is_never_stored_in_clear() {
     assert!(text.contains("$argon2id$"), "read the wrong file");
     drop(server);
 }
+
+/// `PATCH /api/account` with `token`.
+async fn change_password(server: &TestServer, token: &str, body: Value) -> (StatusCode, Value) {
+    let resp = server
+        .client
+        .patch(server.url("/api/account"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    status_and_json(resp).await
+}
+
+#[tokio::test]
+async fn a_new_password_signs_the_other_devices_out_and_keeps_this_one() {
+    new_password_elsewhere_signed_out(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn a_new_password_signs_the_other_devices_out_on_postgres() {
+    new_password_elsewhere_signed_out(TestServer::postgres().await).await;
+}
+
+async fn new_password_elsewhere_signed_out(server: TestServer) {
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    let token_of = |body: Value| body["token"].as_str().unwrap().to_owned();
+    let phone = token_of(sign_in(&server, "ana", "correct horse").await.1);
+    let tablet = token_of(sign_in(&server, "ana", "correct horse").await.1);
+    // Changed on the phone: the phone stays, the laptop (Ana's first token) and the tablet are out.
+    let (status, body) = change_password(
+        &server,
+        &phone,
+        json!({ "password": "correct horse", "new_password": "battery staple" }),
+    )
+    .await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(server.get_as(&phone, "/api/players/me").await.0, 200);
+    assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 401);
+    assert_eq!(server.get_as(&tablet, "/api/players/me").await.0, 401);
+    assert_eq!(
+        sign_in(&server, "ana", "correct horse").await.0,
+        401,
+        "the old password"
+    );
+    let (status, body) = sign_in(&server, "ana", "battery staple").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["id"], ana.id.as_str());
+    // Changed again from the first kind of token (the one the player was created with) keeps it too.
+    let laptop = token_of(body);
+    let (status, _) = change_password(
+        &server,
+        &laptop,
+        json!({ "password": "battery staple", "new_password": "third horse!" }),
+    )
+    .await;
+    assert_eq!(status, 204);
+    assert_eq!(server.get_as(&laptop, "/api/players/me").await.0, 200);
+    assert_eq!(server.get_as(&phone, "/api/players/me").await.0, 401);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_wrong_current_password_or_a_short_new_one_changes_nothing() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let guest = server.player("Guest").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    let phone = sign_in(&server, "ana", "correct horse").await.1["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (token, body, status, code) in [
+        (
+            &ana.token,
+            json!({ "password": "wrong horse", "new_password": "battery staple" }),
+            401,
+            "wrong_credentials",
+        ),
+        (
+            &ana.token,
+            json!({ "password": "correct horse", "new_password": "short" }),
+            422,
+            "weak_password",
+        ),
+        (
+            &guest.token,
+            json!({ "password": "whatever!", "new_password": "battery staple" }),
+            409,
+            "no_account",
+        ),
+        (
+            &ana.token,
+            json!({ "password": "correct horse" }),
+            422,
+            "invalid_body",
+        ),
+    ] {
+        let (got, answer) = change_password(&server, token, body.clone()).await;
+        assert_eq!(got, status, "{body}: {answer}");
+        assert_eq!(answer["code"], code, "{body}: {answer}");
+    }
+    assert_eq!(
+        sign_in(&server, "ana", "correct horse").await.0,
+        201,
+        "the password stands"
+    );
+    assert_eq!(
+        server.get_as(&phone, "/api/players/me").await.0,
+        200,
+        "no device signed out"
+    );
+    server.finish().await;
+}

@@ -72,6 +72,10 @@ async fn openapi_document_lists_room_endpoints() {
         doc["paths"]["/api/players/me"]["patch"].is_object(),
         "renaming is documented"
     );
+    assert!(
+        doc["paths"]["/api/account"]["patch"].is_object(),
+        "changing the password is documented"
+    );
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
     let quick = &doc["paths"]["/api/quick-match"]["post"];
     assert!(quick["responses"]["201"].is_object(), "{quick}");

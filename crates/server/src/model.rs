@@ -52,6 +52,15 @@ pub struct CredentialsRequest {
     pub password: String,
 }
 
+/// Body of `PATCH /api/account`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ChangePasswordRequest {
+    /// The password now.
+    pub password: String,
+    /// The password from now on (8–128 characters).
+    pub new_password: String,
+}
+
 /// Response of `POST /api/sessions`: the player signed in as, and a new token for this device (the
 /// only time it is shown).
 #[derive(Debug, Serialize, ToSchema)]

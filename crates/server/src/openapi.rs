@@ -5,9 +5,10 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::model::{
-    CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health, JoinRoomRequest,
-    LogEntry, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece,
-    ReplayStep, RoomList, RoomStatus, RoomView, SeatView, SignedIn,
+    ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
+    JoinRoomRequest, LogEntry, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView,
+    RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, SeatView,
+    SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -25,6 +26,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::players::rename_me,
         crate::routes::players::my_rooms,
         crate::routes::accounts::create_account,
+        crate::routes::accounts::change_password,
         crate::routes::accounts::sign_in,
         crate::routes::accounts::sign_out,
         crate::routes::rooms::create_room,
@@ -44,7 +46,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        QuickMatchRequest, QuickMatchView,
+        ChangePasswordRequest, QuickMatchRequest, QuickMatchView,
     )),
     modifiers(&BearerAuth),
     tags(

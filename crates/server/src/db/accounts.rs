@@ -88,6 +88,40 @@ impl Db {
         Ok(())
     }
 
+    /// A new password for the account of `player_id`, and every other token of the player made useless
+    /// (sessions deleted, the first token replaced by `unusable_hash`): only the device that changed it
+    /// stays signed in. One transaction: a failure changes nothing.
+    pub async fn change_password(
+        &self,
+        player_id: &str,
+        password_hash: &str,
+        keep_token_hash: &str,
+        unusable_hash: &str,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("UPDATE accounts SET password_hash = $1 WHERE player_id = $2")
+                .bind(password_hash)
+                .bind(player_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2")
+                .bind(player_id)
+                .bind(keep_token_hash)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2 AND token_hash <> $3")
+                .bind(unusable_hash)
+                .bind(player_id)
+                .bind(keep_token_hash)
+                .execute(&mut *tx)
+                .await
+                .map_err(classify)?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
     /// Makes a token useless: a signed-in device's session is deleted; a player's first token (kept in
     /// `players`) is replaced by `unusable_hash`, the hash of a token nobody holds.
     pub async fn revoke_token(&self, token_hash: &str, unusable_hash: &str) -> Result<(), DbError> {

@@ -1,6 +1,7 @@
 //! Accounts, so that one player can play from several devices: `POST /api/account` gives the current
 //! player a username and a password; `POST /api/sessions` signs in with them and hands this device a
-//! token of its own; `DELETE /api/sessions/current` signs this device out (revokes its token).
+//! token of its own; `PATCH /api/account` changes the password (and signs the other devices out);
+//! `DELETE /api/sessions/current` signs this device out (revokes its token).
 
 use axum::Json;
 use axum::extract::State;
@@ -11,7 +12,7 @@ use crate::auth;
 use crate::db::{AccountRow, DbError, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
-use crate::model::{CredentialsRequest, PlayerView, SignedIn};
+use crate::model::{ChangePasswordRequest, CredentialsRequest, PlayerView, SignedIn};
 use crate::password;
 
 /// Username length, in characters.
@@ -71,6 +72,40 @@ pub async fn create_account(
             username: Some(account.username),
         }),
     ))
+}
+
+/// Changes the password, given the current one; every other device of the player is signed out (their
+/// tokens stop working), this one stays signed in.
+#[utoipa::path(patch, path = "/api/account", tag = "players",
+    security(("bearer" = [])),
+    request_body = ChangePasswordRequest,
+    responses(
+        (status = 204, description = "Changed; the other devices are signed out"),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Missing or invalid token, or a wrong current password (`wrong_credentials`)", body = ErrorBody),
+        (status = 409, description = "No account (`no_account`)", body = ErrorBody),
+        (status = 422, description = "Too short a new password (`weak_password`)", body = ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<ChangePasswordRequest>,
+) -> Result<StatusCode, AppError> {
+    password::check_new(&req.new_password)?;
+    let account = state
+        .db
+        .account_of_player(&player.id)
+        .await?
+        .ok_or(AppError::NoAccount)?;
+    if !password::verify(req.password, Some(account.password_hash)).await? {
+        return Err(AppError::WrongCredentials);
+    }
+    let hash = password::hash(req.new_password).await?;
+    let unusable = auth::hash_token(&auth::new_token());
+    state
+        .db
+        .change_password(&player.id, &hash, &player.token_hash, &unusable)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Signs in: the account's player, with a new token for this device. Refusals do not say whether the

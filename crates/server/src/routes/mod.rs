@@ -24,7 +24,10 @@ pub fn router() -> Router<AppState> {
             get(players::me).patch(players::rename_me),
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
-        .route("/api/account", post(accounts::create_account))
+        .route(
+            "/api/account",
+            post(accounts::create_account).patch(accounts::change_password),
+        )
         .route("/api/sessions", post(accounts::sign_in))
         .route("/api/sessions/current", delete(accounts::sign_out))
         .route(

@@ -68,6 +68,11 @@ export async function signIn(username, password) {
   return p;
 }
 
+/** A new password (given the current one); the server signs this player's other devices out. */
+export async function changePassword(password, newPassword) {
+  await call('PATCH', '/api/account', { password, new_password: newPassword });
+}
+
 /** Signs this device out (its token stops working) and forgets the identity here. */
 export async function signOut() {
   await call('DELETE', '/api/sessions/current');

@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, refreshMe } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -143,16 +143,36 @@ function signInPart(onChange, replacesGuest) {
     credentialsForm('sign-in', false, t('sign_in'), async (u, p) => { await signIn(u, p); onChange(); }));
 }
 
-/** Signed in: who, and signing this device out. */
+/** Signed in: who, signing this device out, and a new password (which signs the other devices out). */
 function signedInPart(who, onChange) {
   const err = h('p.error', { role: 'alert' });
-  return h('div.row', { id: 'signed-in' },
-    h('span.muted', t('signed_in_as', { name: who.username })),
-    h('button', {
-      type: 'button', id: 'sign-out',
-      onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
-    }, t('sign_out')),
-    err);
+  const done = h('p.muted', { id: 'password-changed', role: 'status' });
+  const current = h('input', { id: 'current-password', type: 'password', required: true, autocomplete: 'current-password', maxlength: 128 });
+  const fresh = h('input', { id: 'new-password', type: 'password', required: true, autocomplete: 'new-password', minlength: 8, maxlength: 128 });
+  const change = h('details.account', { id: 'change-password' },
+    h('summary', t('change_password')),
+    h('form.stack', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = ''; done.textContent = '';
+        try {
+          await changePassword(current.value, fresh.value);
+          current.value = ''; fresh.value = '';
+          done.textContent = t('password_changed');
+        } catch (x) { err.textContent = t('error', { msg: x.message }); }
+      },
+    },
+    h('label', { for: current.id }, t('current_password')), current,
+    h('label', { for: fresh.id }, t('new_password')), fresh,
+    h('div.row', h('button.primary', { type: 'submit', id: 'change-password-submit' }, t('change_password')))));
+  return h('div', { id: 'signed-in' },
+    h('div.row',
+      h('span.muted', t('signed_in_as', { name: who.username })),
+      h('button', {
+        type: 'button', id: 'sign-out',
+        onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
+      }, t('sign_out'))),
+    change, done, err);
 }
 
 function createCard(onCreated) {
