@@ -97,3 +97,19 @@ test('a new password keeps this device signed in and signs the other one out', a
   await laptop.context.close();
   await phone.context.close();
 });
+
+test('deleting your data erases the player on every device after a second click', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Olga');
+  const who = await identity(p.page);
+  await p.page.click('#erase-me summary');
+  assert.match(await p.page.textContent('#erase-me'), /for good/);
+  await shot(p.page, 'erase-me');
+  await p.page.click('#erase-me-confirm');
+  await p.page.waitForSelector('#save-name');
+  assert.equal(await identity(p.page), null);
+  const status = await p.page.evaluate(async (token) => (await fetch('/api/players/me', { headers: { authorization: `Bearer ${token}` } })).status, who.token);
+  assert.equal(status, 401, 'the old token is dead');
+  assertNoErrors(p.page, [/401/]);
+  await p.context.close();
+});

@@ -73,6 +73,10 @@ async fn openapi_document_lists_room_endpoints() {
         "renaming is documented"
     );
     assert!(
+        doc["paths"]["/api/players/me"]["delete"].is_object(),
+        "deleting your data is documented"
+    );
+    assert!(
         doc["paths"]["/api/account"]["patch"].is_object(),
         "changing the password is documented"
     );

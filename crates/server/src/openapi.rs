@@ -24,6 +24,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::players::create_player,
         crate::routes::players::me,
         crate::routes::players::rename_me,
+        crate::routes::players::erase_me,
         crate::routes::players::my_rooms,
         crate::routes::accounts::create_account,
         crate::routes::accounts::change_password,

@@ -57,6 +57,43 @@ impl Db {
         Ok(changed == 1)
     }
 
+    /// Erases a player for good, in one transaction: their name becomes `display_name` (in their seats
+    /// and their chat messages, whose text is emptied: shown to nobody, their numbers kept), every token
+    /// stops working (the first replaced by `unusable_hash`, sessions deleted) and the account goes, so
+    /// its username is free. The games they played stay whole.
+    pub async fn erase_player(
+        &self,
+        id: &str,
+        display_name: &str,
+        unusable_hash: &str,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("UPDATE players SET display_name = $1, token_hash = $2 WHERE id = $3")
+                .bind(display_name)
+                .bind(unusable_hash)
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(classify)?;
+            sqlx::query("UPDATE chat_messages SET display_name = $1, text = '' WHERE player_id = $2")
+                .bind(display_name)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE player_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM accounts WHERE player_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
     /// The player whose token hashes to `token_hash`, if any: the token the player was created with, or
     /// one handed out by signing in (`sessions`).
     pub async fn player_by_token_hash(

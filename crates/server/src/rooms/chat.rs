@@ -35,10 +35,12 @@ pub struct ChatLog {
 }
 
 impl ChatLog {
-    /// The log of a room with `seats` seats whose stored chat ends with `recent` (oldest first).
+    /// The log of a room with `seats` seats whose stored chat ends with `recent` (oldest first). The
+    /// messages of erased players (stored with no text) keep their numbers but are not shown.
     pub fn new(seats: usize, recent: Vec<ChatRow>) -> Self {
         let last_seq = recent.last().map_or(0, |m| m.seq);
         let mut recent: VecDeque<ChatRow> = recent.into();
+        recent.retain(|m| !m.text.is_empty());
         while recent.len() > CHAT_HISTORY {
             recent.pop_front();
         }
@@ -92,6 +94,18 @@ impl ChatLog {
         }
         self.recent.push_back(row);
         self.history_frame = None;
+    }
+
+    /// Drops what `player_id` wrote (they were erased); their numbers are not given again. Whether any
+    /// message went.
+    pub fn forget_player(&mut self, player_id: &str) -> bool {
+        let before = self.recent.len();
+        self.recent.retain(|m| m.player_id != player_id);
+        let changed = self.recent.len() != before;
+        if changed {
+            self.history_frame = None;
+        }
+        changed
     }
 
     /// `{"type":"chat_history","messages":[…]}`: the last messages, oldest first.
@@ -230,6 +244,21 @@ mod tests {
             .expect("another seat is not held back");
         log.check_rate(0, start + CHAT_WINDOW + Duration::from_millis(1))
             .expect("the window has passed");
+    }
+
+    #[test]
+    fn an_erased_players_messages_are_not_shown_and_their_numbers_not_reused() {
+        let mut erased = row(2, 1);
+        erased.text.clear();
+        let mut log = ChatLog::new(2, vec![row(1, 0), erased]);
+        assert_eq!(log.recent.len(), 1, "the blanked message is not shown");
+        assert_eq!(log.next_seq(), 3, "its number is not given again");
+        log.push(row(3, 1), Instant::now());
+        let writer = log.recent[1].player_id.clone();
+        assert!(log.forget_player(&writer));
+        assert!(log.recent.iter().all(|m| m.player_id != writer));
+        assert_eq!(log.next_seq(), 4);
+        assert!(!log.forget_player(&writer), "nothing left to forget");
     }
 
     #[test]

@@ -42,6 +42,13 @@ pub enum RoomCommand {
         /// Their new name.
         display_name: String,
     },
+    /// A player was erased (stored already): show the stand-in name and drop what they wrote.
+    Erase {
+        /// Player erased.
+        player_id: String,
+        /// The name shown in their place.
+        display_name: String,
+    },
 }
 
 /// Broadcast to a room's subscribers after every change.

@@ -768,12 +768,15 @@ impl Room {
             RoomCommand::Rename {
                 player_id,
                 display_name,
+            } => self.show_name(&player_id, &display_name),
+            RoomCommand::Erase {
+                player_id,
+                display_name,
             } => {
-                // Only the name changes: the seat keeps its presence, its bot cover and its turn.
-                if self.lobby.rename(&player_id, &display_name) {
-                    let _ = self.events.send(self.lobby.lobby_event());
-                    self.publish(&[]);
-                }
+                self.show_name(&player_id, &display_name);
+                // Clients that reconnect or reload no longer get the messages; what is already on a
+                // screen stays there until then.
+                self.chat.forget_player(&player_id);
             }
         }
         let (connected, _) = self.presence();
@@ -813,6 +816,15 @@ impl Room {
             Err(err) => {
                 tracing::error!(room = %self.lobby.room.id, %err, "a full quick-match room did not start")
             }
+        }
+    }
+
+    /// A seated player's new name, shown at once. Only the name changes: the seat keeps its presence, its
+    /// bot cover and its turn.
+    fn show_name(&mut self, player_id: &str, display_name: &str) {
+        if self.lobby.rename(player_id, display_name) {
+            let _ = self.events.send(self.lobby.lobby_event());
+            self.publish(&[]);
         }
     }
 

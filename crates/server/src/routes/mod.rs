@@ -21,7 +21,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/players", post(players::create_player))
         .route(
             "/api/players/me",
-            get(players::me).patch(players::rename_me),
+            get(players::me)
+                .patch(players::rename_me)
+                .delete(players::erase_me),
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
         .route(

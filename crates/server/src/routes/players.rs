@@ -1,6 +1,6 @@
-//! `POST /api/players`: anonymous registration with a bearer token; `GET`/`PATCH /api/players/me`:
-//! who you are, and another display name for the same player; `GET /api/players/me/rooms`: the rooms a
-//! player sits in.
+//! `POST /api/players`: anonymous registration with a bearer token; `GET`/`PATCH`/`DELETE
+//! /api/players/me`: who you are, another display name for the same player, erasing yourself; `GET
+//! /api/players/me/rooms`: the rooms a player sits in.
 
 use axum::Json;
 use axum::extract::State;
@@ -107,28 +107,66 @@ pub async fn rename_me(
         // Deleted between the token check and now: as if the token were unknown.
         return Err(AppError::InvalidToken);
     }
-    // The rooms this player sits in that are open on this node show the new name now; a stored room reads
-    // it from `players` when it is loaded, so none is woken for this.
-    for room in state.db.player_rooms(&player.id, MY_ROOMS_LIMIT).await? {
-        if RoomStatus::parse(&room.status) == RoomStatus::Finished {
-            continue;
-        }
-        if let Ok(Some(_)) = state.rooms.lookup_live(&room.room_id).await {
-            let command = RoomCommand::Rename {
-                player_id: player.id.clone(),
-                display_name: display_name.clone(),
-            };
-            if let Err(err) = state.rooms.send(&room.room_id, command).await {
-                tracing::warn!(room = %room.room_id, %err, "the new name was not shown in the room");
-            }
-        }
-    }
+    tell_open_rooms(&state, &player.id, false, || RoomCommand::Rename {
+        player_id: player.id.clone(),
+        display_name: display_name.clone(),
+    })
+    .await?;
     let account = state.db.account_of_player(&player.id).await?;
     Ok(Json(PlayerView {
         id: player.id,
         display_name,
         username: account.map(|a| a.username),
     }))
+}
+
+/// The name an erased player's seats and messages show.
+pub const ERASED_NAME: &str = "Deleted player";
+
+/// Erases you for good: your name (in your seats and chat messages, whose text goes), your account
+/// (its username is free again) and every token, on every device. The games you played stay whole,
+/// played by "Deleted player".
+#[utoipa::path(delete, path = "/api/players/me", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Erased: no token of this player works any more"),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody)))]
+pub async fn erase_me(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<StatusCode, AppError> {
+    let unusable = auth::hash_token(&auth::new_token());
+    state
+        .db
+        .erase_player(&player.id, ERASED_NAME, &unusable)
+        .await?;
+    tell_open_rooms(&state, &player.id, true, || RoomCommand::Erase {
+        player_id: player.id.clone(),
+        display_name: ERASED_NAME.to_owned(),
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Sends `command()` to the rooms `player_id` sits in that are open on this node (finished ones too when
+/// `finished`); a stored room reads the change from storage when it is loaded, so none is woken for it.
+async fn tell_open_rooms(
+    state: &AppState,
+    player_id: &str,
+    finished: bool,
+    command: impl Fn() -> RoomCommand,
+) -> Result<(), AppError> {
+    for room in state.db.player_rooms(player_id, MY_ROOMS_LIMIT).await? {
+        if !finished && RoomStatus::parse(&room.status) == RoomStatus::Finished {
+            continue;
+        }
+        if let Ok(Some(_)) = state.rooms.lookup_live(&room.room_id).await
+            && let Err(err) = state.rooms.send(&room.room_id, command()).await
+        {
+            tracing::warn!(room = %room.room_id, %err, "a player's change was not shown in the room");
+        }
+    }
+    Ok(())
 }
 
 /// How many rooms a player's own list shows.

@@ -79,6 +79,12 @@ export async function signOut() {
   forget();
 }
 
+/** Erases this player for good (name, account, chat messages, every device) and forgets it here. */
+export async function eraseMe() {
+  await call('DELETE', '/api/players/me');
+  forget();
+}
+
 /** Brings the stored name and username up to date (renamed or signed up on another device). */
 export async function refreshMe() {
   const who = me();

@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -87,6 +87,7 @@ function nameCard(onChange) {
       h('div.row', h('button', { type: 'button', id: 'change-name', onclick: () => { edit.classList.toggle('hidden'); input.focus(); } }, t('change_name'))),
       edit, err,
       who.username ? signedInPart(who, onChange) : accountPart(onChange),
+      erasePart(onChange),
     );
   } else {
     const input = h('input', { id: 'name', required: true, maxlength: 32, autocomplete: 'nickname', placeholder: 'Ana' });
@@ -105,6 +106,19 @@ function nameCard(onChange) {
     );
   }
   return card;
+}
+
+/** Deleting your data, behind a second, explicit click. */
+function erasePart(onChange) {
+  const err = h('p.error', { role: 'alert' });
+  return h('details.account', { id: 'erase-me' },
+    h('summary', t('erase_me')),
+    h('p.muted', t('erase_me_hint')),
+    h('div.row', h('button.danger', {
+      type: 'button', id: 'erase-me-confirm',
+      onclick: async () => { try { await eraseMe(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
+    }, t('erase_me_confirm'))),
+    err);
 }
 
 /** A username and password form (`prefix` names its fields); `submit(username, password)` acts. */

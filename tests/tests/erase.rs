@@ -1,0 +1,158 @@
+//! Deleting your data: `DELETE /api/players/me` erases a player for good (name, account, what they
+//! wrote, every token) while the games they played stay whole, played by "Deleted player".
+mod common;
+
+use common::game::ana_and_bea;
+use common::ws::WsClient;
+use common::{TestServer, status_and_json};
+use serde_json::{Value, json};
+
+/// `(seq, name, text)` of the last `chat_history` a client got.
+fn history(client: &WsClient) -> Vec<(Value, Value, Value)> {
+    let last = client
+        .private
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "chat_history")
+        .expect("a chat_history on connecting");
+    last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["seq"].clone(), m["name"].clone(), m["text"].clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_erased_player_is_gone_everywhere_but_their_games_stay() {
+    erased_everywhere(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn an_erased_player_is_gone_everywhere_on_postgres() {
+    erased_everywhere(TestServer::postgres().await).await;
+}
+
+async fn erased_everywhere(mut server: TestServer) {
+    let (room, ana, bea) = ana_and_bea(&server).await;
+    let (status, body) = server
+        .post_as(
+            &bea,
+            "/api/account",
+            json!({ "username": "bea", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    for (ws, text) in [
+        (&mut ana_ws, "buenas"),
+        (&mut bea_ws, "mi número es 600 000 000"),
+    ] {
+        let ack = ws.request(json!({ "type": "chat", "text": text })).await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
+    ana_ws.until_chat(2).await;
+
+    let resp = server
+        .client
+        .delete(server.url("/api/players/me"))
+        .bearer_auth(&bea.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 204);
+
+    // No token of Bea's works, her account is gone and its username free again.
+    let (status, body) = server.get_as(&bea.token, "/api/players/me").await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (401, Some("invalid_token"))
+    );
+    let resp = server
+        .post("/api/sessions")
+        .json(&json!({ "username": "bea", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
+    let cleo = server.player("Cleo").await;
+    let (status, body) = server
+        .post_as(
+            &cleo,
+            "/api/account",
+            json!({ "username": "Bea", "password": "another horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "the username is free: {body}");
+
+    // The open room shows the stand-in name at once; Bea's seat is still taken, Ana's message stays.
+    ana_ws
+        .until_state(|s| s["seats"][1]["display_name"] == "Deleted player")
+        .await;
+    assert_eq!(ana_ws.state["seats"][1]["player_id"], bea.id.as_str());
+    let mut newcomer = WsClient::connect(&server, &room, None).await;
+    newcomer.until(|m| m["type"] == "chat_history").await;
+    assert_eq!(
+        history(&newcomer),
+        vec![(json!(1), json!("Ana"), json!("buenas"))],
+        "what Bea wrote is not shown again"
+    );
+
+    // The same from storage, after a restart; numbering does not reuse Bea's message's number.
+    ana_ws.close().await;
+    newcomer.close().await;
+    server.stop().await;
+    let again = TestServer::start(server.database_url.clone()).await;
+    let (status, body) = status_and_json(
+        again
+            .get(&format!("/api/rooms/{room}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seats"][1]["display_name"], "Deleted player");
+    let mut ana_ws = WsClient::connect(&again, &room, Some(&ana.token)).await;
+    ana_ws.until(|m| m["type"] == "chat_history").await;
+    assert_eq!(
+        history(&ana_ws),
+        vec![(json!(1), json!("Ana"), json!("buenas"))]
+    );
+    let ack = ana_ws
+        .request(json!({ "type": "chat", "text": "¿hola?" }))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let message = ana_ws.until_chat(1).await;
+    assert_eq!(message["seq"], 3, "{message}");
+    ana_ws.close().await;
+    again.stop_only().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn erasing_needs_the_players_own_token() {
+    let server = TestServer::sqlite().await;
+    let resp = server
+        .client
+        .delete(server.url("/api/players/me"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (401, Some("missing_token"))
+    );
+    let resp = server
+        .client
+        .delete(server.url("/api/players/me"))
+        .bearer_auth("f".repeat(64))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
+    server.finish().await;
+}
