@@ -53,6 +53,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/account",
         "/api/sessions",
         "/api/sessions/current",
+        "/api/leaderboard",
         "/api/rooms",
         "/api/rooms/{id_or_code}",
         "/api/rooms/{id}/join",

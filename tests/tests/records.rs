@@ -49,9 +49,15 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
     assert_eq!(record["log"][0]["kind"], "roll");
     assert_eq!(record["log"][1]["payload"]["piece"], 0);
 
-    db.finish_game(&game_id, &json!({ "winner": 0 }), now_ms())
-        .await
-        .unwrap();
+    db.finish_game(
+        &game_id,
+        &json!({ "winner": 0 }),
+        now_ms(),
+        "playgridia",
+        &[0],
+    )
+    .await
+    .unwrap();
     db.close().await;
     let (status, record) = status_and_json(server.get(&path).send().await.unwrap()).await;
     assert_eq!(status, 200);

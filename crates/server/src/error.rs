@@ -33,6 +33,8 @@ pub enum AppError {
     InvalidSettings(String),
     #[error("{0}")]
     InvalidDisplayName(String),
+    #[error("The query string is not valid: {0}")]
+    InvalidQuery(String),
     #[error("{0}")]
     InvalidUsername(String),
     #[error("{0}")]
@@ -92,6 +94,7 @@ impl AppError {
             | InvalidSettings(_)
             | InvalidDisplayName(_)
             | InvalidUsername(_)
+            | InvalidQuery(_)
             | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -119,6 +122,7 @@ impl AppError {
             InvalidSettings(_) => "invalid_settings",
             InvalidDisplayName(_) => "invalid_display_name",
             InvalidUsername(_) => "invalid_username",
+            InvalidQuery(_) => "invalid_query",
             WeakPassword(_) => "weak_password",
             UsernameTaken => "username_taken",
             AccountExists => "account_exists",

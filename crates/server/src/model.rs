@@ -52,6 +52,32 @@ pub struct CredentialsRequest {
     pub password: String,
 }
 
+/// One player on the leaderboard (`GET /api/leaderboard`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Leader {
+    /// 1 for the most wins; players with as many wins and games share a rank.
+    pub rank: u32,
+    /// The account's username (unique).
+    pub username: String,
+    /// The name the player shows at the table.
+    pub display_name: String,
+    /// Games counted: finished, of these rules, in the period, with at least two people seated.
+    pub games: i64,
+    /// Of those, the ones their side won.
+    pub wins: i64,
+}
+
+/// Response of `GET /api/leaderboard`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Leaderboard {
+    /// The rule set counted.
+    pub rules: String,
+    /// The period counted, in days up to now.
+    pub days: u32,
+    /// Best first, at most 20.
+    pub players: Vec<Leader>,
+}
+
 /// Body of `PATCH /api/account`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ChangePasswordRequest {

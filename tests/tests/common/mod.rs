@@ -59,6 +59,11 @@ impl TestServer {
 
     /// A server on its own schema of the test PostgreSQL database.
     pub async fn postgres() -> Self {
+        Self::postgres_with(|_| {}).await
+    }
+
+    /// [`TestServer::postgres`] with its configuration adjusted first.
+    pub async fn postgres_with(tweak: impl FnOnce(&mut Config)) -> Self {
         let base = std::env::var("DATABASE_URL")
             .ok()
             .filter(|u| u.starts_with("postgres"))
@@ -74,7 +79,7 @@ impl TestServer {
         admin.close().await;
         let sep = if base.contains('?') { '&' } else { '?' };
         let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
-        let mut server = Self::start(url).await;
+        let mut server = Self::start_with(url, tweak).await;
         server.pg_schema = Some((base, schema));
         server
     }

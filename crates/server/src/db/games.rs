@@ -26,6 +26,19 @@ pub struct GameRow {
     pub result: Option<Json<Value>>,
 }
 
+/// One line of the leaderboard.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LeaderRow {
+    /// The account's username (unique, so players with one name can be told apart).
+    pub username: String,
+    /// The name the player shows at the table.
+    pub display_name: String,
+    /// Games counted.
+    pub games: i64,
+    /// Of those, the ones their side won.
+    pub wins: i64,
+}
+
 /// One entry of a game's log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LogRow {
@@ -131,12 +144,15 @@ impl Db {
     }
 
     /// Records the result, reveals the seed (it stays in its column; API types
-    /// show it once `finished_at` is set) and marks the room `finished`.
+    /// show it once `finished_at` is set), marks the room `finished` and, when at least two people
+    /// sat at it, writes each one's result (`player_results`, what the leaderboard counts).
     pub async fn finish_game(
         &self,
         game_id: &str,
         result: &Value,
         finished_at: i64,
+        rules: &str,
+        winner_seats: &[u8],
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -152,9 +168,60 @@ impl Db {
             .bind(game_id)
             .execute(&mut *tx)
             .await?;
+            let people: Vec<(i64, String)> = sqlx::query_as(
+                "SELECT s.seat, s.player_id FROM room_seats s JOIN games g ON g.room_id = s.room_id \
+                 WHERE g.id = $1 AND s.player_id IS NOT NULL",
+            )
+            .bind(game_id)
+            .fetch_all(&mut *tx)
+            .await?;
+            if people.len() >= 2 {
+                for (seat, player_id) in people {
+                    let won = winner_seats.iter().any(|&w| i64::from(w) == seat);
+                    // A result stored once already (the game replayed after a restart) stays as it is.
+                    sqlx::query(
+                        "INSERT INTO player_results (game_id, player_id, rules, won, finished_at) \
+                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(game_id)
+                    .bind(&player_id)
+                    .bind(rules)
+                    .bind(i32::from(won))
+                    .bind(finished_at)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
             tx.commit().await?;
         });
         Ok(())
+    }
+
+    /// The most wins among players with an account, in games of `rules` finished since `since` (Unix
+    /// ms): `(username, display_name, games, wins)`, best first (then fewer games, then the username).
+    pub async fn leaderboard(
+        &self,
+        rules: &str,
+        since: i64,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, LeaderRow>(
+                "SELECT a.username, p.display_name, COUNT(*) AS games, SUM(r.won) AS wins \
+                 FROM player_results r \
+                 JOIN accounts a ON a.player_id = r.player_id \
+                 JOIN players p ON p.id = r.player_id \
+                 WHERE r.rules = $1 AND r.finished_at >= $2 \
+                 GROUP BY a.player_id, a.username, p.display_name \
+                 ORDER BY wins DESC, games ASC, a.username ASC \
+                 LIMIT $3",
+            )
+            .bind(rules)
+            .bind(since)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// The game with this id.

@@ -190,8 +190,15 @@ impl Table {
         let winner_seats: Vec<u8> = (0..layout.n_seats)
             .filter(|&s| layout.side_of_seat[s as usize] == side)
             .collect();
-        let result = json!({ "winner_side": side, "winner_seats": winner_seats });
-        db.finish_game(&self.game_id, &result, now_ms()).await?;
+        let result = json!({ "winner_side": side, "winner_seats": &winner_seats });
+        db.finish_game(
+            &self.game_id,
+            &result,
+            now_ms(),
+            self.game.rules().name(),
+            &winner_seats,
+        )
+        .await?;
         self.result = Some(result);
         Ok(())
     }

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod games;
 pub mod health;
+pub mod leaderboard;
 pub mod players;
 pub mod quick_match;
 pub mod rooms;
@@ -26,6 +27,7 @@ pub fn router() -> Router<AppState> {
                 .delete(players::erase_me),
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
+        .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),

@@ -317,6 +317,32 @@ function roomsCard() {
   return { card, stop: () => clearInterval(timer) };
 }
 
+/** Who won most over the last 30 days, per rule set (players with an account, games with people). */
+function leaderboardCard() {
+  const list = h('ol.leaders', { id: 'leaders', 'aria-live': 'polite' });
+  const rules = h('select', { id: 'leaders-rules', 'aria-label': t('rules') },
+    ['playgridia', 'ludoteka', 'morocco'].map((r) => h('option', { value: r }, t('rulesets.' + r))));
+  const load = async () => {
+    try {
+      const board = await api.leaderboard(rules.value);
+      if (board.rules !== rules.value) return; // an answer for a choice since changed
+      clear(list, board.players.length
+        ? board.players.slice(0, 10).map((p) => h('li', { 'data-username': p.username },
+          h('span.rank', `${p.rank}.`), ' ', h('strong', p.display_name), ' ', h('span.muted', `@${p.username}`), ' ',
+          h('span.chip', t('wins_games', { wins: p.wins, games: p.games }))))
+        : h('li.muted', t('leaders_none')));
+    } catch (x) {
+      clear(list, h('li.error', t('error', { msg: x.message })));
+    }
+  };
+  rules.onchange = load;
+  load();
+  return h('section.card', { 'aria-labelledby': 'leaders-h' },
+    h('div.row', h('h2', { id: 'leaders-h' }, t('leaderboard')), rules),
+    h('p.muted', t('leaders_period')),
+    list);
+}
+
 /** The rooms you sit in: games to resume first, then rooms waiting to start, then results. */
 function myRoomsCard() {
   const list = h('ul.rooms', { id: 'my-rooms' });
@@ -370,7 +396,7 @@ function mountHome(main) {
     clear(main,
       h('p.muted', t('tagline')),
       h('div.grid2',
-        h('div', nameCard(render), mine.card, joinCard(), rooms.card),
+        h('div', nameCard(render), mine.card, joinCard(), rooms.card, leaderboardCard()),
         h('div', createCard((room) => navigate(`/room/${room.id}`)))),
     );
   };

@@ -1,0 +1,73 @@
+//! `GET /api/leaderboard`: who won most, per rule set, over the last days. Only players with an account
+//! are listed (a username tells them apart), and only games with at least two people seated count, so
+//! wins against bots alone do not.
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::AppState;
+use crate::db::now_ms;
+use crate::error::{AppError, ErrorBody};
+use crate::model::{Leader, Leaderboard};
+use crate::settings::RuleSet;
+
+/// Players listed, at most.
+const LEADERS: i64 = 20;
+/// The period when none is asked for, and the longest one.
+const DEFAULT_DAYS: u32 = 30;
+const MAX_DAYS: u32 = 365;
+
+/// Query of `GET /api/leaderboard`.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct LeaderboardQuery {
+    /// `playgridia` (default), `ludoteka` or `morocco`.
+    #[param(value_type = Option<String>, example = "playgridia")]
+    rules: Option<RuleSet>,
+    /// Days up to now, 1 to 365 (default 30).
+    days: Option<u32>,
+}
+
+/// The most wins of a rule set over the last days.
+#[utoipa::path(get, path = "/api/leaderboard", tag = "players",
+    params(LeaderboardQuery),
+    responses(
+        (status = 200, description = "Best first", body = Leaderboard),
+        (status = 422, description = "Unknown rules or a period out of range (`invalid_query`)", body = ErrorBody)))]
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    query: Result<Query<LeaderboardQuery>, QueryRejection>,
+) -> Result<Json<Leaderboard>, AppError> {
+    let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
+    let rules = query.rules.unwrap_or(RuleSet::Playgridia);
+    let days = query.days.unwrap_or(DEFAULT_DAYS);
+    if !(1..=MAX_DAYS).contains(&days) {
+        return Err(AppError::InvalidQuery(format!(
+            "`days` is 1 to {MAX_DAYS}."
+        )));
+    }
+    let since = now_ms().saturating_sub(i64::from(days) * 24 * 3600 * 1000);
+    let rows = state.db.leaderboard(rules.name(), since, LEADERS).await?;
+    let mut players: Vec<Leader> = Vec::with_capacity(rows.len());
+    for (i, row) in rows.into_iter().enumerate() {
+        // Tied with the one above (as many wins in as many games): the same rank.
+        let rank = match players.last() {
+            Some(above) if (above.wins, above.games) == (row.wins, row.games) => above.rank,
+            _ => u32::try_from(i + 1).unwrap_or(u32::MAX),
+        };
+        players.push(Leader {
+            rank,
+            username: row.username,
+            display_name: row.display_name,
+            games: row.games,
+            wins: row.wins,
+        });
+    }
+    Ok(Json(Leaderboard {
+        rules: rules.name().to_owned(),
+        days,
+        players,
+    }))
+}

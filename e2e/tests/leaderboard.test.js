@@ -1,0 +1,55 @@
+// The leaderboard card: who won most among players with an account, per rule set.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+
+let srv; let browser;
+// Seats whose people are away are played by bots after a second: a game between two absent members
+// plays itself to the end.
+before(async () => { srv = await startServer({ AWAY_GRACE_SECS: '1', BOT_DELAY_MS: '0' }); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+async function rest(method, path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${srv.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json().catch(() => null);
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function member(name) {
+  const p = await rest('POST', '/api/players', { display_name: name });
+  await rest('POST', '/api/account', { username: name.toLowerCase(), password: 'correct horse' }, p.token);
+  return p;
+}
+
+test('two members play a game: the home page ranks them, per rule set', async () => {
+  const pau = await member('Pau');
+  const queralt = await member('Queralt');
+  const room = await rest('POST', '/api/rooms', { rules: 'playgridia', mode: 'quick', players: 2, turn_time_secs: null, public: true }, pau.token);
+  await rest('POST', `/api/rooms/${room.id}/join`, {}, queralt.token);
+  await rest('POST', `/api/rooms/${room.id}/start`, {}, pau.token);
+  let board;
+  for (let i = 0; i < 120; i++) {
+    board = await rest('GET', '/api/leaderboard?rules=playgridia');
+    if (board.players.length === 2) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(board.players.length, 2, 'the game ended and both are counted');
+
+  const { page, context } = await newPage(browser);
+  await page.goto(`${srv.url}/`);
+  await page.waitForSelector('#leaders li[data-username]');
+  const rows = await page.$$eval('#leaders li[data-username]', (lis) => lis.map((li) => [li.dataset.username, li.textContent]));
+  assert.deepEqual(rows.map((r) => r[0]), board.players.map((p) => p.username));
+  assert.match(rows[0][1], /^1\..*1 of 1 won/);
+  assert.match(rows[1][1], /^2\..*0 of 1 won/);
+  await shot(page, 'leaderboard');
+  await page.selectOption('#leaders-rules', 'ludoteka');
+  await page.waitForFunction(() => /No games counted yet/.test(document.querySelector('#leaders')?.textContent || ''));
+  assertNoErrors(page);
+  await context.close();
+});

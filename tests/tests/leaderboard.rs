@@ -1,0 +1,124 @@
+//! The leaderboard: per rule set, the most wins over the last days among players with an account, in
+//! games where at least two people sat (games against bots alone do not count).
+mod common;
+
+use common::ws::WsClient;
+use common::{Player, TestServer, status_and_json};
+use serde_json::{Value, json};
+
+/// A player with an account.
+async fn member(server: &TestServer, name: &str) -> Player {
+    let player = server.player(name).await;
+    let (status, body) = server
+        .post_as(
+            &player,
+            "/api/account",
+            json!({ "username": name.to_lowercase(), "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    player
+}
+
+/// `owner` plays a started two-seat quick Playgridia game of `settings` to the end over the WebSocket
+/// (the other seat is a bot, or a person away whom a bot covers); the room's stored result.
+async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Value {
+    let (status, body) = server
+        .post_as(owner, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut ws = WsClient::connect(server, room, Some(&owner.token)).await;
+    ws.play_to_the_end().await;
+    ws.close().await;
+    let (_, mine) = server.get_as(&owner.token, "/api/players/me/rooms").await;
+    mine["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["room_id"] == room)
+        .expect("the room is listed")["game"]
+        .clone()
+}
+
+async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {
+    let resp = server
+        .get(&format!("/api/leaderboard{query}"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    (status.as_u16(), body)
+}
+
+#[tokio::test]
+async fn a_game_between_two_members_counts_for_both_and_games_against_bots_do_not() {
+    counted(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn the_leaderboard_on_postgres() {
+    counted(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
+}
+
+async fn counted(server: TestServer) {
+    let ana = member(&server, "Ana").await;
+    let bea = member(&server, "Bea").await;
+    let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
+    let room = server.room(&ana, quick.clone()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // Bea never connects: after the away grace a bot plays her seat, which stays hers.
+    let game = play_through(&server, &ana, &room).await;
+    let ana_won = game["won"].as_bool().expect("a finished game");
+    // Ana against a bot alone: not counted.
+    let mut solo = quick.clone();
+    solo["bots"] = json!([null, "random"]);
+    let solo_room = server.room(&ana, solo).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    play_through(&server, &ana, &solo_room).await;
+
+    let (status, board) = leaderboard(&server, "").await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(
+        (board["rules"].as_str(), board["days"].as_u64()),
+        (Some("playgridia"), Some(30))
+    );
+    let (winner, loser) = if ana_won {
+        ("ana", "bea")
+    } else {
+        ("bea", "ana")
+    };
+    assert_eq!(
+        board["players"],
+        json!([
+            { "rank": 1, "username": winner, "display_name": if ana_won { "Ana" } else { "Bea" }, "games": 1, "wins": 1 },
+            { "rank": 2, "username": loser, "display_name": if ana_won { "Bea" } else { "Ana" }, "games": 1, "wins": 0 },
+        ])
+    );
+    // Other rules have their own board; a player without an account is never listed.
+    let (_, other) = leaderboard(&server, "?rules=ludoteka&days=365").await;
+    assert_eq!(other["players"], json!([]));
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn unknown_rules_or_a_period_out_of_range_are_refused_with_a_code() {
+    let server = TestServer::sqlite().await;
+    for query in ["?rules=chess", "?days=0", "?days=366", "?days=soon"] {
+        let (status, body) = leaderboard(&server, query).await;
+        assert_eq!(status, 422, "{query}: {body}");
+        assert_eq!(body["code"], "invalid_query", "{query}: {body}");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (status, body) = leaderboard(&server, "?rules=morocco&days=1").await;
+    assert_eq!((status, &body["players"]), (200, &json!([])));
+    server.finish().await;
+}
