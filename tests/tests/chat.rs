@@ -5,7 +5,7 @@ mod common;
 use common::TestServer;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[tokio::test]
 async fn a_seated_players_message_reaches_every_client_in_the_room_spectators_included() {
@@ -137,27 +137,17 @@ async fn chat_survives_reconnect_and_restart(mut server: TestServer) {
             .await;
         assert_eq!(ack["type"], "ack", "{ack}");
     }
-    let history = |client: &WsClient| -> Vec<(Value, Value, Value)> {
-        let last = client
-            .private
-            .iter()
-            .rev()
-            .find(|m| m["type"] == "chat_history")
-            .expect("a chat_history on connecting");
-        last["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| (m["seq"].clone(), m["name"].clone(), m["text"].clone()))
-            .collect()
-    };
     let expected = vec![
         (json!(1), json!("Ana"), json!("buenas")),
         (json!(2), json!("Ana"), json!("¿empezamos?")),
     ];
     let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
     bea_ws.until(|m| m["type"] == "chat_history").await;
-    assert_eq!(history(&bea_ws), expected, "a newcomer sees what was said");
+    assert_eq!(
+        bea_ws.chat_history(),
+        expected,
+        "a newcomer sees what was said"
+    );
 
     ana_ws.close().await;
     bea_ws.close().await;
@@ -166,7 +156,7 @@ async fn chat_survives_reconnect_and_restart(mut server: TestServer) {
     let mut bea_ws = WsClient::connect(&again, &room, Some(&bea.token)).await;
     bea_ws.until(|m| m["type"] == "chat_history").await;
     assert_eq!(
-        history(&bea_ws),
+        bea_ws.chat_history(),
         expected,
         "the chat is stored, not only in memory"
     );

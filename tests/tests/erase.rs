@@ -5,23 +5,7 @@ mod common;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use common::{TestServer, status_and_json};
-use serde_json::{Value, json};
-
-/// `(seq, name, text)` of the last `chat_history` a client got.
-fn history(client: &WsClient) -> Vec<(Value, Value, Value)> {
-    let last = client
-        .private
-        .iter()
-        .rev()
-        .find(|m| m["type"] == "chat_history")
-        .expect("a chat_history on connecting");
-    last["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| (m["seq"].clone(), m["name"].clone(), m["text"].clone()))
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn an_erased_player_is_gone_everywhere_but_their_games_stay() {
@@ -95,7 +79,7 @@ async fn erased_everywhere(mut server: TestServer) {
     let mut newcomer = WsClient::connect(&server, &room, None).await;
     newcomer.until(|m| m["type"] == "chat_history").await;
     assert_eq!(
-        history(&newcomer),
+        newcomer.chat_history(),
         vec![(json!(1), json!("Ana"), json!("buenas"))],
         "what Bea wrote is not shown again"
     );
@@ -118,7 +102,7 @@ async fn erased_everywhere(mut server: TestServer) {
     let mut ana_ws = WsClient::connect(&again, &room, Some(&ana.token)).await;
     ana_ws.until(|m| m["type"] == "chat_history").await;
     assert_eq!(
-        history(&ana_ws),
+        ana_ws.chat_history(),
         vec![(json!(1), json!("Ana"), json!("buenas"))]
     );
     let ack = ana_ws

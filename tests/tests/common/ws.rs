@@ -195,6 +195,22 @@ impl WsClient {
         }
     }
 
+    /// `(seq, name, text)` of each message of the last `chat_history` received.
+    pub fn chat_history(&self) -> Vec<(Value, Value, Value)> {
+        let last = self
+            .private
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "chat_history")
+            .expect("a chat_history on connecting");
+        last["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| (m["seq"].clone(), m["name"].clone(), m["text"].clone()))
+            .collect()
+    }
+
     /// Reads until `n` chat messages have arrived; returns the `n`th.
     pub async fn until_chat(&mut self, n: usize) -> Value {
         while self.chat.len() < n {
