@@ -381,3 +381,44 @@ async fn a_wrong_current_password_or_a_short_new_one_changes_nothing() {
     );
     server.finish().await;
 }
+
+#[tokio::test]
+async fn five_wrong_passwords_lock_a_username_for_a_while_even_for_the_right_one() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    assert_eq!(
+        make_account(&server, &bea, "bea", "correct horse").await.0,
+        201
+    );
+    for i in 0..5 {
+        let (status, body) = sign_in(&server, "ana", &format!("guess number {i}")).await;
+        assert_eq!(status, 401, "{body}");
+    }
+    let resp = server
+        .post("/api/sessions")
+        .json(&json!({ "username": "ANA", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 429);
+    let retry: u64 = resp.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=900).contains(&retry), "retry after {retry} s");
+    let (_, body) = status_and_json(resp).await;
+    assert_eq!(body["code"], "too_many_attempts");
+    // Another username is not touched, and an unknown one is counted the same way (no hint).
+    assert_eq!(sign_in(&server, "bea", "correct horse").await.0, 201);
+    for _ in 0..5 {
+        assert_eq!(sign_in(&server, "nobody", "guess").await.0, 401);
+    }
+    assert_eq!(sign_in(&server, "nobody", "guess").await.0, 429);
+    server.finish().await;
+}

@@ -45,6 +45,9 @@ pub enum AppError {
     AccountExists,
     #[error("Unknown username or wrong password.")]
     WrongCredentials,
+    /// Too many wrong passwords for one username (the number: seconds until it may be tried again).
+    #[error("Too many wrong passwords for this username; try again in {0} s.")]
+    TooManyAttempts(u64),
     #[error("Create an account before signing out, or this player could never be used again.")]
     NoAccount,
     #[error("This endpoint needs an `Authorization: Bearer <token>` header.")]
@@ -105,7 +108,7 @@ impl AppError {
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            RateLimited(_) | TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -127,6 +130,7 @@ impl AppError {
             UsernameTaken => "username_taken",
             AccountExists => "account_exists",
             WrongCredentials => "wrong_credentials",
+            TooManyAttempts(_) => "too_many_attempts",
             NoAccount => "no_account",
             MissingToken => "missing_token",
             InvalidToken => "invalid_token",
@@ -171,7 +175,7 @@ impl IntoResponse for AppError {
             message,
         };
         let mut response = (status, Json(body)).into_response();
-        if let AppError::RateLimited(secs) = self {
+        if let AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) = self {
             response
                 .headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());

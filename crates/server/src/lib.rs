@@ -18,6 +18,7 @@ pub mod rate_limit;
 pub mod rooms;
 pub mod routes;
 pub mod settings;
+pub mod sign_in_guard;
 pub mod verify;
 pub mod web;
 pub mod ws;
@@ -50,6 +51,8 @@ pub struct AppState {
     pub write_limit: Option<Arc<rate_limit::WriteLimit>>,
     /// Quick matches of one kind of game run one at a time.
     pub match_locks: Arc<routes::quick_match::MatchLocks>,
+    /// Recent wrong passwords per username: too many lock the username for a while.
+    pub sign_in_guard: Arc<sign_in_guard::SignInGuard>,
 }
 
 impl AppState {
@@ -72,6 +75,7 @@ impl AppState {
             metrics: metrics::install(),
             write_limit,
             match_locks: Arc::default(),
+            sign_in_guard: Arc::default(),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! token of its own; `PATCH /api/account` changes the password (and signs the other devices out);
 //! `DELETE /api/sessions/current` signs this device out (revokes its token).
 
+use std::time::Instant;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -109,26 +111,35 @@ pub async fn change_password(
 }
 
 /// Signs in: the account's player, with a new token for this device. Refusals do not say whether the
-/// username exists; like every POST, attempts are limited per address.
+/// username exists; like every POST, attempts are limited per address, and after five wrong passwords
+/// within 15 minutes a username cannot be tried for a while, from anywhere (`sign_in_guard`).
 #[utoipa::path(post, path = "/api/sessions", tag = "players",
     request_body = CredentialsRequest,
     responses(
         (status = 201, description = "Signed in; the token is shown only this once", body = SignedIn),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 401, description = "Unknown username or wrong password (`wrong_credentials`)", body = ErrorBody)))]
+        (status = 401, description = "Unknown username or wrong password (`wrong_credentials`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords for this username lately (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn sign_in(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CredentialsRequest>,
 ) -> Result<(StatusCode, Json<SignedIn>), AppError> {
+    let key = req.username.trim().to_ascii_lowercase();
+    state
+        .sign_in_guard
+        .check(&key, Instant::now())
+        .map_err(AppError::TooManyAttempts)?;
     let account = match username(&req.username) {
-        Ok((_, key)) => state.db.account_by_username(&key).await?,
+        Ok(_) => state.db.account_by_username(&key).await?,
         Err(_) => None,
     };
     let phc = account.as_ref().map(|a| a.password_hash.clone());
     let verified = password::verify(req.password, phc).await?;
     let Some(account) = account.filter(|_| verified) else {
+        state.sign_in_guard.failed(&key, Instant::now());
         return Err(AppError::WrongCredentials);
     };
+    state.sign_in_guard.succeeded(&key);
     let player = state
         .db
         .player(&account.player_id)

@@ -1,0 +1,109 @@
+//! Wrong passwords per username: after [`MAX_FAILURES`] within [`WINDOW`], signing in as that username is
+//! refused until the oldest of them leaves the window, whoever tries and from wherever. The per-address
+//! write limit stops one guesser; this stops many addresses guessing one account. Unknown usernames are
+//! counted alike, so a refusal tells nothing about whether an account exists. Kept in memory, per server.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Wrong passwords allowed for one username within [`WINDOW`].
+pub const MAX_FAILURES: usize = 5;
+/// How long a wrong password counts.
+pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Usernames remembered before those without a recent failure are dropped (bounds the memory).
+const TRACKED: usize = 10_000;
+
+/// Recent wrong passwords, by username key (lower case).
+#[derive(Debug, Default)]
+pub struct SignInGuard(Mutex<HashMap<String, VecDeque<Instant>>>);
+
+impl SignInGuard {
+    /// `Err(seconds to wait)` while `key` has [`MAX_FAILURES`] wrong passwords within the window.
+    pub fn check(&self, key: &str, now: Instant) -> Result<(), u64> {
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(times) = failures.get_mut(key) else {
+            return Ok(());
+        };
+        forget_old(times, now);
+        match times.front() {
+            Some(oldest) if times.len() >= MAX_FAILURES => {
+                let free_at = *oldest + WINDOW;
+                Err(free_at.duration_since(now).as_secs().max(1))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a wrong password for `key`.
+    pub fn failed(&self, key: &str, now: Instant) {
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if failures.len() >= TRACKED {
+            failures.retain(|_, times| {
+                forget_old(times, now);
+                !times.is_empty()
+            });
+        }
+        let times = failures.entry(key.to_owned()).or_default();
+        forget_old(times, now);
+        times.push_back(now);
+        while times.len() > MAX_FAILURES {
+            times.pop_front();
+        }
+    }
+
+    /// The right password: the count for `key` starts again.
+    pub fn succeeded(&self, key: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+}
+
+fn forget_old(times: &mut VecDeque<Instant>, now: Instant) {
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+    {
+        times.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_wrong_passwords_lock_the_username_until_the_first_leaves_the_window() {
+        let guard = SignInGuard::default();
+        let start = Instant::now();
+        for i in 0..MAX_FAILURES as u64 {
+            assert_eq!(guard.check("ana", start), Ok(()));
+            guard.failed("ana", start + Duration::from_secs(i));
+        }
+        let wait = guard
+            .check("ana", start + Duration::from_secs(10))
+            .unwrap_err();
+        assert_eq!(wait, WINDOW.as_secs() - 10);
+        assert_eq!(
+            guard.check("bea", start),
+            Ok(()),
+            "other usernames are not touched"
+        );
+        assert_eq!(
+            guard.check("ana", start + WINDOW),
+            Ok(()),
+            "the first failure left the window"
+        );
+    }
+
+    #[test]
+    fn the_right_password_starts_the_count_again() {
+        let guard = SignInGuard::default();
+        let now = Instant::now();
+        for _ in 0..MAX_FAILURES - 1 {
+            guard.failed("ana", now);
+        }
+        guard.succeeded("ana");
+        guard.failed("ana", now);
+        assert_eq!(guard.check("ana", now), Ok(()));
+    }
+}
