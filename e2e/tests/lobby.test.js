@@ -157,6 +157,36 @@ test('play now against bots: the chosen rules and mode, every other seat a bot, 
   await p.context.close();
 });
 
+test('games being played are offered to watch: a stranger opens one and watches, without the dice', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser, { locale: 'fr-FR' });
+  await register(a.page, srv.url, 'Iker');
+  // A slow turn timer: the game waits on Iker, so it is still being played while it is watched.
+  const roomId = await createRoom(a.page, { rules: 'ludoteka', mode: 'individual', players: 4, bots: ['greedy', 'greedy', 'greedy'], timer: '120' });
+  await a.page.click('#start-game');
+  await a.page.waitForSelector('svg.board');
+  await register(b.page, srv.url, 'Jules');
+  const entry = b.page.locator(`#live-games li[data-room="${roomId}"]`);
+  await entry.waitFor({ timeout: 15000 });
+  assert.match(await entry.textContent(), /Ludoteka/);
+  assert.match(await entry.textContent(), /Iker/);
+  assert.equal(await b.page.textContent('#live-h'), 'Parties en cours');
+  // Not offered among the rooms to join.
+  assert.equal(await b.page.locator(`#room-list li[data-room="${roomId}"]`).count(), 0);
+  await shot(b.page, 'lobby-live-games');
+  await entry.locator('a.watch-link').click();
+  await b.page.waitForSelector('svg.board');
+  await b.page.waitForFunction(() => window.__parchis && window.__parchis.state && window.__parchis.state.game);
+  assert.equal(new URL(b.page.url()).pathname, `/room/${roomId}`);
+  assert.equal(await b.page.locator('#roll:not([disabled])').count(), 0, 'a spectator has no die to roll');
+  // Iker sees one more person watching.
+  await a.page.waitForFunction(() => window.__parchis.state.spectators >= 1, null, { timeout: 10000 });
+  assertNoErrors(a.page, wsAllow);
+  assertNoErrors(b.page, wsAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
 test('a token the server no longer knows is forgotten: the page asks for a name again, a room is watched', async () => {
   const owner = await newPage(browser);
   await register(owner.page, srv.url, 'Iris');

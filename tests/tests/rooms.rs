@@ -1,5 +1,6 @@
 mod common;
 
+use common::game::{start_room, start_with_bots};
 use common::ws::WsClient;
 use common::{TestServer, private_duel, public_four, status_and_json};
 use serde_json::{Value, json};
@@ -163,6 +164,114 @@ async fn a_public_room_is_listed_only_while_one_of_its_players_has_it_open() {
     assert_eq!(status, 200);
     spectator.close().await;
     bea_ws.close().await;
+    server.finish().await;
+}
+
+/// Ids of the games `GET /api/rooms?status=playing` offers to watch, in its order.
+async fn listed_to_watch(server: &TestServer) -> Vec<String> {
+    let (status, body) = status_and_json(
+        server
+            .get("/api/rooms?status=playing")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    body["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["status"], "playing", "{r}");
+            assert!(r["game_id"].is_string(), "{r}");
+            r["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn public_games_being_played_are_offered_to_watch_while_a_player_is_at_the_table() {
+    let server = TestServer::sqlite().await;
+    let older = start_with_bots(&server, "playgridia", "individual", 4).await;
+    // Rooms are ordered by their creation time in milliseconds.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let newer = start_with_bots(&server, "morocco", "individual", 4).await;
+    let private = start_room(
+        &server,
+        json!({ "rules": "playgridia", "mode": "1v1", "players": 2, "turn_time_secs": null, "public": false }),
+    )
+    .await;
+    assert!(
+        listed_to_watch(&server).await.is_empty(),
+        "nobody is at any of the tables"
+    );
+
+    // A spectator is not a player at the table.
+    let spectator = WsClient::connect(&server, &older.room, None).await;
+    assert!(listed_to_watch(&server).await.is_empty());
+    let at_older = WsClient::connect(&server, &older.room, Some(&older.owner.token)).await;
+    let at_newer = WsClient::connect(&server, &newer.room, Some(&newer.owner.token)).await;
+    let at_private = WsClient::connect(&server, &private.room, Some(&private.owner.token)).await;
+    assert_eq!(
+        listed_to_watch(&server).await,
+        [newer.room.clone(), older.room.clone()],
+        "the newest game first, the private one never"
+    );
+    // Games being played are to watch, not rooms to join.
+    assert!(listed(&server).await.is_empty());
+
+    // The player of the newer game goes away: it is not offered any more.
+    at_newer.close().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while listed_to_watch(&server).await != [older.room.clone()] {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a game nobody is at stayed offered"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    spectator.close().await;
+    at_older.close().await;
+    at_private.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_finished_game_is_no_longer_offered_to_watch() {
+    let server = TestServer::sqlite().await;
+    let started = start_with_bots(&server, "playgridia", "quick", 4).await;
+    let mut at_table = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    assert_eq!(listed_to_watch(&server).await, vec![started.room.clone()]);
+    at_table.play_to_the_end().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !listed_to_watch(&server).await.is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a finished game stayed offered"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    at_table.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn an_unknown_status_to_list_is_refused_with_422() {
+    let server = TestServer::sqlite().await;
+    for query in ["?status=finished", "?status=everything", "?status="] {
+        let (status, body) = status_and_json(
+            server
+                .get(&format!("/api/rooms{query}"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 422, "{query}: {body}");
+        assert_eq!(body["code"], "invalid_query", "{query}");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
     server.finish().await;
 }
 

@@ -195,7 +195,8 @@ pub struct JoinRoomRequest {
 /// Response listing rooms.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RoomList {
-    /// Public rooms waiting for players in which a seated player is present now, oldest first.
+    /// Public rooms in which a seated player is present now: waiting for players (oldest first), or
+    /// playing (newest first).
     pub rooms: Vec<RoomView>,
 }
 

@@ -3,6 +3,7 @@
 use sqlx::types::Json;
 
 use super::{Db, DbError, classify, on_pool};
+use crate::model::RoomStatus;
 use crate::settings::RoomSettings;
 
 /// A room as stored.
@@ -148,14 +149,21 @@ impl Db {
         }))
     }
 
-    /// Ids of the `limit` newest public rooms still waiting for players, newest first.
-    pub async fn public_waiting_room_ids(&self, limit: i64) -> Result<Vec<String>, DbError> {
+    /// Ids of the `limit` newest public rooms in `status` (waiting for players, or playing), newest first.
+    pub async fn public_room_ids(
+        &self,
+        status: RoomStatus,
+        limit: i64,
+    ) -> Result<Vec<String>, DbError> {
         // `settings` is TEXT on SQLite and JSONB on PostgreSQL, so the public flag
         // is filtered in Rust rather than with a backend-specific JSON operator.
-        let sql =
-            select_rooms!("WHERE status = 'waiting' ORDER BY created_at DESC, id DESC LIMIT $1");
+        let sql = select_rooms!("WHERE status = $1 ORDER BY created_at DESC, id DESC LIMIT $2");
         let rows = on_pool!(self, pool => {
-            sqlx::query_as::<_, RoomRow>(sql).bind(limit.saturating_mul(4)).fetch_all(pool).await?
+            sqlx::query_as::<_, RoomRow>(sql)
+                .bind(status.as_str())
+                .bind(limit.saturating_mul(4))
+                .fetch_all(pool)
+                .await?
         });
         Ok(rows
             .into_iter()

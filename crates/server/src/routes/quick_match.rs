@@ -11,7 +11,7 @@ use serde::Serialize;
 use tokio::sync::OwnedMutexGuard;
 use utoipa::ToSchema;
 
-use super::rooms::{create_owned_room, room_view, rooms_someone_waits_in, seat_player};
+use super::rooms::{create_owned_room, public_rooms_someone_is_in, room_view, seat_player};
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
@@ -124,7 +124,7 @@ async fn find_seat(
         }
     }
     let mut candidates: Vec<RoomSnapshot> =
-        rooms_someone_waits_in(state, CANDIDATE_SCAN, usize::MAX)
+        public_rooms_someone_is_in(state, RoomStatus::Waiting, CANDIDATE_SCAN, usize::MAX)
             .await?
             .into_iter()
             .filter(|s| {

@@ -2,7 +2,8 @@
 //! [`super::quick_match`]).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 
 use crate::AppState;
@@ -13,6 +14,8 @@ use crate::extract::{ApiJson, AuthPlayer};
 use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
 use crate::rooms::{RoomCommand, RoomSnapshot};
 use crate::settings::{Colour, CreateRoomRequest, RoomSettings, validate_settings};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 /// How many public rooms `GET /api/rooms` returns at most.
 const LIST_LIMIT: i64 = 100;
@@ -152,16 +155,17 @@ pub(crate) async fn create_owned_room(
         .ok_or(AppError::RoomNotFound)
 }
 
-/// Public waiting rooms in which one of the seated players has the room open now, newest first: at
-/// most `max` of them, among the `scan` newest public waiting rooms.
+/// The newest public rooms in `status` that a seated player has open right now (a realtime
+/// connection), at most `max`, from the `scan` newest candidates; newest first.
 ///
 /// Only rooms live on this node can have someone connected, so stored rooms are never loaded for this.
-pub(crate) async fn rooms_someone_waits_in(
+pub(crate) async fn public_rooms_someone_is_in(
     state: &AppState,
+    status: RoomStatus,
     scan: i64,
     max: usize,
 ) -> Result<Vec<RoomSnapshot>, AppError> {
-    let ids = state.db.public_waiting_room_ids(scan).await?;
+    let ids = state.db.public_room_ids(status, scan).await?;
     let mut rooms = Vec::new();
     for id in ids {
         // A room too busy to answer is left out rather than failing the whole search.
@@ -172,9 +176,10 @@ pub(crate) async fn rooms_someone_waits_in(
                 None
             }
         };
+        // The stored status may be a step behind the room's task: the task has the last word.
         if let Some(snapshot) = live
             && snapshot.players_connected > 0
-            && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
+            && RoomStatus::parse(&snapshot.room.status) == status
         {
             rooms.push(snapshot);
             if rooms.len() == max {
@@ -185,22 +190,55 @@ pub(crate) async fn rooms_someone_waits_in(
     Ok(rooms)
 }
 
-/// Public rooms waiting for players, in which someone is waiting now.
+/// Query of `GET /api/rooms`.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListRoomsQuery {
+    /// `waiting` (default): rooms to join; `playing`: games being played, to watch.
+    #[param(value_type = Option<String>, example = "playing")]
+    status: Option<ListedStatus>,
+}
+
+/// The rooms `GET /api/rooms` can list (finished ones are found through their players).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ListedStatus {
+    Waiting,
+    Playing,
+}
+
+/// Public rooms in which one of the seated players is present now: by default those waiting for
+/// players (oldest first), with `status=playing` the games being played (newest first), to watch.
 ///
 /// A room is listed while at least one of its seated players has the room open (a realtime
 /// connection): rooms whose players all went away stay joinable by link or code, but do not crowd the
-/// lobby out (they used to accumulate there and hide the new ones).
+/// lobby out (they used to accumulate there and hide the new ones), and a game nobody is at any more
+/// is not offered to watch.
 #[utoipa::path(get, path = "/api/rooms", tag = "rooms",
-    responses((status = 200, description = "Public waiting rooms with a player present, oldest first", body = RoomList)))]
-pub async fn list_rooms(State(state): State<AppState>) -> Result<Json<RoomList>, AppError> {
+    params(ListRoomsQuery),
+    responses(
+        (status = 200, description = "Public rooms with a player present: waiting ones oldest first, games being played newest first", body = RoomList),
+        (status = 422, description = "An unknown `status` (`invalid_query`)", body = ErrorBody)))]
+pub async fn list_rooms(
+    State(state): State<AppState>,
+    query: Result<Query<ListRoomsQuery>, QueryRejection>,
+) -> Result<Json<RoomList>, AppError> {
+    let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
+    let status = match query.status.unwrap_or(ListedStatus::Waiting) {
+        ListedStatus::Waiting => RoomStatus::Waiting,
+        ListedStatus::Playing => RoomStatus::Playing,
+    };
     // The newest candidates: a room someone is in now was opened recently or kept open since.
     let max = usize::try_from(LIST_LIMIT).unwrap_or(usize::MAX);
-    let live = rooms_someone_waits_in(&state, LIST_LIMIT.saturating_mul(4), max).await?;
+    let live =
+        public_rooms_someone_is_in(&state, status, LIST_LIMIT.saturating_mul(4), max).await?;
     let mut rooms: Vec<RoomView> = live
         .into_iter()
         .map(|snapshot| room_view(snapshot, None, false))
         .collect();
-    rooms.reverse();
+    if status == RoomStatus::Waiting {
+        // Whoever has waited longest first.
+        rooms.reverse();
+    }
     Ok(Json(RoomList { rooms }))
 }
 

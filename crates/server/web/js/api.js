@@ -100,6 +100,7 @@ export async function refreshMe() {
 export const api = {
   createRoom: (req) => call('POST', '/api/rooms', req),
   listRooms: () => call('GET', '/api/rooms', undefined, false),
+  listGames: () => call('GET', '/api/rooms?status=playing', undefined, false),
   room: (idOrCode) => call('GET', `/api/rooms/${encodeURIComponent(idOrCode)}`),
   join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),

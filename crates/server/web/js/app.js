@@ -317,6 +317,31 @@ function roomsCard() {
   return { card, stop: () => clearInterval(timer) };
 }
 
+/** Public games being played with someone at the table, newest first: to watch. */
+function liveGamesCard() {
+  const list = h('ul.rooms', { id: 'live-games', 'aria-live': 'polite' });
+  const load = async () => {
+    try {
+      const { rooms } = await api.listGames();
+      clear(list, rooms.length
+        ? rooms.map((r) => h('li', { 'data-room': r.id },
+          h('div.info',
+            h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
+            h('span.muted', r.seats.map((s, i) => s.display_name || `Bot ${i + 1}`).join(' · '))),
+          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'watch-link' }, h('button', { type: 'button', tabindex: -1 }, t('watch')))))
+        : h('li.muted', t('no_live_games')));
+    } catch (x) {
+      clear(list, h('li.error', t('error', { msg: x.message })));
+    }
+  };
+  load();
+  const timer = setInterval(load, 10000);
+  const card = h('section.card', { 'aria-labelledby': 'live-h' },
+    h('div.row', h('h2', { id: 'live-h', style: 'flex:1' }, t('live_games')), h('button', { type: 'button', onclick: load, id: 'refresh-live' }, t('refresh'))),
+    list);
+  return { card, stop: () => clearInterval(timer) };
+}
+
 /** Who won most over the last 30 days, per rule set (players with an account, games with people). */
 function leaderboardCard() {
   const list = h('ol.leaders', { id: 'leaders', 'aria-live': 'polite' });
@@ -388,6 +413,7 @@ function joinCard() {
 
 function mountHome(main) {
   const rooms = roomsCard();
+  const live = liveGamesCard();
   const mine = myRoomsCard();
   const render = () => {
     mine.load();
@@ -396,12 +422,12 @@ function mountHome(main) {
     clear(main,
       h('p.muted', t('tagline')),
       h('div.grid2',
-        h('div', nameCard(render), mine.card, joinCard(), rooms.card, leaderboardCard()),
+        h('div', nameCard(render), mine.card, joinCard(), rooms.card, live.card, leaderboardCard()),
         h('div', createCard((room) => navigate(`/room/${room.id}`)))),
     );
   };
   render();
-  return () => rooms.stop();
+  return () => { rooms.stop(); live.stop(); };
 }
 
 setupHeader();
