@@ -70,6 +70,22 @@ test('lobby on a phone (375x667) and language switch', async () => {
   await p.context.close();
 });
 
+test('the home page fits every card at every width, in every language (long French labels included)', async () => {
+  for (const width of [1280, 900, 375]) {
+    const p = await newPage(browser, { viewport: { width, height: 900 }, isMobile: width < 500 });
+    for (const lang of ['en', 'es', 'fr']) {
+      await p.page.goto(`${srv.url}/`);
+      await p.page.selectOption('#lang', lang);
+      await p.page.waitForSelector('#create-room');
+      const overflowing = await p.page.evaluate(() => [...document.querySelectorAll('section.card')]
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => c.getAttribute('aria-labelledby')));
+      assert.deepEqual(overflowing, [], `cards wider than their box at ${width}px in ${lang}`);
+    }
+    await p.context.close();
+  }
+});
+
 test('the home page lists your games: a running one is resumed in one click, a waiting one opened', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Dana');
