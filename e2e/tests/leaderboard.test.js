@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
+import { register } from '../lib/flows.js';
 
 let srv; let browser;
 // Seats whose people are away are played by bots after a second: a game between two absent members
@@ -50,6 +51,31 @@ test('two members play a game: the home page ranks them, per rule set', async ()
   await shot(page, 'leaderboard');
   await page.selectOption('#leaders-rules', 'ludoteka');
   await page.waitForFunction(() => /No games counted yet/.test(document.querySelector('#leaders')?.textContent || ''));
+  assertNoErrors(page);
+  await context.close();
+});
+
+test('your record on the home page: a finished game against a bot counts there, per rule set', async () => {
+  const { page, context } = await newPage(browser, { locale: 'es-ES' });
+  await register(page, srv.url, 'Rita');
+  const me = await page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+  const room = await rest('POST', '/api/rooms', { rules: 'morocco', mode: 'quick', players: 2, turn_time_secs: null, public: false, bots: [null, 'random'] }, me.token);
+  await rest('POST', `/api/rooms/${room.id}/start`, {}, me.token);
+  // Rita is not at the table: a bot plays her seat after a second, to the end.
+  let stats;
+  for (let i = 0; i < 120; i++) {
+    stats = await rest('GET', '/api/players/me/stats', undefined, me.token);
+    if (stats.games === 1) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(stats.games, 1, 'the game ended');
+  await page.reload();
+  const line = page.locator('#my-stats li[data-rules="morocco"]');
+  await line.waitFor();
+  const pct = stats.wins ? 100 : 0;
+  assert.match(await line.textContent(), new RegExp(`Marruecos.*partidas: 1 · ganadas: ${stats.wins} \\(${pct} %\\)`));
+  assert.doesNotMatch(await line.textContent(), /contra personas/, 'no game against people yet');
+  await shot(page, 'my-record');
   assertNoErrors(page);
   await context.close();
 });

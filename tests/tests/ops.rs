@@ -50,6 +50,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/players",
         "/api/players/me",
         "/api/players/me/rooms",
+        "/api/players/me/stats",
         "/api/account",
         "/api/sessions",
         "/api/sessions/current",

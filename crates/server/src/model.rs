@@ -78,6 +78,34 @@ pub struct Leaderboard {
     pub players: Vec<Leader>,
 }
 
+/// One rule set of a player's record (`GET /api/players/me/stats`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RuleSetStats {
+    /// `playgridia`, `ludoteka` or `morocco`.
+    pub rules: String,
+    /// Finished games of these rules the player sat at, against bots too.
+    pub games: i64,
+    /// Of those, the ones their side won.
+    pub wins: i64,
+    /// Games with at least one other person seated (what the leaderboard counts).
+    pub games_with_people: i64,
+    /// Of those, the ones their side won.
+    pub wins_with_people: i64,
+    /// When the latest of them finished, Unix ms.
+    pub last_finished_at: i64,
+}
+
+/// Response of `GET /api/players/me/stats`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyStats {
+    /// Finished games, every rule set together.
+    pub games: i64,
+    /// Of those, the ones won.
+    pub wins: i64,
+    /// Per rule set played, in the order of their names (none played yet: empty).
+    pub rules: Vec<RuleSetStats>,
+}
+
 /// Body of `PATCH /api/account`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ChangePasswordRequest {

@@ -39,6 +39,37 @@ pub struct Player {
     pub token: String,
 }
 
+/// A new, empty schema of the test PostgreSQL database, for one test.
+pub struct PgSchema {
+    /// The database URL without the schema.
+    pub base: String,
+    /// The schema's name.
+    pub name: String,
+    /// The database URL that works in the schema.
+    pub url: String,
+}
+
+impl PgSchema {
+    pub async fn new() -> Self {
+        let base = std::env::var("DATABASE_URL")
+            .ok()
+            .filter(|u| u.starts_with("postgres"))
+            .unwrap_or_else(|| POSTGRES_URL.to_owned());
+        let name = format!("parchis_test_{}", uuid::Uuid::new_v4().simple());
+        let admin = sqlx::PgPool::connect(&base)
+            .await
+            .expect("connect to PostgreSQL");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {name}")))
+            .execute(&admin)
+            .await
+            .expect("create schema");
+        admin.close().await;
+        let sep = if base.contains('?') { '&' } else { '?' };
+        let url = format!("{base}{sep}options=-c%20search_path%3D{name}");
+        PgSchema { base, name, url }
+    }
+}
+
 impl TestServer {
     /// A server on a fresh SQLite file in a temporary directory.
     pub async fn sqlite() -> Self {
@@ -64,23 +95,18 @@ impl TestServer {
 
     /// [`TestServer::postgres`] with its configuration adjusted first.
     pub async fn postgres_with(tweak: impl FnOnce(&mut Config)) -> Self {
-        let base = std::env::var("DATABASE_URL")
-            .ok()
-            .filter(|u| u.starts_with("postgres"))
-            .unwrap_or_else(|| POSTGRES_URL.to_owned());
-        let schema = format!("parchis_test_{}", uuid::Uuid::new_v4().simple());
-        let admin = sqlx::PgPool::connect(&base)
-            .await
-            .expect("connect to PostgreSQL");
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-            .execute(&admin)
-            .await
-            .expect("create schema");
-        admin.close().await;
-        let sep = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
+        let schema = PgSchema::new().await;
+        let url = schema.url.clone();
         let mut server = Self::start_with(url, tweak).await;
-        server.pg_schema = Some((base, schema));
+        server.pg_schema = Some((schema.base, schema.name));
+        server
+    }
+
+    /// A server on a schema made beforehand (with data of an older version, say); the schema is
+    /// dropped when the server finishes.
+    pub async fn postgres_on(schema: PgSchema) -> Self {
+        let mut server = Self::start(schema.url.clone()).await;
+        server.pg_schema = Some((schema.base, schema.name));
         server
     }
 

@@ -39,6 +39,23 @@ pub struct LeaderRow {
     pub wins: i64,
 }
 
+/// A player's finished games of one rule set (their record).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RecordRow {
+    /// The rule set's name.
+    pub rules: String,
+    /// Finished games the player sat at, against bots too.
+    pub games: i64,
+    /// Of those, the ones their side won.
+    pub wins: i64,
+    /// Games with at least one other person seated (what the leaderboard counts).
+    pub games_with_people: i64,
+    /// Of those, the ones their side won.
+    pub wins_with_people: i64,
+    /// When the latest of them finished, Unix ms.
+    pub last_finished_at: i64,
+}
+
 /// One entry of a game's log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LogRow {
@@ -144,8 +161,8 @@ impl Db {
     }
 
     /// Records the result, reveals the seed (it stays in its column; API types
-    /// show it once `finished_at` is set), marks the room `finished` and, when at least two people
-    /// sat at it, writes each one's result (`player_results`, what the leaderboard counts).
+    /// show it once `finished_at` is set), marks the room `finished` and writes the result of each
+    /// person seated (`player_results`: their own record, and the leaderboard when at least two sat).
     pub async fn finish_game(
         &self,
         game_id: &str,
@@ -175,30 +192,31 @@ impl Db {
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
-            if people.len() >= 2 {
-                for (seat, player_id) in people {
-                    let won = winner_seats.iter().any(|&w| i64::from(w) == seat);
-                    // A result stored once already (the game replayed after a restart) stays as it is.
-                    sqlx::query(
-                        "INSERT INTO player_results (game_id, player_id, rules, won, finished_at) \
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-                    )
-                    .bind(game_id)
-                    .bind(&player_id)
-                    .bind(rules)
-                    .bind(i32::from(won))
-                    .bind(finished_at)
-                    .execute(&mut *tx)
-                    .await?;
-                }
+            let how_many = i32::try_from(people.len()).unwrap_or(i32::MAX);
+            for (seat, player_id) in people {
+                let won = winner_seats.iter().any(|&w| i64::from(w) == seat);
+                // A result stored once already (the game replayed after a restart) stays as it is.
+                sqlx::query(
+                    "INSERT INTO player_results (game_id, player_id, rules, won, finished_at, people) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                )
+                .bind(game_id)
+                .bind(&player_id)
+                .bind(rules)
+                .bind(i32::from(won))
+                .bind(finished_at)
+                .bind(how_many)
+                .execute(&mut *tx)
+                .await?;
             }
             tx.commit().await?;
         });
         Ok(())
     }
 
-    /// The most wins among players with an account, in games of `rules` finished since `since` (Unix
-    /// ms): `(username, display_name, games, wins)`, best first (then fewer games, then the username).
+    /// The most wins among players with an account, in games of `rules` with at least two people
+    /// finished since `since` (Unix ms): `(username, display_name, games, wins)`, best first (then
+    /// fewer games, then the username).
     pub async fn leaderboard(
         &self,
         rules: &str,
@@ -211,7 +229,7 @@ impl Db {
                  FROM player_results r \
                  JOIN accounts a ON a.player_id = r.player_id \
                  JOIN players p ON p.id = r.player_id \
-                 WHERE r.rules = $1 AND r.finished_at >= $2 \
+                 WHERE r.rules = $1 AND r.finished_at >= $2 AND r.people >= 2 \
                  GROUP BY a.player_id, a.username, p.display_name \
                  ORDER BY wins DESC, games ASC, a.username ASC \
                  LIMIT $3",
@@ -219,6 +237,23 @@ impl Db {
             .bind(rules)
             .bind(since)
             .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// A player's finished games per rule set: `(rules, games, wins, games with people, wins with
+    /// people, last finished)`, in the order of the rule sets' names.
+    pub async fn player_record(&self, player_id: &str) -> Result<Vec<RecordRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RecordRow>(
+                "SELECT rules, COUNT(*) AS games, SUM(won) AS wins, \
+                 SUM(CASE WHEN people >= 2 THEN 1 ELSE 0 END) AS games_with_people, \
+                 SUM(CASE WHEN people >= 2 THEN won ELSE 0 END) AS wins_with_people, \
+                 MAX(finished_at) AS last_finished_at \
+                 FROM player_results WHERE player_id = $1 GROUP BY rules ORDER BY rules",
+            )
+            .bind(player_id)
             .fetch_all(pool)
             .await?
         }))

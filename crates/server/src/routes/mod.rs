@@ -7,6 +7,7 @@ pub mod leaderboard;
 pub mod players;
 pub mod quick_match;
 pub mod rooms;
+pub mod stats;
 
 use axum::Router;
 use axum::routing::{delete, get, post};
@@ -27,6 +28,7 @@ pub fn router() -> Router<AppState> {
                 .delete(players::erase_me),
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
+        .route("/api/players/me/stats", get(stats::my_stats))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route(
             "/api/account",

@@ -108,6 +108,7 @@ export const api = {
   quickMatch: (req) => call('POST', '/api/quick-match', req),
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
   myRooms: () => call('GET', '/api/players/me/rooms'),
+  myStats: () => call('GET', '/api/players/me/stats'),
   leaderboard: (rules, days = 30) => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}`, undefined, false),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),

@@ -371,14 +371,20 @@ function leaderboardCard() {
 /** The rooms you sit in: games to resume first, then rooms waiting to start, then results. */
 function myRoomsCard() {
   const list = h('ul.rooms', { id: 'my-rooms' });
-  const card = h('section.card.hidden', { 'aria-labelledby': 'my-rooms-h' }, h('h2', { id: 'my-rooms-h' }, t('my_games')), list);
+  // Your record per rule set played: every finished game, and apart those against people.
+  const stats = h('ul.stats', { id: 'my-stats', 'aria-label': t('my_stats') });
+  const card = h('section.card.hidden', { 'aria-labelledby': 'my-rooms-h' }, h('h2', { id: 'my-rooms-h' }, t('my_games')), stats, list);
   const load = async () => {
     if (!me()) { card.classList.add('hidden'); return; }
-    let rooms;
-    try { ({ rooms } = await api.myRooms()); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
+    let rooms; let record;
+    try { [{ rooms }, record] = await Promise.all([api.myRooms(), api.myStats()]); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
+    clear(stats, record.rules.map((r) => h('li', { 'data-rules': r.rules },
+      h('strong', t('rulesets.' + r.rules)), ' ',
+      h('span', t('stats_line', { games: r.games, wins: r.wins, pct: Math.round((100 * r.wins) / r.games) })),
+      r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null)));
     const rank = { playing: 0, waiting: 1, finished: 2 };
     rooms.sort((a, b) => rank[a.status] - rank[b.status] || b.created_at - a.created_at);
-    card.classList.toggle('hidden', rooms.length === 0);
+    card.classList.toggle('hidden', rooms.length === 0 && record.games === 0);
     clear(list, rooms.map((r) => {
       const result = r.game && r.game.won !== null && r.game.won !== undefined
         ? h('span.chip', { class: r.game.won ? 'ok' : '', 'data-result': r.game.won ? 'won' : 'lost' }, r.game.won ? t('won') : t('lost'))
