@@ -64,3 +64,35 @@ async fn client_pages_and_files_carry_a_strict_content_security_policy() {
     }
     server.finish().await;
 }
+
+#[tokio::test]
+async fn the_web_app_manifest_is_served_as_a_manifest_under_the_same_policy() {
+    let server = TestServer::sqlite().await;
+    let resp = server.get("/manifest.webmanifest").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let headers = resp.headers();
+    // Browsers ignore a manifest served under another type, and the phone offers no install.
+    assert_eq!(headers["content-type"], "application/manifest+json");
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("manifest-src 'self'"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    let manifest: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(manifest["start_url"], "/");
+    assert_eq!(manifest["display"], "standalone");
+
+    // The page itself links it, under a policy that lets it load.
+    let page = server.get("/").send().await.unwrap();
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(csp.contains("manifest-src 'self'"), "{csp}");
+    assert!(
+        page.text()
+            .await
+            .unwrap()
+            .contains(r#"<link rel="manifest" href="/manifest.webmanifest">"#)
+    );
+    server.finish().await;
+}

@@ -24,9 +24,11 @@ const PLACEHOLDER: &str =
 /// What the client's pages may load: only this server's own scripts, styles, images and sockets
 /// (`'self'` covers its `ws:`/`wss:` too), inline style attributes (the board and the dice set
 /// them), and never inside someone else's frame. A chat message or a name that slipped through as
-/// markup could still not run a script.
+/// markup could still not run a script. The web app manifest (what a phone installs) is named on
+/// its own so that the policy says where it may come from even if `default-src` changes.
 const CONTENT_SECURITY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-     img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+     img-src 'self' data:; connect-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
+     form-action 'self'";
 
 /// The client's responses with the headers every one of them carries.
 fn client_file(content_type: String, body: impl IntoResponse) -> Response {
