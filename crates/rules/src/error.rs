@@ -111,6 +111,13 @@ pub enum MoveParseError {
     NoSuchPiece(String),
     #[error("piece `{0}` has no legal move now")]
     NoLegalMoveForPiece(String),
+    /// The move names a square the piece is not on (so it cannot be the move of that piece).
+    #[error("piece `{piece}` is on {at}, not on {said}")]
+    PieceNotThere {
+        piece: String,
+        at: String,
+        said: String,
+    },
     #[error("`{0}` matches several legal moves: give the squares, e.g. y1:5-12")]
     Ambiguous(String),
 }
@@ -121,6 +128,7 @@ impl MoveParseError {
             MoveParseError::Syntax(_) => "bad_move_syntax",
             MoveParseError::NoSuchPiece(_) => "no_such_piece",
             MoveParseError::NoLegalMoveForPiece(_) => "no_legal_move_for_piece",
+            MoveParseError::PieceNotThere { .. } => "piece_not_there",
             MoveParseError::Ambiguous(_) => "ambiguous_move",
         }
     }

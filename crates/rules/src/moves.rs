@@ -134,9 +134,18 @@ impl Game {
             [m] => Ok(*m),
             [] => {
                 // Not legal: build the move the text names, so `play` can say which rule forbids it.
-                let Some((_, to)) = route else {
+                let Some((from, to)) = route else {
                     return Err(MoveParseError::NoLegalMoveForPiece(main.to_string()));
                 };
+                // A move from elsewhere is not this piece's move at all (`play` compares destinations).
+                let at = self.place(piece);
+                if from != at {
+                    return Err(MoveParseError::PieceNotThere {
+                        piece: self.layout.piece_ref(piece).to_string(),
+                        at: at.to_string(),
+                        said: from.to_string(),
+                    });
+                }
                 let c = self.layout.colour_of_piece(piece);
                 let to = self
                     .board()

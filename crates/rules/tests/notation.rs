@@ -96,3 +96,15 @@ fn move_texts_round_trip_through_parse_move() {
     assert!(g.parse_move("y1:20").is_err());
     assert!(g.parse_move("y9").is_err());
 }
+
+#[test]
+fn a_move_text_from_a_square_the_piece_is_not_on_is_refused_even_when_its_destination_is_legal() {
+    let mut g: Game = "playgridia individual/4 y:20,h,h,l6/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-"
+        .parse()
+        .unwrap();
+    g.roll(2).unwrap();
+    assert!(g.parse_move("y1:20-22").is_ok());
+    let err = g.parse_move("y1:5-22").unwrap_err();
+    assert_eq!(err.code(), "piece_not_there");
+    assert_eq!(err.to_string(), "piece `y1` is on 20, not on 5");
+}

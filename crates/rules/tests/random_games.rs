@@ -1,24 +1,15 @@
 //! Random games of every preset × mode: they end, every move played was legal, pieces are conserved, no square
 //! holds more than two, no piece passes or lands on a blockade, and the notation round-trips.
 
+mod common;
+
+use common::every_preset_and_mode;
 use parchis_rules::{Game, Mode, Phase, Place, RuleSet};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 const MAX_ACTIONS: usize = 20_000;
-
-fn combos() -> Vec<(RuleSet, Mode, u8)> {
-    let mut v = Vec::new();
-    for r in RuleSet::ALL {
-        for m in Mode::ALL {
-            for p in m.players() {
-                v.push((r, m, p));
-            }
-        }
-    }
-    v
-}
 
 /// Checks the invariants of a position that every rule set shares.
 fn check_invariants(g: &Game) {
@@ -128,7 +119,7 @@ fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) 
 
 #[test]
 fn every_preset_and_mode_plays_random_games_to_the_end() {
-    for (r, m, p) in combos() {
+    for (r, m, p) in every_preset_and_mode() {
         for seed in 0..20 {
             play_random(r, m, p, seed, true);
         }
@@ -139,7 +130,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn random_games_keep_the_invariants(idx in 0usize..1000, seed in any::<u64>()) {
-        let all = combos();
+        let all = every_preset_and_mode();
         let (r, m, p) = all[idx % all.len()];
         play_random(r, m, p, seed, true);
     }
@@ -147,7 +138,7 @@ proptest! {
 
 #[test]
 fn the_stored_legal_moves_always_equal_a_fresh_generation() {
-    for (r, m, p) in combos() {
+    for (r, m, p) in every_preset_and_mode() {
         let mut rng = SmallRng::seed_from_u64(11);
         let mut g = Game::new(r, m, p).unwrap();
         let mut fresh = parchis_rules::MoveList::new();

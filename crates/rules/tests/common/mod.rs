@@ -1,10 +1,23 @@
 //! Helpers shared by the rule tests: positions from notation, rolls and moves by text, event checks.
 #![allow(dead_code)]
 
-use parchis_rules::{Event, Game, PieceRef, Place};
+use parchis_rules::{Event, Game, Mode, PieceRef, Place, RuleSet};
 
 /// The turn flags of a position at the start of a turn, first rolls already made.
 pub const FLAGS: &str = "sixes=0,last=-,six=-,extra=0,first=-";
+
+/// Every rule set with every mode and number of players it allows.
+pub fn every_preset_and_mode() -> Vec<(RuleSet, Mode, u8)> {
+    let mut v = Vec::new();
+    for r in RuleSet::ALL {
+        for m in Mode::ALL {
+            for p in m.players() {
+                v.push((r, m, p));
+            }
+        }
+    }
+    v
+}
 
 /// A position from its notation; panics with the reason if it is invalid (tests only).
 pub fn game(line: &str) -> Game {
