@@ -51,7 +51,20 @@ test('two members play a game: the home page ranks them, per rule set', async ()
   await shot(page, 'leaderboard');
   await page.selectOption('#leaders-rules', 'ludoteka');
   await page.waitForFunction(() => /No games counted yet/.test(document.querySelector('#leaders')?.textContent || ''));
-  assertNoErrors(page);
+  // A name on the leaderboard opens that player's page: their record, the game against people counted.
+  await page.selectOption('#leaders-rules', 'playgridia');
+  const best = board.players[0];
+  await page.click(`#leaders li[data-username="${best.username}"] a.player-link`);
+  const line = page.locator('#player-stats li[data-rules="playgridia"]');
+  await line.waitFor();
+  assert.equal(new URL(page.url()).pathname, `/players/${best.username}`);
+  assert.match(await page.textContent('#player-h'), new RegExp(`${best.display_name}.*@${best.username}`));
+  assert.match(await line.textContent(), /games: 1 · won: 1 \(100 %\).*against people: 1 of 1 won/);
+  await shot(page, 'player-page');
+  await page.goto(`${srv.url}/players/nobody-here`);
+  await page.waitForFunction(() => /No player has that username/.test(document.querySelector('#player-summary')?.textContent || ''));
+  // The browser reports the unknown name's 404 answer itself.
+  assertNoErrors(page, [/status of 404/]);
   await context.close();
 });
 

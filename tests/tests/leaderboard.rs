@@ -2,6 +2,7 @@
 //! games where at least two people sat (games against bots alone do not count).
 mod common;
 
+use common::game::my_game;
 use common::ws::WsClient;
 use common::{Player, TestServer, status_and_json};
 use serde_json::{Value, json};
@@ -30,14 +31,7 @@ async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Value 
     let mut ws = WsClient::connect(server, room, Some(&owner.token)).await;
     ws.play_to_the_end().await;
     ws.close().await;
-    let (_, mine) = server.get_as(&owner.token, "/api/players/me/rooms").await;
-    mine["rooms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["room_id"] == room)
-        .expect("the room is listed")["game"]
-        .clone()
+    my_game(server, owner, room).await
 }
 
 async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {

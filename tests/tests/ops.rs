@@ -51,6 +51,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/players/me",
         "/api/players/me/rooms",
         "/api/players/me/stats",
+        "/api/accounts/{username}/stats",
         "/api/account",
         "/api/sessions",
         "/api/sessions/current",

@@ -2,6 +2,7 @@
 //! too, with the games against other people apart (those are what the leaderboard counts).
 mod common;
 
+use common::game::my_game;
 use common::ws::WsClient;
 use common::{Player, TestServer, status_and_json};
 use serde_json::{Value, json};
@@ -44,13 +45,7 @@ async fn play_quick(
     let mut ws = WsClient::connect(server, room, Some(&owner.token)).await;
     ws.play_to_the_end().await;
     ws.close().await;
-    let (_, mine) = server.get_as(&owner.token, "/api/players/me/rooms").await;
-    mine["rooms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["room_id"] == room)
-        .expect("the room is listed")["game"]["won"]
+    my_game(server, owner, room).await["won"]
         .as_bool()
         .expect("a finished game")
 }
@@ -141,6 +136,55 @@ async fn counted(server: TestServer) {
 }
 
 #[tokio::test]
+async fn anyone_sees_the_record_of_a_player_with_an_account_by_username_and_no_one_elses() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let (status, body) = server
+        .post_as(
+            &ana,
+            "/api/account",
+            json!({ "username": "Ana_R", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let ana_won = play_quick(&server, &ana, "morocco", None).await;
+    // No token needed, and the username in any case.
+    for name in ["Ana_R", "ana_r", "ANA_R"] {
+        let (status, body) = status_and_json(
+            server
+                .get(&format!("/api/accounts/{name}/stats"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 200, "{name}: {body}");
+        assert_eq!(body["username"], "Ana_R");
+        assert_eq!(body["display_name"], "Ana");
+        assert_eq!(body["games"], 1);
+        assert_eq!(body["wins"], won(ana_won));
+        assert_eq!(body["rules"], stats(&server, &ana).await["rules"]);
+    }
+    // A player without an account has no public page; nor has a name nobody took.
+    let bea = server.player("Bea").await;
+    let unknown = ["bea", "nobody", "x%2Fy", &"a".repeat(300)];
+    for name in unknown {
+        let (status, body) = status_and_json(
+            server
+                .get(&format!("/api/accounts/{name}/stats"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 404, "{name}: {body}");
+        assert_eq!(body["code"], "account_not_found", "{name}");
+    }
+    assert_eq!(stats(&server, &bea).await["games"], 0);
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn your_record_needs_your_token() {
     let server = TestServer::sqlite().await;
     let (status, body) =
@@ -217,14 +261,16 @@ async fn old_games_are_in_the_records(server: TestServer) {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-    let migrations =
-        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/sqlite"));
-    sqlx::migrate::Migrator::new(migrations)
+/// A database at schema version 6 (the last before every game was counted) holding the old data.
+async fn old_database<DB>(url: &str, migrations: &str)
+where
+    DB: sqlx::Database,
+    DB::Connection: sqlx::migrate::Migrate,
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+{
+    let pool = sqlx::Pool::<DB>::connect(url).await.unwrap();
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(migrations);
+    sqlx::migrate::Migrator::new(folder)
         .await
         .unwrap()
         .run_to(6, &pool)
@@ -235,6 +281,13 @@ async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
         .await
         .unwrap();
     pool.close().await;
+}
+
+#[tokio::test]
+async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    old_database::<sqlx::Sqlite>(&url, "../migrations/sqlite").await;
     old_games_are_in_the_records(TestServer::start(url).await).await;
 }
 
@@ -242,21 +295,6 @@ async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
 #[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
 async fn games_against_bots_finished_before_the_upgrade_are_in_your_record_on_postgres() {
     let schema = common::PgSchema::new().await;
-    let pool = sqlx::PgPool::connect(&schema.url).await.unwrap();
-    let migrations = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../migrations/postgres"
-    ));
-    sqlx::migrate::Migrator::new(migrations)
-        .await
-        .unwrap()
-        .run_to(6, &pool)
-        .await
-        .unwrap();
-    sqlx::raw_sql(sqlx::AssertSqlSafe(old_data()))
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    old_database::<sqlx::Postgres>(&schema.url, "../migrations/postgres").await;
     old_games_are_in_the_records(TestServer::postgres_on(schema).await).await;
 }

@@ -58,6 +58,8 @@ pub enum AppError {
     RoomNotFound,
     #[error("No game has that id.")]
     GameNotFound,
+    #[error("No player has that username.")]
+    AccountNotFound,
     #[error("The game is still being played: its replay is served once it is over.")]
     GameNotFinished,
     #[error("No such endpoint.")]
@@ -103,7 +105,7 @@ impl AppError {
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
-            RoomNotFound | GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            RoomNotFound | GameNotFound | AccountNotFound | NotFound => StatusCode::NOT_FOUND,
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
@@ -136,6 +138,7 @@ impl AppError {
             InvalidToken => "invalid_token",
             RoomNotFound => "room_not_found",
             GameNotFound => "game_not_found",
+            AccountNotFound => "account_not_found",
             GameNotFinished => "game_not_finished",
             NotFound => "not_found",
             NotRoomOwner => "not_room_owner",

@@ -106,6 +106,21 @@ pub struct MyStats {
     pub rules: Vec<RuleSetStats>,
 }
 
+/// Response of `GET /api/accounts/{username}/stats`: a player's name and record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerStats {
+    /// The account's username, as its owner wrote it.
+    pub username: String,
+    /// The name the player shows at the table.
+    pub display_name: String,
+    /// Finished games, every rule set together.
+    pub games: i64,
+    /// Of those, the ones won.
+    pub wins: i64,
+    /// Per rule set played, in the order of their names (none played yet: empty).
+    pub rules: Vec<RuleSetStats>,
+}
+
 /// Body of `PATCH /api/account`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ChangePasswordRequest {

@@ -7,8 +7,8 @@ use crate::error::ErrorBody;
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
     JoinRoomRequest, Leader, Leaderboard, LogEntry, MyGame, MyRoom, MyRooms, MyStats,
-    PlayerCreated, PlayerView, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus,
-    RoomView, RuleSetStats, SeatView, SignedIn,
+    PlayerCreated, PlayerStats, PlayerView, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList,
+    RoomStatus, RoomView, RuleSetStats, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -27,6 +27,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::players::erase_me,
         crate::routes::players::my_rooms,
         crate::routes::stats::my_stats,
+        crate::routes::stats::player_stats,
         crate::routes::leaderboard::leaderboard,
         crate::routes::accounts::create_account,
         crate::routes::accounts::change_password,
@@ -49,7 +50,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        ChangePasswordRequest, Leader, Leaderboard, MyStats, RuleSetStats, QuickMatchRequest, QuickMatchView,
+        ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RuleSetStats, QuickMatchRequest, QuickMatchView,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -115,3 +115,17 @@ pub async fn ana_and_bea(server: &TestServer) -> (String, Player, Player) {
     assert_eq!(status, 200, "{body}");
     (id, ana, bea)
 }
+
+/// The `game` of `room` in `player`'s own list of rooms (`GET /api/players/me/rooms`): `{id, started_at,
+/// finished_at, won}`.
+pub async fn my_game(server: &TestServer, player: &Player, room: &str) -> Value {
+    let (status, mine) = server.get_as(&player.token, "/api/players/me/rooms").await;
+    assert_eq!(status, 200, "{mine}");
+    mine["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["room_id"] == room)
+        .expect("the room is listed")["game"]
+        .clone()
+}

@@ -30,6 +30,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/players/me/rooms", get(players::my_rooms))
         .route("/api/players/me/stats", get(stats::my_stats))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
+        .route("/api/accounts/{username}/stats", get(stats::player_stats))
         .route(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),

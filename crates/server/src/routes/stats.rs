@@ -1,13 +1,15 @@
-//! `GET /api/players/me/stats`: a player's own record, per rule set: every finished game they sat at
-//! (against bots too), and apart the ones with other people (what the leaderboard counts).
+//! Players' records, per rule set: every finished game they sat at (against bots too), and apart the
+//! ones with other people (what the leaderboard counts). `GET /api/players/me/stats` is your own;
+//! `GET /api/accounts/{username}/stats` anyone's with an account (what a leaderboard name opens).
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 
 use crate::AppState;
+use crate::db::RecordRow;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
-use crate::model::{MyStats, RuleSetStats};
+use crate::model::{MyStats, PlayerStats, RuleSetStats};
 
 /// Your finished games and wins, per rule set played.
 #[utoipa::path(get, path = "/api/players/me/stats", tag = "players",
@@ -20,6 +22,46 @@ pub async fn my_stats(
     player: AuthPlayer,
 ) -> Result<Json<MyStats>, AppError> {
     let rows = state.db.player_record(&player.id).await?;
+    Ok(Json(record(rows)))
+}
+
+/// The record of the player with this username (the name the leaderboard shows beside theirs).
+#[utoipa::path(get, path = "/api/accounts/{username}/stats", tag = "players",
+    params(("username" = String, Path, description = "Username, in any case")),
+    responses(
+        (status = 200, description = "Their name and record, per rule set played", body = PlayerStats),
+        (status = 404, description = "No account has that username (`account_not_found`)", body = ErrorBody)))]
+pub async fn player_stats(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> Result<Json<PlayerStats>, AppError> {
+    let key = username.trim().to_ascii_lowercase();
+    // Usernames are short plain words: anything longer is not one, and is not looked up.
+    if key.len() > 64 {
+        return Err(AppError::AccountNotFound);
+    }
+    let account = state
+        .db
+        .account_by_username(&key)
+        .await?
+        .ok_or(AppError::AccountNotFound)?;
+    let player = state
+        .db
+        .player(&account.player_id)
+        .await?
+        .ok_or(AppError::AccountNotFound)?;
+    let MyStats { games, wins, rules } = record(state.db.player_record(&player.id).await?);
+    Ok(Json(PlayerStats {
+        username: account.username,
+        display_name: player.display_name,
+        games,
+        wins,
+        rules,
+    }))
+}
+
+/// The rows of a record, with their totals.
+fn record(rows: Vec<RecordRow>) -> MyStats {
     let rules: Vec<RuleSetStats> = rows
         .into_iter()
         .map(|row| RuleSetStats {
@@ -31,9 +73,9 @@ pub async fn my_stats(
             last_finished_at: row.last_finished_at,
         })
         .collect();
-    Ok(Json(MyStats {
+    MyStats {
         games: rules.iter().map(|r| r.games).sum(),
         wins: rules.iter().map(|r| r.wins).sum(),
         rules,
-    }))
+    }
 }

@@ -109,6 +109,7 @@ export const api = {
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
   myRooms: () => call('GET', '/api/players/me/rooms'),
   myStats: () => call('GET', '/api/players/me/stats'),
+  playerStats: (username) => call('GET', `/api/accounts/${encodeURIComponent(username)}/stats`, undefined, false),
   leaderboard: (rules, days = 30) => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}`, undefined, false),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),

@@ -6,6 +6,7 @@ import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, c
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
+import { mountPlayer, recordItems } from './player.js';
 
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
@@ -44,6 +45,7 @@ function route() {
   if ((m = path.match(/^\/room\/([^/]+)$/))) unmount = mountRoom(main, decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/replay\/([^/]+)$/))) unmount = mountReplay(main, decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/(?:join|j)\/([^/]+)$/))) { navigate(`/room/${m[1]}`, true); return; }
+  else if ((m = path.match(/^\/players\/([^/]+)$/))) unmount = mountPlayer(main, decodeURIComponent(m[1]));
   else if (path === '/rules') unmount = mountHowTo(main);
   else unmount = mountHome(main);
   document.title = t('title');
@@ -353,7 +355,7 @@ function leaderboardCard() {
       if (board.rules !== rules.value) return; // an answer for a choice since changed
       clear(list, board.players.length
         ? board.players.slice(0, 10).map((p) => h('li', { 'data-username': p.username },
-          h('span.rank', `${p.rank}.`), ' ', h('strong', p.display_name), ' ', h('span.muted', `@${p.username}`), ' ',
+          h('span.rank', `${p.rank}.`), ' ', h('a', { href: `/players/${encodeURIComponent(p.username)}`, 'data-link': true, class: 'player-link' }, h('strong', p.display_name)), ' ', h('span.muted', `@${p.username}`), ' ',
           h('span.chip', t('wins_games', { wins: p.wins, games: p.games }))))
         : h('li.muted', t('leaders_none')));
     } catch (x) {
@@ -378,10 +380,7 @@ function myRoomsCard() {
     if (!me()) { card.classList.add('hidden'); return; }
     let rooms; let record;
     try { [{ rooms }, record] = await Promise.all([api.myRooms(), api.myStats()]); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
-    clear(stats, record.rules.map((r) => h('li', { 'data-rules': r.rules },
-      h('strong', t('rulesets.' + r.rules)), ' ',
-      h('span', t('stats_line', { games: r.games, wins: r.wins, pct: Math.round((100 * r.wins) / r.games) })),
-      r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null)));
+    clear(stats, recordItems(record.rules));
     const rank = { playing: 0, waiting: 1, finished: 2 };
     rooms.sort((a, b) => rank[a.status] - rank[b.status] || b.created_at - a.created_at);
     card.classList.toggle('hidden', rooms.length === 0 && record.games === 0);

@@ -1,0 +1,34 @@
+// A player's record per rule set: on the home page (yours) and on a player's page (/players/{username},
+// opened from the leaderboard).
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+
+/** One line per rule set played: games and wins, and apart those against people. */
+export function recordItems(rules) {
+  return rules.map((r) => h('li', { 'data-rules': r.rules },
+    h('strong', t('rulesets.' + r.rules)), ' ',
+    h('span', t('stats_line', { games: r.games, wins: r.wins, pct: Math.round((100 * r.wins) / r.games) })),
+    r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null));
+}
+
+/** The page of the player with `username`: their name and record. */
+export function mountPlayer(main, username) {
+  const heading = h('h2', { id: 'player-h' }, `@${username}`);
+  const list = h('ul.stats', { id: 'player-stats', 'aria-labelledby': 'player-h' });
+  const summary = h('p.muted', { id: 'player-summary' });
+  clear(main, h('section.card', { 'aria-labelledby': 'player-h' }, heading, summary, list,
+    h('p', h('a', { href: '/', 'data-link': true }, t('back_home')))));
+  let gone = false;
+  api.playerStats(username).then((p) => {
+    if (gone) return;
+    clear(heading, p.display_name, ' ', h('span.muted', `@${p.username}`));
+    summary.textContent = p.games ? t('stats_line', { games: p.games, wins: p.wins, pct: Math.round((100 * p.wins) / p.games) }) : t('stats_none');
+    clear(list, recordItems(p.rules));
+  }).catch((x) => {
+    if (gone) return;
+    summary.textContent = x.status === 404 ? t('player_unknown') : t('error', { msg: x.message });
+    summary.classList.add('error');
+  });
+  return () => { gone = true; };
+}
