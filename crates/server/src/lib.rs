@@ -4,6 +4,7 @@
 //! a listener on port 0 and call [`run`] themselves.
 
 pub mod auth;
+pub mod backup;
 pub mod config;
 pub mod db;
 pub mod docs;

@@ -1,8 +1,32 @@
-//! `parchis-server` binary: parse configuration, bind, serve until Ctrl-C / SIGTERM.
+//! `parchis-server` binary: parse configuration, bind, serve until Ctrl-C / SIGTERM; or, with a command,
+//! do that one thing and exit (`backup`).
 
-use clap::Parser;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
 use parchis_server::{Config, run};
 use tokio::net::TcpListener;
+
+/// Authoritative online Parchís server: serves the game until stopped, or runs one command.
+#[derive(Debug, Parser)]
+#[command(name = "parchis-server", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    config: Config,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Copies the SQLite database (`--database-url`) to a new FILE, also while the server runs (one
+    /// consistent snapshot), checks the copy and exits. To restore: stop the server and put the copy in
+    /// place of the database file. PostgreSQL is backed up with pg_dump instead.
+    Backup {
+        /// The new file (it must not exist yet).
+        file: PathBuf,
+    },
+}
 
 /// mimalloc instead of glibc malloc: the publish and socket paths allocate and
 /// free many small buffers across the runtime's threads (see BENCHMARKS.md, Load).
@@ -11,18 +35,37 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    let Cli { command, config } = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
+    if let Some(Command::Backup { file }) = command {
+        return match parchis_server::backup::backup(&config.database_url, &file).await {
+            Ok(done) => {
+                println!(
+                    "backed up to {} ({} bytes: {} players, {} rooms, {} games); integrity check ok",
+                    done.path.display(),
+                    done.bytes,
+                    done.players,
+                    done.rooms,
+                    done.games
+                );
+                std::process::ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("backup failed: {err}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     // One file descriptor per connected player: raise the soft limit as far as the hard one allows.
     match rlimit::increase_nofile_limit(u64::MAX) {
         Ok(limit) => tracing::info!(limit, "open-file limit (RLIMIT_NOFILE)"),
         Err(err) => tracing::warn!(%err, "cannot raise the open-file limit"),
     }
-    let config = Config::parse();
     let addr = (config.bind, config.port);
     let listener = match TcpListener::bind(addr).await {
         Ok(listener) => listener,
