@@ -1,7 +1,7 @@
 //! `parchis`: the command line of the parchis rules crate.
 //!
 //! `new` prints a start position, `legal` lists legal moves, `play` applies rolls and moves, `simulate` plays
-//! seeded random games and measures speed. Bad input gets a clear message and a non-zero exit.
+//! seeded random games and measures speed, `perft` counts the sequences of actions from a position. Bad input gets a clear message and a non-zero exit.
 
 mod commands;
 
@@ -35,6 +35,8 @@ enum Command {
     Verify(commands::verify::Args),
     /// Play seeded games between bots on every core; print win rates (95% CI) and decision times.
     Arena(commands::arena::Args),
+    /// Count the sequences of rolls and moves of each length from a position (with --divide, per first action).
+    Perft(commands::perft::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Simulate(a) => commands::simulate::run(a),
         Command::Verify(a) => commands::verify::run(a),
         Command::Arena(a) => commands::arena::run(a),
+        Command::Perft(a) => commands::perft::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

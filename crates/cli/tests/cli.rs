@@ -265,3 +265,31 @@ fn arena_prints_win_rates_for_each_seat() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("wizard"), "{}", stderr(&o));
 }
+
+#[test]
+fn perft_counts_the_sequences_of_each_length_and_divides_them_by_the_first_roll() {
+    let o = parchis(&["perft", START, "--depth", "3", "--divide"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let counts: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("depth "))
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(counts, ["6", "31", "161"], "{out}");
+    // Only a 5 brings a piece out: after it, one move and then blue's roll (6); every other face, 31.
+    assert!(
+        out.contains("roll 5: 6\n") && out.contains("roll 1: 31\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn perft_refuses_a_depth_out_of_range_and_bad_notation() {
+    let o = parchis(&["perft", START, "--depth", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--depth is 1 to"), "{}", stderr(&o));
+    let o = parchis(&["perft", "chess", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+}

@@ -35,6 +35,7 @@ pub mod mode;
 pub mod moves;
 pub mod notation;
 pub mod options;
+pub mod perft;
 pub mod view;
 
 pub use board::{BoardKind, Place};
@@ -46,4 +47,5 @@ pub use mode::Mode;
 pub use moves::{Move, MoveList};
 pub use notation::Setup;
 pub use options::{ExitCapture, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win};
+pub use perft::{Action, divide, perft};
 pub use view::View;

@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod legal;
 pub mod new;
+pub mod perft;
 pub mod play;
 pub mod simulate;
 pub mod verify;
