@@ -98,6 +98,46 @@ test('a new password keeps this device signed in and signs the other one out', a
   await phone.context.close();
 });
 
+test('a device signed out from another stops playing at once: its game page goes home and says why', async () => {
+  const laptop = await newPage(browser);
+  await register(laptop.page, srv.url, 'Pilar');
+  await laptop.page.click('#make-account summary');
+  await laptop.page.fill('#account-username', 'pilar');
+  await laptop.page.fill('#account-password', 'first horse');
+  await laptop.page.click('#account-submit');
+  await laptop.page.waitForSelector('#signed-in');
+
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.page.goto(`${srv.url}/`);
+  await phone.page.click('#sign-in summary');
+  await phone.page.fill('#sign-in-username', 'pilar');
+  await phone.page.fill('#sign-in-password', 'first horse');
+  await phone.page.click('#sign-in-submit');
+  await phone.page.waitForSelector('#signed-in');
+  // The phone starts a game against bots and has the die in hand.
+  await phone.page.selectOption('#timer', '');
+  await phone.page.click('#play-now');
+  await phone.page.waitForSelector('#roll:not([disabled])');
+
+  await laptop.page.click('#change-password summary');
+  await laptop.page.fill('#current-password', 'first horse');
+  await laptop.page.fill('#new-password', 'second horse');
+  await laptop.page.click('#change-password-submit');
+  await laptop.page.waitForFunction(() => /other devices/i.test(document.querySelector('#password-changed')?.textContent || ''));
+
+  // Without a reload, the phone's socket is closed: the page forgets the token, goes home and says why.
+  await phone.page.waitForFunction(() => /signed out on this device/.test(document.querySelector('#banner')?.textContent || ''));
+  assert.equal(await identity(phone.page), null);
+  assert.equal(new URL(phone.page.url()).pathname, '/');
+  await phone.page.waitForSelector('#save-name');
+  assert.equal(await phone.page.locator('#roll').count(), 0, 'no die for a device signed out');
+  await shot(phone.page, 'account-signed-out-elsewhere');
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
 test('deleting your data erases the player on every device after a second click', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Olga');

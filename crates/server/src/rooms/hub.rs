@@ -40,6 +40,8 @@ pub struct Conn {
     pub tx: mpsc::Sender<Outbound>,
     /// The authenticated player, `None` for an anonymous spectator.
     pub player_id: Option<String>,
+    /// Hash of the token it authenticated with: revoking that token closes it.
+    pub token_hash: Option<String>,
 }
 
 /// The top-level fields of the public state other than `game`.
@@ -649,6 +651,7 @@ mod tests {
         hub.add(Conn {
             tx,
             player_id: None,
+            token_hash: None,
         });
         for connected in 1..=4 {
             let parts = PublicParts {

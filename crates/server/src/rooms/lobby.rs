@@ -42,13 +42,44 @@ pub enum RoomCommand {
         /// Their new name.
         display_name: String,
     },
-    /// A player was erased (stored already): show the stand-in name and drop what they wrote.
+    /// A player was erased (stored already): show the stand-in name and drop what they wrote; their
+    /// sockets close (no token of theirs works any more).
     Erase {
         /// Player erased.
         player_id: String,
         /// The name shown in their place.
         display_name: String,
     },
+    /// Tokens of a player were revoked (stored already): the sockets opened with them close, so that a
+    /// device signed out can no longer act through a connection it opened before.
+    Revoke {
+        /// Whose tokens.
+        player_id: String,
+        /// Which of them.
+        tokens: Revoked,
+    },
+}
+
+/// The tokens of one player that a [`RoomCommand::Revoke`] revoked, by their hashes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Revoked {
+    /// Every one (the player was erased).
+    All,
+    /// Every one but this (a new password: the device that set it stays signed in).
+    AllBut(String),
+    /// Only this one (that device signed out).
+    One(String),
+}
+
+impl Revoked {
+    /// Whether a socket opened with the token of this hash is cut off.
+    pub fn covers(&self, token_hash: Option<&str>) -> bool {
+        match self {
+            Revoked::All => true,
+            Revoked::AllBut(kept) => token_hash != Some(kept.as_str()),
+            Revoked::One(gone) => token_hash == Some(gone.as_str()),
+        }
+    }
 }
 
 /// Broadcast to a room's subscribers after every change.

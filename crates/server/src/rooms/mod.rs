@@ -13,6 +13,6 @@ pub mod room;
 pub mod table;
 mod task;
 
-pub use lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
+pub use lobby::{Lobby, Revoked, RoomCommand, RoomEvent, RoomSnapshot};
 pub use registry::{LocalRegistry, RegistryStats, RoomLink, RoomRegistry, RoomSender};
 pub use room::{ConnectRequest, Timing};

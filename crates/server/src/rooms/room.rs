@@ -14,7 +14,7 @@ use super::chat::{CHAT_HISTORY, ChatLog};
 use super::hub::{
     Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
 };
-use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot, StartPlan};
+use super::lobby::{Lobby, Revoked, RoomCommand, RoomEvent, RoomSnapshot, StartPlan};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
 use crate::db::{Db, now_ms};
@@ -52,6 +52,8 @@ impl Default for Timing {
 pub struct ConnectRequest {
     /// The authenticated player, `None` for an anonymous spectator.
     pub player_id: Option<String>,
+    /// Hash of the token the player authenticated with (revoking it closes the socket).
+    pub token_hash: Option<String>,
     /// `(since, epoch)` of a reconnecting client.
     pub resume: Option<(u64, String)>,
 }
@@ -494,6 +496,7 @@ impl Room {
         let id = self.hub.add(Conn {
             tx,
             player_id: request.player_id,
+            token_hash: request.token_hash,
         });
         self.connections.fetch_add(1, Ordering::Relaxed);
         self.send_hello(id);
@@ -530,6 +533,26 @@ impl Room {
         {
             self.away_since[seat] = Some(Instant::now());
         }
+    }
+
+    /// Closes the sockets `player_id` opened with a token that `tokens` revoked (close code 4001).
+    fn close_revoked(&mut self, player_id: &str, tokens: &Revoked) {
+        let revoked: Vec<ConnId> = self
+            .hub
+            .conns()
+            .filter(|(_, c)| {
+                c.player_id.as_deref() == Some(player_id) && tokens.covers(c.token_hash.as_deref())
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        if revoked.is_empty() {
+            return;
+        }
+        for conn in revoked {
+            self.forget(conn, Some(Outbound::Close(4001, "token_revoked")));
+        }
+        // The seat shows away (and a bot covers it after the grace, as for any disconnection).
+        self.publish(&[]);
     }
 
     /// A connection went away on its own.
@@ -777,7 +800,9 @@ impl Room {
                 // Clients that reconnect or reload no longer get the messages; what is already on a
                 // screen stays there until then.
                 self.chat.forget_player(&player_id);
+                self.close_revoked(&player_id, &Revoked::All);
             }
+            RoomCommand::Revoke { player_id, tokens } => self.close_revoked(&player_id, &tokens),
         }
         let (connected, _) = self.presence();
         Ok(RoomSnapshot {

@@ -16,6 +16,8 @@ use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
 use crate::model::{ChangePasswordRequest, CredentialsRequest, PlayerView, SignedIn};
 use crate::password;
+use crate::rooms::{Revoked, RoomCommand};
+use crate::routes::players::tell_open_rooms;
 
 /// Username length, in characters.
 const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=24;
@@ -107,6 +109,12 @@ pub async fn change_password(
         .db
         .change_password(&player.id, &hash, &player.token_hash, &unusable)
         .await?;
+    // The devices signed out lose the sockets they have open as well.
+    tell_open_rooms(&state, &player.id, true, || RoomCommand::Revoke {
+        player_id: player.id.clone(),
+        tokens: Revoked::AllBut(player.token_hash.clone()),
+    })
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -178,6 +186,12 @@ pub async fn sign_out(
     }
     let unusable = auth::hash_token(&auth::new_token());
     state.db.revoke_token(&player.token_hash, &unusable).await?;
+    // A socket this device opened before stops acting for the player too.
+    tell_open_rooms(&state, &player.id, true, || RoomCommand::Revoke {
+        player_id: player.id.clone(),
+        tokens: Revoked::One(player.token_hash.clone()),
+    })
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -150,7 +150,7 @@ pub async fn erase_me(
 
 /// Sends `command()` to the rooms `player_id` sits in that are open on this node (finished ones too when
 /// `finished`); a stored room reads the change from storage when it is loaded, so none is woken for it.
-async fn tell_open_rooms(
+pub(crate) async fn tell_open_rooms(
     state: &AppState,
     player_id: &str,
     finished: bool,

@@ -72,12 +72,16 @@ pub async fn room_ws(
         })
         .map(str::trim)
         .map(str::to_owned);
-    let token = query.token.clone().or(header_token);
-    let player_id = match token {
-        Some(token) => Some(
+    let token_hash = query
+        .token
+        .clone()
+        .or(header_token)
+        .map(|token| auth::hash_token(&token));
+    let player_id = match &token_hash {
+        Some(hash) => Some(
             state
                 .db
-                .player_by_token_hash(&auth::hash_token(&token))
+                .player_by_token_hash(hash)
                 .await?
                 .ok_or(AppError::InvalidToken)?
                 .id,
@@ -108,7 +112,14 @@ pub async fn room_ws(
     };
     let link = state
         .rooms
-        .connect(&room_id, ConnectRequest { player_id, resume })
+        .connect(
+            &room_id,
+            ConnectRequest {
+                player_id,
+                token_hash,
+                resume,
+            },
+        )
         .await?;
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)

@@ -57,7 +57,7 @@ function setupHeader() {
   sel.value = getLang();
   sel.onchange = () => setLang(sel.value);
   onLangChange(() => { translate(); route(); });
-  window.addEventListener('parchis:signed-out', () => { route(); banner(t('signed_out'), 'error'); });
+  window.addEventListener('parchis:signed-out', (e) => { route(); banner(t(e.detail === 'revoked' ? 'signed_out_here' : 'signed_out'), 'error'); });
   translate();
   document.addEventListener('click', (e) => {
     const a = e.target.closest && e.target.closest('a[data-link]');

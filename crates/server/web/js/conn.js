@@ -49,7 +49,9 @@ export class RoomConnection {
       this.ws = null;
       for (const [, p] of this.pending) p.reject(new Error('disconnected'));
       this.pending.clear();
-      if (this.closed || (ev.code === 1000 && ev.reason === 'left')) { this.h.onStatus?.('closed', ev); return; }
+      // 4001: the token this socket was opened with was revoked (signed out, a new password, data deleted):
+      // reconnecting with it would be refused, so the connection ends here.
+      if (this.closed || (ev.code === 1000 && ev.reason === 'left') || ev.code === 4001) { this.h.onStatus?.('closed', ev); return; }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };

@@ -1,7 +1,7 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName } from './i18n.js';
-import { api, me, register } from './api.js';
+import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
 import { COLOURS, slotColours } from './geometry.js';
@@ -100,7 +100,15 @@ export function mountRoom(main, ref) {
         ctx.chat.noteUnseen(fromOthers);
       },
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
-      onStatus: (status) => {
+      onStatus: (status, info) => {
+        if (status === 'closed' && info && info.code === 4001) {
+          // Signed out on this device from elsewhere: forget the dead token and go home, where the page
+          // says why and offers to sign in again (a private room would not even let a guest watch).
+          forget();
+          history.replaceState({}, '', '/');
+          window.dispatchEvent(new CustomEvent('parchis:signed-out', { detail: 'revoked' }));
+          return;
+        }
         ctx.connStatus = status;
         if (status === 'reconnecting') banner(t('reconnecting'));
         else if (status === 'open') { if (ctx.wasDown) { banner(t('reconnected'), 'ok'); setTimeout(() => { if (ctx.connStatus === 'open') banner(''); }, 1500); } else banner(''); }

@@ -1,0 +1,115 @@
+//! A token revoked (signing out, a new password, erasing yourself) also closes the sockets opened with
+//! it, with close code 4001 `token_revoked`: a device signed out cannot go on playing or chatting
+//! through a connection it opened before. Sockets of the player's other devices stay.
+mod common;
+
+use common::game::start_with_bots;
+use common::ws::WsClient;
+use common::{Player, TestServer, status_and_json};
+use serde_json::json;
+
+/// Ana at seat 0 of a started four-seat game (bots elsewhere, her turn first), with an account, signed
+/// in on a phone too: Ana (her first token), the phone's token, the room, and both devices' sockets.
+async fn ana_on_two_devices(server: &TestServer) -> (Player, String, String, WsClient, WsClient) {
+    let started = start_with_bots(server, "playgridia", "individual", 4).await;
+    let ana = started.owner;
+    let (status, body) = server
+        .post_as(
+            &ana,
+            "/api/account",
+            json!({ "username": "ana", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = status_and_json(
+        server
+            .post("/api/sessions")
+            .json(&json!({ "username": "ana", "password": "correct horse" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let phone = body["token"].as_str().unwrap().to_owned();
+    let laptop_ws = WsClient::connect(server, &started.room, Some(&ana.token)).await;
+    let phone_ws = WsClient::connect(server, &started.room, Some(&phone)).await;
+    (ana, phone, started.room, laptop_ws, phone_ws)
+}
+
+async fn assert_revoked(ws: &mut WsClient) {
+    let frame = ws.closed().await.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 4001);
+    assert_eq!(frame.reason.as_str(), "token_revoked");
+}
+
+#[tokio::test]
+async fn signing_out_on_a_device_closes_its_open_sockets_and_no_other() {
+    let server = TestServer::sqlite().await;
+    let (_, phone, _, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
+    let (status, _) = status_and_json(
+        server
+            .client
+            .delete(server.url("/api/sessions/current"))
+            .bearer_auth(&phone)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 204);
+    assert_revoked(&mut phone_ws).await;
+    // The laptop plays on.
+    laptop_ws.act().await;
+    laptop_ws.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_new_password_closes_the_sockets_of_the_devices_it_signs_out() {
+    let server = TestServer::sqlite().await;
+    let (_, phone, _, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
+    let (status, body) = status_and_json(
+        server
+            .client
+            .patch(server.url("/api/account"))
+            .bearer_auth(&phone)
+            .json(&json!({ "password": "correct horse", "new_password": "battery staple" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 204, "{body}");
+    assert_revoked(&mut laptop_ws).await;
+    // The phone, which set the new password, plays on.
+    phone_ws.act().await;
+    phone_ws.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() {
+    let server = TestServer::sqlite().await;
+    let (ana, _, room, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
+    let mut spectator = WsClient::connect(&server, &room, None).await;
+    let (status, _) = status_and_json(
+        server
+            .client
+            .delete(server.url("/api/players/me"))
+            .bearer_auth(&ana.token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 204);
+    assert_revoked(&mut laptop_ws).await;
+    assert_revoked(&mut phone_ws).await;
+    // The spectator still watches: the seat now shows the stand-in name.
+    spectator
+        .until_state(|s| s["seats"][0]["display_name"] == "Deleted player")
+        .await;
+    spectator.close().await;
+    server.finish().await;
+}
