@@ -12,6 +12,25 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 
 const identity = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
 
+/** `name` makes an account (password "first horse") on a laptop and signs in with it on a phone. */
+async function onTwoDevices(name) {
+  const laptop = await newPage(browser);
+  await register(laptop.page, srv.url, name);
+  await laptop.page.click('#make-account summary');
+  await laptop.page.fill('#account-username', name.toLowerCase());
+  await laptop.page.fill('#account-password', 'first horse');
+  await laptop.page.click('#account-submit');
+  await laptop.page.waitForSelector('#signed-in');
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.page.goto(`${srv.url}/`);
+  await phone.page.click('#sign-in summary');
+  await phone.page.fill('#sign-in-username', name.toLowerCase());
+  await phone.page.fill('#sign-in-password', 'first horse');
+  await phone.page.click('#sign-in-submit');
+  await phone.page.waitForSelector('#signed-in');
+  return { laptop, phone };
+}
+
 test('an account made on a laptop signs the same player in on a phone, with their games; the phone signs out alone', async () => {
   const laptop = await newPage(browser);
   await register(laptop.page, srv.url, 'Marta');
@@ -63,21 +82,7 @@ test('an account made on a laptop signs the same player in on a phone, with thei
 });
 
 test('a new password keeps this device signed in and signs the other one out', async () => {
-  const laptop = await newPage(browser);
-  await register(laptop.page, srv.url, 'Nuria');
-  await laptop.page.click('#make-account summary');
-  await laptop.page.fill('#account-username', 'nuria');
-  await laptop.page.fill('#account-password', 'first horse');
-  await laptop.page.click('#account-submit');
-  await laptop.page.waitForSelector('#signed-in');
-
-  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
-  await phone.page.goto(`${srv.url}/`);
-  await phone.page.click('#sign-in summary');
-  await phone.page.fill('#sign-in-username', 'nuria');
-  await phone.page.fill('#sign-in-password', 'first horse');
-  await phone.page.click('#sign-in-submit');
-  await phone.page.waitForSelector('#signed-in');
+  const { laptop, phone } = await onTwoDevices('Nuria');
 
   await laptop.page.click('#change-password summary');
   await laptop.page.fill('#current-password', 'first horse');
@@ -99,21 +104,7 @@ test('a new password keeps this device signed in and signs the other one out', a
 });
 
 test('a device signed out from another stops playing at once: its game page goes home and says why', async () => {
-  const laptop = await newPage(browser);
-  await register(laptop.page, srv.url, 'Pilar');
-  await laptop.page.click('#make-account summary');
-  await laptop.page.fill('#account-username', 'pilar');
-  await laptop.page.fill('#account-password', 'first horse');
-  await laptop.page.click('#account-submit');
-  await laptop.page.waitForSelector('#signed-in');
-
-  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
-  await phone.page.goto(`${srv.url}/`);
-  await phone.page.click('#sign-in summary');
-  await phone.page.fill('#sign-in-username', 'pilar');
-  await phone.page.fill('#sign-in-password', 'first horse');
-  await phone.page.click('#sign-in-submit');
-  await phone.page.waitForSelector('#signed-in');
+  const { laptop, phone } = await onTwoDevices('Pilar');
   // The phone starts a game against bots and has the die in hand.
   await phone.page.selectOption('#timer', '');
   await phone.page.click('#play-now');

@@ -94,17 +94,10 @@ async fn a_public_game_being_played_is_offered_to_watch_on_postgres() {
     let started = common::game::start_with_bots(&server, "ludoteka", "pairs", 4).await;
     let at_table =
         common::ws::WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
-    let (status, to_watch) = status_and_json(
-        server
-            .get("/api/rooms?status=playing")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, 200, "{to_watch}");
-    assert_eq!(to_watch["rooms"][0]["id"], started.room.as_str());
-    assert_eq!(to_watch["rooms"][0]["game_id"], started.game.as_str());
+    assert_eq!(
+        common::games_to_watch(&server).await,
+        vec![started.room.clone()]
+    );
     let (_, to_join) = status_and_json(server.get("/api/rooms").send().await.unwrap()).await;
     assert_eq!(to_join["rooms"], json!([]));
     at_table.close().await;

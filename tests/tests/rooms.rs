@@ -2,7 +2,7 @@ mod common;
 
 use common::game::{start_room, start_with_bots};
 use common::ws::WsClient;
-use common::{TestServer, private_duel, public_four, status_and_json};
+use common::{TestServer, games_to_watch, private_duel, public_four, status_and_json};
 use serde_json::{Value, json};
 
 fn seats(room: &Value) -> &Vec<Value> {
@@ -167,29 +167,6 @@ async fn a_public_room_is_listed_only_while_one_of_its_players_has_it_open() {
     server.finish().await;
 }
 
-/// Ids of the games `GET /api/rooms?status=playing` offers to watch, in its order.
-async fn listed_to_watch(server: &TestServer) -> Vec<String> {
-    let (status, body) = status_and_json(
-        server
-            .get("/api/rooms?status=playing")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    body["rooms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            assert_eq!(r["status"], "playing", "{r}");
-            assert!(r["game_id"].is_string(), "{r}");
-            r["id"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn public_games_being_played_are_offered_to_watch_while_a_player_is_at_the_table() {
     let server = TestServer::sqlite().await;
@@ -203,18 +180,18 @@ async fn public_games_being_played_are_offered_to_watch_while_a_player_is_at_the
     )
     .await;
     assert!(
-        listed_to_watch(&server).await.is_empty(),
+        games_to_watch(&server).await.is_empty(),
         "nobody is at any of the tables"
     );
 
     // A spectator is not a player at the table.
     let spectator = WsClient::connect(&server, &older.room, None).await;
-    assert!(listed_to_watch(&server).await.is_empty());
+    assert!(games_to_watch(&server).await.is_empty());
     let at_older = WsClient::connect(&server, &older.room, Some(&older.owner.token)).await;
     let at_newer = WsClient::connect(&server, &newer.room, Some(&newer.owner.token)).await;
     let at_private = WsClient::connect(&server, &private.room, Some(&private.owner.token)).await;
     assert_eq!(
-        listed_to_watch(&server).await,
+        games_to_watch(&server).await,
         [newer.room.clone(), older.room.clone()],
         "the newest game first, the private one never"
     );
@@ -224,7 +201,7 @@ async fn public_games_being_played_are_offered_to_watch_while_a_player_is_at_the
     // The player of the newer game goes away: it is not offered any more.
     at_newer.close().await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while listed_to_watch(&server).await != [older.room.clone()] {
+    while games_to_watch(&server).await != [older.room.clone()] {
         assert!(
             std::time::Instant::now() < deadline,
             "a game nobody is at stayed offered"
@@ -242,10 +219,10 @@ async fn a_finished_game_is_no_longer_offered_to_watch() {
     let server = TestServer::sqlite().await;
     let started = start_with_bots(&server, "playgridia", "quick", 4).await;
     let mut at_table = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
-    assert_eq!(listed_to_watch(&server).await, vec![started.room.clone()]);
+    assert_eq!(games_to_watch(&server).await, vec![started.room.clone()]);
     at_table.play_to_the_end().await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !listed_to_watch(&server).await.is_empty() {
+    while !games_to_watch(&server).await.is_empty() {
         assert!(
             std::time::Instant::now() < deadline,
             "a finished game stayed offered"

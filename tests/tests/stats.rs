@@ -56,6 +56,17 @@ async fn stats(server: &TestServer, player: &Player) -> Value {
     body
 }
 
+/// `GET /api/accounts/{username}/stats`, without a token.
+async fn public_stats(server: &TestServer, username: &str) -> (u16, Value) {
+    let resp = server
+        .get(&format!("/api/accounts/{username}/stats"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    (status.as_u16(), body)
+}
+
 fn won(yes: bool) -> i64 {
     i64::from(yes)
 }
@@ -150,14 +161,7 @@ async fn anyone_sees_the_record_of_a_player_with_an_account_by_username_and_no_o
     let ana_won = play_quick(&server, &ana, "morocco", None).await;
     // No token needed, and the username in any case.
     for name in ["Ana_R", "ana_r", "ANA_R"] {
-        let (status, body) = status_and_json(
-            server
-                .get(&format!("/api/accounts/{name}/stats"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, body) = public_stats(&server, name).await;
         assert_eq!(status, 200, "{name}: {body}");
         assert_eq!(body["username"], "Ana_R");
         assert_eq!(body["display_name"], "Ana");
@@ -169,14 +173,7 @@ async fn anyone_sees_the_record_of_a_player_with_an_account_by_username_and_no_o
     let bea = server.player("Bea").await;
     let unknown = ["bea", "nobody", "x%2Fy", &"a".repeat(300)];
     for name in unknown {
-        let (status, body) = status_and_json(
-            server
-                .get(&format!("/api/accounts/{name}/stats"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, body) = public_stats(&server, name).await;
         assert_eq!(status, 404, "{name}: {body}");
         assert_eq!(body["code"], "account_not_found", "{name}");
     }

@@ -271,3 +271,26 @@ pub fn public_four() -> Value {
 pub fn private_duel() -> Value {
     json!({ "rules": "playgridia", "mode": "1v1", "players": 2, "public": false })
 }
+
+/// Ids of the games `GET /api/rooms?status=playing` offers to watch, in its order.
+pub async fn games_to_watch(server: &TestServer) -> Vec<String> {
+    let (status, body) = status_and_json(
+        server
+            .get("/api/rooms?status=playing")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    body["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["status"], "playing", "{r}");
+            assert!(r["game_id"].is_string(), "{r}");
+            r["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
