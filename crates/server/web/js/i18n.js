@@ -130,6 +130,8 @@ const S = {
 };
 
 export const LANGS = { es: 'Español', fr: 'Français', en: 'English' };
+/** Every text, per language (read by the translation tests). */
+export const STRINGS = S;
 
 function detect() {
   try {
