@@ -11,6 +11,7 @@ globalThis.navigator = { languages: ['en'] };
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = { documentElement: {} };
 const { STRINGS, LANGS } = await import(new URL('js/i18n.js', WEB));
+const { HOWTO_TEXT } = await import(new URL('js/howto.js', WEB));
 
 /** `{ 'a.b': 'text', … }` of a nested table. */
 function flat(table, prefix = '') {
@@ -46,4 +47,12 @@ test('every text the client asks for by name exists', () => {
   }
   assert.ok(asked.size > 100, `found only ${asked.size} keys: the scan is broken`);
   assert.deepEqual([...asked].filter((k) => !(k in en)).sort(), [], 'keys the code asks for and no language has');
+});
+
+test('the how-to-play page says as much in every language: the same rule sets, modes and number of points', () => {
+  const shape = (v) => (Array.isArray(v) ? v.length : typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : 'text');
+  assert.deepEqual(Object.keys(HOWTO_TEXT).sort(), Object.keys(LANGS).sort());
+  for (const lang of Object.keys(HOWTO_TEXT)) {
+    assert.deepEqual(shape(HOWTO_TEXT[lang]), shape(HOWTO_TEXT.en), `${lang} differs from English`);
+  }
 });

@@ -44,6 +44,9 @@ const TEXT = {
 
 const NAMES = { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: { en: 'Morocco', es: 'Marruecos', fr: 'Maroc' } };
 
+/** The page's texts, per language (read by the translation tests). */
+export const HOWTO_TEXT = TEXT;
+
 export function mountHowTo(main) {
   const lang = TEXT[getLang()] ? getLang() : 'en';
   const x = TEXT[lang];
