@@ -272,6 +272,26 @@ test('the client runs under its own content security policy: no script, style or
   await p.context.close();
 });
 
+test('a private room opened by its bare id, without the code, says it is private and does not try to connect', async () => {
+  const a = await newPage(browser);
+  await register(a.page, srv.url, 'Quim');
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, isPublic: false });
+  const b = await newPage(browser);
+  await register(b.page, srv.url, 'Rosa');
+  await b.page.goto(`${srv.url}/room/${roomId}`);
+  await b.page.waitForSelector('#private-room');
+  assert.match(await b.page.textContent('#private-room'), /private/);
+  assert.equal(await b.page.locator('#seats li').count(), 0, 'no waiting room to take a seat in');
+  // With the code, the same person gets in.
+  const code = (await a.page.textContent('#join-code-value')).trim();
+  await b.page.goto(`${srv.url}/room/${code}`);
+  await b.page.waitForSelector('#seats li');
+  assertNoErrors(a.page, wsAllow);
+  assertNoErrors(b.page, wsAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -40,7 +40,7 @@ const S = {
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Morocco' },
     colours: { yellow: 'Yellow', blue: 'Blue', red: 'Red', green: 'Green', orange: 'Orange', turquoise: 'Turquoise' },
     status: { waiting: 'waiting', playing: 'playing', finished: 'finished' },
-    error: 'Error: {msg}', room_not_found: 'Room not found.', name_required: 'Choose a name first.', loading: 'Loading…',
+    error: 'Error: {msg}', private_room_closed: 'This room is private: open it with the link or the code its players share.', room_not_found: 'Room not found.', name_required: 'Choose a name first.', loading: 'Loading…',
     side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves', rolls_checked: '{n} rolls match the seed',
   },
   es: {
@@ -82,7 +82,7 @@ const S = {
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Marruecos' },
     colours: { yellow: 'Amarillo', blue: 'Azul', red: 'Rojo', green: 'Verde', orange: 'Naranja', turquoise: 'Turquesa' },
     status: { waiting: 'en espera', playing: 'en juego', finished: 'terminada' },
-    error: 'Error: {msg}', room_not_found: 'Sala no encontrada.', name_required: 'Elige primero un nombre.', loading: 'Cargando…',
+    error: 'Error: {msg}', private_room_closed: 'Esta sala es privada: ábrela con el enlace o el código que comparten sus jugadores.', room_not_found: 'Sala no encontrada.', name_required: 'Elige primero un nombre.', loading: 'Cargando…',
     side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas', rolls_checked: '{n} tiradas coinciden con la semilla',
   },
   fr: {
@@ -124,7 +124,7 @@ const S = {
     rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'Maroc' },
     colours: { yellow: 'Jaune', blue: 'Bleu', red: 'Rouge', green: 'Vert', orange: 'Orange', turquoise: 'Turquoise' },
     status: { waiting: 'en attente', playing: 'en cours', finished: 'terminée' },
-    error: 'Erreur : {msg}', room_not_found: 'Salle introuvable.', name_required: 'Choisissez d’abord un nom.', loading: 'Chargement…',
+    error: 'Erreur : {msg}', private_room_closed: 'Cette salle est privée : ouvrez-la avec le lien ou le code que partagent ses joueurs.', room_not_found: 'Salle introuvable.', name_required: 'Choisissez d’abord un nom.', loading: 'Chargement…',
     side: 'Équipe {n}', seats_free: '{n} libres', game: 'Partie', close: 'Fermer', move_log: 'Coups', rolls_checked: '{n} lancers conformes à la graine',
   },
 };

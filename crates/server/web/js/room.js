@@ -72,6 +72,13 @@ export function mountRoom(main, ref) {
   async function loadRest() {
     try {
       ctx.rest = await api.room(ref);
+      // A private room shows its code only to its members and to whoever came with the code: anyone else
+      // cannot watch or join it, so the page says so instead of trying (and failing) to connect.
+      if (!ctx.rest.settings.public && !ctx.rest.join_code) {
+        clear(root, h('p.error', { id: 'private-room' }, t('private_room_closed')), h('a', { href: '/', 'data-link': true }, t('back_home')));
+        ctx.dead = true;
+        return;
+      }
       if (!ctx.state || ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
     } catch (x) {
       if (x.status === 404) { clear(root, h('p.error', t('room_not_found')), h('a', { href: '/', 'data-link': true }, t('back_home'))); ctx.dead = true; }
