@@ -64,5 +64,29 @@ fn legal(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games, legal);
+/// Perft from the start of a four-player Playgridia game at depth 8 (every roll face and legal move of 8
+/// actions): the count is the one `tests/fixtures/perft.txt` records.
+fn perft(c: &mut Criterion) {
+    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    let fixtures = include_str!("../tests/fixtures/perft.txt");
+    let recorded: u64 = fixtures
+        .lines()
+        .find(|l| l.starts_with("playgridia individual/4 start |"))
+        .and_then(|l| l.split('|').nth(1))
+        .and_then(|counts| counts.split_whitespace().nth(7))
+        .and_then(|n| n.parse().ok())
+        .expect("the depth-8 count of the four-player start in the fixtures");
+    let mut group = c.benchmark_group("perft");
+    group.throughput(Throughput::Elements(recorded));
+    group.bench_function("playgridia_individual_4_start_depth_8", |b| {
+        b.iter(|| {
+            let n = parchis_rules::perft(black_box(&start), 8);
+            assert_eq!(n, recorded);
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, games, legal, perft);
 criterion_main!(benches);
