@@ -52,6 +52,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/players/me/rooms",
         "/api/players/me/stats",
         "/api/accounts/{username}/stats",
+        "/api/admin/players/{id}",
         "/api/account",
         "/api/sessions",
         "/api/sessions/current",

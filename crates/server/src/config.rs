@@ -54,9 +54,26 @@ pub struct Config {
     /// reverse proxy that sets them: anyone else could pick any address).
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+    /// Secret that lets the host moderate (`DELETE /api/admin/players/{id}` with `Authorization: Bearer
+    /// <it>`), at least 16 characters; unset, there is no admin endpoint at all.
+    #[arg(long, env = "ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
 }
 
+/// Shortest admin token accepted: anything shorter could be guessed.
+pub const MIN_ADMIN_TOKEN: usize = 16;
+
 impl Config {
+    /// What is wrong with the configuration, if anything (checked before serving).
+    pub fn problem(&self) -> Option<String> {
+        match &self.admin_token {
+            Some(token) if token.chars().count() < MIN_ADMIN_TOKEN => Some(format!(
+                "ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN} characters (or unset, for no admin endpoint)"
+            )),
+            _ => None,
+        }
+    }
+
     /// Configuration for tests and embedding: given database, no bot delay, no limit on API
     /// writes (tests register players and rooms by the dozen), defaults elsewhere.
     pub fn for_database(database_url: impl Into<String>) -> Self {
@@ -72,6 +89,7 @@ impl Config {
             room_idle_secs: 60,
             http_writes_per_minute: 0,
             trust_forwarded_for: false,
+            admin_token: None,
         }
     }
 }

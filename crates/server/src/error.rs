@@ -60,6 +60,10 @@ pub enum AppError {
     GameNotFound,
     #[error("No player has that username.")]
     AccountNotFound,
+    #[error("No player has that id.")]
+    PlayerNotFound,
+    #[error("This needs the server's admin token.")]
+    NotAdmin,
     #[error("The game is still being played: its replay is served once it is over.")]
     GameNotFinished,
     #[error("No such endpoint.")]
@@ -104,8 +108,10 @@ impl AppError {
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
-            NotRoomOwner | WrongJoinCode => StatusCode::FORBIDDEN,
-            RoomNotFound | GameNotFound | AccountNotFound | NotFound => StatusCode::NOT_FOUND,
+            NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
+            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound | NotFound => {
+                StatusCode::NOT_FOUND
+            }
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
@@ -139,6 +145,8 @@ impl AppError {
             RoomNotFound => "room_not_found",
             GameNotFound => "game_not_found",
             AccountNotFound => "account_not_found",
+            PlayerNotFound => "player_not_found",
+            NotAdmin => "not_admin",
             GameNotFinished => "game_not_finished",
             NotFound => "not_found",
             NotRoomOwner => "not_room_owner",

@@ -102,6 +102,9 @@ pub enum ServeError {
     /// The listener failed while serving.
     #[error("serving HTTP: {0}")]
     Io(#[from] std::io::Error),
+    /// A setting cannot be used (the reason says which).
+    #[error("configuration: {0}")]
+    Config(String),
 }
 
 /// Opens the database (applying migrations), then serves on `listener` until
@@ -111,6 +114,9 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    if let Some(problem) = config.problem() {
+        return Err(ServeError::Config(problem));
+    }
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     let state = AppState::new(db.clone(), config);

@@ -28,6 +28,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::players::my_rooms,
         crate::routes::stats::my_stats,
         crate::routes::stats::player_stats,
+        crate::routes::admin::erase_player,
         crate::routes::leaderboard::leaderboard,
         crate::routes::accounts::create_account,
         crate::routes::accounts::change_password,
@@ -59,6 +60,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         (name = "games", description = "Game records and replays"),
         (name = "realtime", description = "The WebSocket room protocol (see PROTOCOL.md)"),
         (name = "ops", description = "Health, readiness, metrics"),
+        (name = "admin", description = "The host's moderation, with the server's ADMIN_TOKEN (absent without one)"),
     )
 )]
 pub struct ApiDoc;

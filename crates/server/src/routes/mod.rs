@@ -1,6 +1,7 @@
 //! HTTP routes of the JSON API and operational endpoints.
 
 pub mod accounts;
+pub mod admin;
 pub mod games;
 pub mod health;
 pub mod leaderboard;
@@ -31,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/players/me/stats", get(stats::my_stats))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/accounts/{username}/stats", get(stats::player_stats))
+        .route("/api/admin/players/{id}", delete(admin::erase_player))
         .route(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),

@@ -135,17 +135,23 @@ pub async fn erase_me(
     State(state): State<AppState>,
     player: AuthPlayer,
 ) -> Result<StatusCode, AppError> {
+    erase(&state, &player.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Erases `player_id` for good (stored in one transaction), then shows it in the rooms open now and closes
+/// the player's sockets there.
+pub(crate) async fn erase(state: &AppState, player_id: &str) -> Result<(), AppError> {
     let unusable = auth::hash_token(&auth::new_token());
     state
         .db
-        .erase_player(&player.id, ERASED_NAME, &unusable)
+        .erase_player(player_id, ERASED_NAME, &unusable)
         .await?;
-    tell_open_rooms(&state, &player.id, true, || RoomCommand::Erase {
-        player_id: player.id.clone(),
+    tell_open_rooms(state, player_id, true, || RoomCommand::Erase {
+        player_id: player_id.to_owned(),
         display_name: ERASED_NAME.to_owned(),
     })
-    .await?;
-    Ok(StatusCode::NO_CONTENT)
+    .await
 }
 
 /// Sends `command()` to the rooms `player_id` sits in that are open on this node (finished ones too when
