@@ -64,9 +64,14 @@ pub struct Config {
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
 impl Config {
+    /// The admin token, if one is set (an empty `ADMIN_TOKEN=`, as a compose file may pass, is none).
+    pub fn admin_token(&self) -> Option<&str> {
+        self.admin_token.as_deref().filter(|t| !t.is_empty())
+    }
+
     /// What is wrong with the configuration, if anything (checked before serving).
     pub fn problem(&self) -> Option<String> {
-        match &self.admin_token {
+        match self.admin_token() {
             Some(token) if token.chars().count() < MIN_ADMIN_TOKEN => Some(format!(
                 "ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN} characters (or unset, for no admin endpoint)"
             )),

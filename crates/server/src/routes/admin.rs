@@ -20,7 +20,7 @@ impl FromRequestParts<AppState> for Admin {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
         // No token configured: the endpoint does not exist, whatever the request says.
-        let Some(expected) = state.config.admin_token.as_deref() else {
+        let Some(expected) = state.config.admin_token() else {
             return Err(AppError::NotFound);
         };
         let given = parts
