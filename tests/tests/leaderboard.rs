@@ -2,8 +2,7 @@
 //! games where at least two people sat (games against bots alone do not count).
 mod common;
 
-use common::game::my_game;
-use common::ws::WsClient;
+use common::game::play_through;
 use common::{Player, TestServer, status_and_json};
 use serde_json::{Value, json};
 
@@ -19,19 +18,6 @@ async fn member(server: &TestServer, name: &str) -> Player {
         .await;
     assert_eq!(status, 201, "{body}");
     player
-}
-
-/// `owner` plays a started two-seat quick Playgridia game of `settings` to the end over the WebSocket
-/// (the other seat is a bot, or a person away whom a bot covers); the room's stored result.
-async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Value {
-    let (status, body) = server
-        .post_as(owner, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let mut ws = WsClient::connect(server, room, Some(&owner.token)).await;
-    ws.play_to_the_end().await;
-    ws.close().await;
-    my_game(server, owner, room).await
 }
 
 async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {

@@ -2,8 +2,7 @@
 //! too, with the games against other people apart (those are what the leaderboard counts).
 mod common;
 
-use common::game::my_game;
-use common::ws::WsClient;
+use common::game::play_through;
 use common::{Player, TestServer, status_and_json};
 use serde_json::{Value, json};
 
@@ -38,14 +37,7 @@ async fn play_quick(
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, body) = server
-        .post_as(owner, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let mut ws = WsClient::connect(server, room, Some(&owner.token)).await;
-    ws.play_to_the_end().await;
-    ws.close().await;
-    my_game(server, owner, room).await["won"]
+    play_through(server, owner, room).await["won"]
         .as_bool()
         .expect("a finished game")
 }

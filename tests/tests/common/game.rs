@@ -129,3 +129,16 @@ pub async fn my_game(server: &TestServer, player: &Player, room: &str) -> Value 
         .expect("the room is listed")["game"]
         .clone()
 }
+
+/// `owner` starts the waiting room `room` and plays their seat to the end over the WebSocket (the other
+/// seats are bots, or people away whom bots cover); the game as `owner`'s list of rooms shows it.
+pub async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Value {
+    let (status, body) = server
+        .post_as(owner, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut ws = super::ws::WsClient::connect(server, room, Some(&owner.token)).await;
+    ws.play_to_the_end().await;
+    ws.close().await;
+    my_game(server, owner, room).await
+}
