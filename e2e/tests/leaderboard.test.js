@@ -60,6 +60,14 @@ test('two members play a game: the home page ranks them, per rule set', async ()
   assert.equal(new URL(page.url()).pathname, `/players/${best.username}`);
   assert.match(await page.textContent('#player-h'), new RegExp(`${best.display_name}.*@${best.username}`));
   assert.match(await line.textContent(), /games: 1 · won: 1 \(100 %\).*against people: 1 of 1 won/);
+  // Their latest game, won against a person, opens its replay.
+  const game = page.locator('#player-recent li[data-game]');
+  assert.equal(await game.count(), 1);
+  assert.match(await game.textContent(), /Playgridia.*2 people.*won/);
+  await game.locator('a').click();
+  await page.waitForURL(/\/replay\//);
+  await page.goBack();
+  await page.waitForSelector('#player-recent li[data-game]');
   await shot(page, 'player-page');
   await page.goto(`${srv.url}/players/nobody-here`);
   await page.waitForFunction(() => /No player has that username/.test(document.querySelector('#player-summary')?.textContent || ''));

@@ -69,7 +69,7 @@ async fn a_new_player_has_played_nothing_yet() {
     let ana = server.player("Ana").await;
     assert_eq!(
         stats(&server, &ana).await,
-        json!({ "games": 0, "wins": 0, "rules": [] })
+        json!({ "games": 0, "wins": 0, "rules": [], "recent": [] })
     );
     server.finish().await;
 }
@@ -109,6 +109,34 @@ async fn counted(server: TestServer) {
 
     let wins = won(against_bea) + won(against_bot) + won(ludoteka);
     let mut ana_stats = stats(&server, &ana).await;
+    // The latest games, newest first, each with its result and how many people sat at it.
+    let recent = ana_stats.as_object_mut().unwrap().remove("recent").unwrap();
+    let latest: Vec<(&str, bool, i64)> = recent
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["rules"].as_str().unwrap(),
+                g["won"].as_bool().unwrap(),
+                g["people"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        latest,
+        [
+            ("ludoteka", ludoteka, 1),
+            ("playgridia", against_bot, 1),
+            ("playgridia", against_bea, 2)
+        ]
+    );
+    // Each opens its replay.
+    let replay = format!(
+        "/api/games/{}/replay",
+        recent[0]["game_id"].as_str().unwrap()
+    );
+    assert_eq!(server.get_as(&ana.token, &replay).await.0, 200);
     for rules in ana_stats["rules"].as_array_mut().unwrap() {
         let finished = rules
             .as_object_mut()
@@ -159,7 +187,9 @@ async fn anyone_sees_the_record_of_a_player_with_an_account_by_username_and_no_o
         assert_eq!(body["display_name"], "Ana");
         assert_eq!(body["games"], 1);
         assert_eq!(body["wins"], won(ana_won));
-        assert_eq!(body["rules"], stats(&server, &ana).await["rules"]);
+        let own = stats(&server, &ana).await;
+        assert_eq!(body["rules"], own["rules"]);
+        assert_eq!(body["recent"], own["recent"]);
     }
     // A player without an account has no public page; nor has a name nobody took.
     let bea = server.player("Bea").await;
@@ -235,6 +265,8 @@ async fn old_games_are_in_the_records(server: TestServer) {
         solo,
         json!({ "games": 1, "wins": 1, "rules": [
             { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000 },
+        ], "recent": [
+            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "finished_at": 1000 },
         ] })
     );
     let ana = stats(&server, &player("p-ana", "ana-token")).await;

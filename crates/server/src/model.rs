@@ -95,6 +95,21 @@ pub struct RuleSetStats {
     pub last_finished_at: i64,
 }
 
+/// One of a player's latest finished games (their record's `recent`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecentGame {
+    /// The game (its replay: `GET /api/games/{id}/replay`).
+    pub game_id: String,
+    /// Its rule set.
+    pub rules: String,
+    /// Whether the player's side won.
+    pub won: bool,
+    /// People seated at it (1: the player against bots).
+    pub people: i32,
+    /// When it finished, Unix ms.
+    pub finished_at: i64,
+}
+
 /// Response of `GET /api/players/me/stats`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MyStats {
@@ -104,6 +119,8 @@ pub struct MyStats {
     pub wins: i64,
     /// Per rule set played, in the order of their names (none played yet: empty).
     pub rules: Vec<RuleSetStats>,
+    /// The latest finished games, newest first (at most 10).
+    pub recent: Vec<RecentGame>,
 }
 
 /// Response of `GET /api/accounts/{username}/stats`: a player's name and record.
@@ -119,6 +136,8 @@ pub struct PlayerStats {
     pub wins: i64,
     /// Per rule set played, in the order of their names (none played yet: empty).
     pub rules: Vec<RuleSetStats>,
+    /// The latest finished games, newest first (at most 10).
+    pub recent: Vec<RecentGame>,
 }
 
 /// Body of `PATCH /api/account`.

@@ -7,8 +7,8 @@ use crate::error::ErrorBody;
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
     JoinRoomRequest, Leader, Leaderboard, LogEntry, MyGame, MyRoom, MyRooms, MyStats,
-    PlayerCreated, PlayerStats, PlayerView, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList,
-    RoomStatus, RoomView, RuleSetStats, SeatView, SignedIn,
+    PlayerCreated, PlayerStats, PlayerView, RecentGame, RenamePlayerRequest, ReplayPiece,
+    ReplayStep, RoomList, RoomStatus, RoomView, RuleSetStats, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -51,7 +51,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RuleSetStats, QuickMatchRequest, QuickMatchView,
+        ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
     )),
     modifiers(&BearerAuth),
     tags(

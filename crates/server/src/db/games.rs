@@ -56,6 +56,21 @@ pub struct RecordRow {
     pub last_finished_at: i64,
 }
 
+/// One finished game of a player (their record's recent games).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ResultRow {
+    /// The game.
+    pub game_id: String,
+    /// Its rule set's name.
+    pub rules: String,
+    /// 1 when the player's side won.
+    pub won: i32,
+    /// People seated at it.
+    pub people: i32,
+    /// When it finished, Unix ms.
+    pub finished_at: i64,
+}
+
 /// One entry of a game's log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LogRow {
@@ -254,6 +269,24 @@ impl Db {
                  FROM player_results WHERE player_id = $1 GROUP BY rules ORDER BY rules",
             )
             .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// A player's `limit` latest finished games, newest first.
+    pub async fn player_results(
+        &self,
+        player_id: &str,
+        limit: i64,
+    ) -> Result<Vec<ResultRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ResultRow>(
+                "SELECT game_id, rules, won, people, finished_at FROM player_results \
+                 WHERE player_id = $1 ORDER BY finished_at DESC, game_id LIMIT $2",
+            )
+            .bind(player_id)
+            .bind(limit)
             .fetch_all(pool)
             .await?
         }))

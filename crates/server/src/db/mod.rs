@@ -35,7 +35,7 @@ use sqlx::sqlite::{
 
 pub use accounts::AccountRow;
 pub use chat::ChatRow;
-pub use games::{GameRow, LeaderRow, LogRow, NewGame, RecordRow};
+pub use games::{GameRow, LeaderRow, LogRow, NewGame, RecordRow, ResultRow};
 pub use players::PlayerRow;
 pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};
 

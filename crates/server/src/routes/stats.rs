@@ -6,10 +6,13 @@ use axum::Json;
 use axum::extract::{Path, State};
 
 use crate::AppState;
-use crate::db::RecordRow;
+use crate::db::{RecordRow, ResultRow};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
-use crate::model::{MyStats, PlayerStats, RuleSetStats};
+use crate::model::{MyStats, PlayerStats, RecentGame, RuleSetStats};
+
+/// How many of the latest games a record lists.
+const RECENT: i64 = 10;
 
 /// Your finished games and wins, per rule set played.
 #[utoipa::path(get, path = "/api/players/me/stats", tag = "players",
@@ -21,8 +24,7 @@ pub async fn my_stats(
     State(state): State<AppState>,
     player: AuthPlayer,
 ) -> Result<Json<MyStats>, AppError> {
-    let rows = state.db.player_record(&player.id).await?;
-    Ok(Json(record(rows)))
+    Ok(Json(record_of(&state, &player.id).await?))
 }
 
 /// The record of the player with this username (the name the leaderboard shows beside theirs).
@@ -50,18 +52,31 @@ pub async fn player_stats(
         .player(&account.player_id)
         .await?
         .ok_or(AppError::AccountNotFound)?;
-    let MyStats { games, wins, rules } = record(state.db.player_record(&player.id).await?);
+    let MyStats {
+        games,
+        wins,
+        rules,
+        recent,
+    } = record_of(&state, &player.id).await?;
     Ok(Json(PlayerStats {
         username: account.username,
         display_name: player.display_name,
         games,
         wins,
         rules,
+        recent,
     }))
 }
 
+/// A player's record: per rule set, the totals and the latest games.
+async fn record_of(state: &AppState, player_id: &str) -> Result<MyStats, AppError> {
+    let rows = state.db.player_record(player_id).await?;
+    let latest = state.db.player_results(player_id, RECENT).await?;
+    Ok(record(rows, latest))
+}
+
 /// The rows of a record, with their totals.
-fn record(rows: Vec<RecordRow>) -> MyStats {
+fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>) -> MyStats {
     let rules: Vec<RuleSetStats> = rows
         .into_iter()
         .map(|row| RuleSetStats {
@@ -77,5 +92,15 @@ fn record(rows: Vec<RecordRow>) -> MyStats {
         games: rules.iter().map(|r| r.games).sum(),
         wins: rules.iter().map(|r| r.wins).sum(),
         rules,
+        recent: latest
+            .into_iter()
+            .map(|r| RecentGame {
+                game_id: r.game_id,
+                rules: r.rules,
+                won: r.won != 0,
+                people: r.people,
+                finished_at: r.finished_at,
+            })
+            .collect(),
     }
 }

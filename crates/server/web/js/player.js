@@ -12,12 +12,24 @@ export function recordItems(rules) {
     r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null));
 }
 
-/** The page of the player with `username`: their name and record. */
+/** The latest finished games, newest first: rules, result, company and the replay. */
+export function recentItems(recent) {
+  return recent.map((g) => h('li', { 'data-game': g.game_id },
+    h('div.info',
+      h('strong', t('rulesets.' + g.rules)), ' ',
+      h('span.muted', `${new Date(g.finished_at).toLocaleDateString(undefined, { dateStyle: 'short' })} · ${g.people > 1 ? t('with_people', { n: g.people }) : t('vs_bots')}`)),
+    h('span.chip', { class: g.won ? 'ok' : '', 'data-result': g.won ? 'won' : 'lost' }, g.won ? t('won') : t('lost')),
+    h('a', { href: `/replay/${g.game_id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))));
+}
+
+/** The page of the player with `username`: their name, record and latest games. */
 export function mountPlayer(main, username) {
   const heading = h('h2', { id: 'player-h' }, `@${username}`);
   const list = h('ul.stats', { id: 'player-stats', 'aria-labelledby': 'player-h' });
   const summary = h('p.muted', { id: 'player-summary' });
-  clear(main, h('section.card', { 'aria-labelledby': 'player-h' }, heading, summary, list,
+  const latestHeading = h('h3.hidden', { id: 'player-recent-h' }, t('recent_games'));
+  const latest = h('ul.rooms', { id: 'player-recent', 'aria-labelledby': 'player-recent-h' });
+  clear(main, h('section.card', { 'aria-labelledby': 'player-h' }, heading, summary, list, latestHeading, latest,
     h('p', h('a', { href: '/', 'data-link': true }, t('back_home')))));
   let gone = false;
   api.playerStats(username).then((p) => {
@@ -25,6 +37,8 @@ export function mountPlayer(main, username) {
     clear(heading, p.display_name, ' ', h('span.muted', `@${p.username}`));
     summary.textContent = p.games ? t('stats_line', { games: p.games, wins: p.wins, pct: Math.round((100 * p.wins) / p.games) }) : t('stats_none');
     clear(list, recordItems(p.rules));
+    latestHeading.classList.toggle('hidden', p.recent.length === 0);
+    clear(latest, recentItems(p.recent));
   }).catch((x) => {
     if (gone) return;
     summary.textContent = x.status === 404 ? t('player_unknown') : t('error', { msg: x.message });
