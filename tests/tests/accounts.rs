@@ -35,14 +35,7 @@ async fn sign_in(server: &TestServer, username: &str, password: &str) -> (Status
 
 /// `DELETE /api/sessions/current` with `token`.
 async fn sign_out(server: &TestServer, token: &str) -> (StatusCode, Value) {
-    let resp = server
-        .client
-        .delete(server.url("/api/sessions/current"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
-    status_and_json(resp).await
+    server.delete_as(token, "/api/sessions/current").await
 }
 
 #[tokio::test]
@@ -262,15 +255,7 @@ async fn the_password_is_never_stored_in_clear() {
 
 /// `PATCH /api/account` with `token`.
 async fn change_password(server: &TestServer, token: &str, body: Value) -> (StatusCode, Value) {
-    let resp = server
-        .client
-        .patch(server.url("/api/account"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    status_and_json(resp).await
+    server.patch_as(token, "/api/account", body).await
 }
 
 #[tokio::test]

@@ -39,14 +39,8 @@ async fn erased_everywhere(mut server: TestServer) {
     }
     ana_ws.until_chat(2).await;
 
-    let resp = server
-        .client
-        .delete(server.url("/api/players/me"))
-        .bearer_auth(&bea.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 204);
+    let (status, _) = server.delete_as(&bea.token, "/api/players/me").await;
+    assert_eq!(status, 204);
 
     // No token of Bea's works, her account is gone and its username free again.
     let (status, body) = server.get_as(&bea.token, "/api/players/me").await;
@@ -130,13 +124,7 @@ async fn erasing_needs_the_players_own_token() {
         (status.as_u16(), body["code"].as_str()),
         (401, Some("missing_token"))
     );
-    let resp = server
-        .client
-        .delete(server.url("/api/players/me"))
-        .bearer_auth("f".repeat(64))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 401);
+    let (status, _) = server.delete_as(&"f".repeat(64), "/api/players/me").await;
+    assert_eq!(status, 401);
     server.finish().await;
 }

@@ -47,16 +47,7 @@ async fn assert_revoked(ws: &mut WsClient) {
 async fn signing_out_on_a_device_closes_its_open_sockets_and_no_other() {
     let server = TestServer::sqlite().await;
     let (_, phone, _, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
-    let (status, _) = status_and_json(
-        server
-            .client
-            .delete(server.url("/api/sessions/current"))
-            .bearer_auth(&phone)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
     assert_eq!(status, 204);
     assert_revoked(&mut phone_ws).await;
     // The laptop plays on.
@@ -69,17 +60,13 @@ async fn signing_out_on_a_device_closes_its_open_sockets_and_no_other() {
 async fn a_new_password_closes_the_sockets_of_the_devices_it_signs_out() {
     let server = TestServer::sqlite().await;
     let (_, phone, _, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
-    let (status, body) = status_and_json(
-        server
-            .client
-            .patch(server.url("/api/account"))
-            .bearer_auth(&phone)
-            .json(&json!({ "password": "correct horse", "new_password": "battery staple" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = server
+        .patch_as(
+            &phone,
+            "/api/account",
+            json!({ "password": "correct horse", "new_password": "battery staple" }),
+        )
+        .await;
     assert_eq!(status, 204, "{body}");
     assert_revoked(&mut laptop_ws).await;
     // The phone, which set the new password, plays on.
@@ -93,16 +80,7 @@ async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() 
     let server = TestServer::sqlite().await;
     let (ana, _, room, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
     let mut spectator = WsClient::connect(&server, &room, None).await;
-    let (status, _) = status_and_json(
-        server
-            .client
-            .delete(server.url("/api/players/me"))
-            .bearer_auth(&ana.token)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = server.delete_as(&ana.token, "/api/players/me").await;
     assert_eq!(status, 204);
     assert_revoked(&mut laptop_ws).await;
     assert_revoked(&mut phone_ws).await;
@@ -111,5 +89,30 @@ async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() 
         .until_state(|s| s["seats"][0]["display_name"] == "Deleted player")
         .await;
     spectator.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_socket_asked_for_with_a_token_that_is_not_a_bearer_token_is_refused_with_a_code() {
+    let server = TestServer::sqlite().await;
+    let (_, _, room, laptop_ws, phone_ws) = ana_on_two_devices(&server).await;
+    for header in ["Basic YW5hOmNvcnJlY3QgaG9yc2U=", "Bearer    "] {
+        let (status, body) = status_and_json(
+            server
+                .get(&format!("/api/rooms/{room}/ws"))
+                .header("authorization", header)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (401, Some("invalid_token")),
+            "{header}"
+        );
+    }
+    laptop_ws.close().await;
+    phone_ws.close().await;
     server.finish().await;
 }

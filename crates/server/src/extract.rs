@@ -7,6 +7,8 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+use axum::http::HeaderMap;
+
 use crate::AppState;
 use crate::auth;
 use crate::error::AppError;
@@ -38,6 +40,22 @@ where
     }
 }
 
+/// The token of an `Authorization: Bearer <token>` header: `None` without the header, an
+/// `invalid_token` error for any other kind of header or an empty token.
+pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, AppError> {
+    let Some(header) = headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = header.to_str().map_err(|_| AppError::InvalidToken)?;
+    value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(Some)
+        .ok_or(AppError::InvalidToken)
+}
+
 /// The player identified by the request's `Authorization: Bearer <token>`.
 #[derive(Debug, Clone)]
 pub struct AuthPlayer {
@@ -56,17 +74,7 @@ impl FromRequestParts<AppState> for AuthPlayer {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let header = parts
-            .headers
-            .get(AUTHORIZATION)
-            .ok_or(AppError::MissingToken)?;
-        let value = header.to_str().map_err(|_| AppError::InvalidToken)?;
-        let token = value
-            .strip_prefix("Bearer ")
-            .or_else(|| value.strip_prefix("bearer "))
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or(AppError::InvalidToken)?;
+        let token = bearer(&parts.headers)?.ok_or(AppError::MissingToken)?;
         let token_hash = auth::hash_token(token);
         let player = state
             .db

@@ -242,6 +242,31 @@ impl TestServer {
         status_and_json(resp).await
     }
 
+    /// DELETEs `path` with `token` and returns status and JSON body (`Null` for an empty one).
+    pub async fn delete_as(&self, token: &str, path: &str) -> (StatusCode, Value) {
+        let resp = self
+            .client
+            .delete(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request");
+        status_and_json(resp).await
+    }
+
+    /// PATCHes `body` to `path` with `token` and returns status and JSON body.
+    pub async fn patch_as(&self, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
+        let resp = self
+            .client
+            .patch(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        status_and_json(resp).await
+    }
+
     /// POSTs `body` as `player` and returns status and JSON body.
     pub async fn post_as(&self, player: &Player, path: &str, body: Value) -> (StatusCode, Value) {
         let resp = self

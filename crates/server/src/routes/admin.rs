@@ -5,12 +5,12 @@
 use axum::extract::FromRequestParts;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use crate::AppState;
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::bearer;
 
 /// A request that carries the server's admin token.
 pub struct Admin;
@@ -23,18 +23,9 @@ impl FromRequestParts<AppState> for Admin {
         let Some(expected) = state.config.admin_token() else {
             return Err(AppError::NotFound);
         };
-        let given = parts
-            .headers
-            .get(AUTHORIZATION)
-            .ok_or(AppError::MissingToken)?
-            .to_str()
-            .ok()
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(str::trim)
-            .ok_or(AppError::NotAdmin)?;
+        let given = bearer(&parts.headers)
+            .map_err(|_| AppError::NotAdmin)?
+            .ok_or(AppError::MissingToken)?;
         // Hashes compared, so the time taken says nothing about how much of the token was right.
         if auth::hash_token(given) == auth::hash_token(expected) {
             Ok(Admin)

@@ -8,7 +8,6 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::http::header::AUTHORIZATION;
 use axum::response::Response;
 use serde::Deserialize;
 
@@ -63,20 +62,12 @@ pub async fn room_ws(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
-    let header_token = headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        })
-        .map(str::trim)
-        .map(str::to_owned);
-    let token_hash = query
-        .token
-        .clone()
-        .or(header_token)
-        .map(|token| auth::hash_token(&token));
+    // The query's token first (browsers cannot set headers on a WebSocket); else the header's, which
+    // must then be a bearer token.
+    let token_hash = match &query.token {
+        Some(token) => Some(auth::hash_token(token)),
+        None => crate::extract::bearer(&headers)?.map(auth::hash_token),
+    };
     let player_id = match &token_hash {
         Some(hash) => Some(
             state
