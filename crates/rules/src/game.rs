@@ -1464,12 +1464,17 @@ impl Game {
         let first = !self.quick && self.first_roll_pending(self.seat);
         if die == 6 && !first {
             self.sixes += 1;
-            if self.sixes >= 3 && self.options.three_sixes != Penalty::Off {
-                self.three_sixes_penalty(ev);
-                self.extra_roll = false;
-                self.n_queued = 0;
-                self.pass_turn(ev);
-                return Ok(());
+            if self.sixes >= 3 {
+                if self.options.three_sixes != Penalty::Off {
+                    self.three_sixes_penalty(ev);
+                    self.extra_roll = false;
+                    self.n_queued = 0;
+                    self.pass_turn(ev);
+                    return Ok(());
+                }
+                // Without the penalty (a house rule) a third six is an ordinary one: the count stays at two,
+                // all that any rule asks of it (and all that the notation holds).
+                self.sixes = 2;
             }
             self.extra_roll = true;
             self.last_six_moved = NONE;

@@ -46,6 +46,8 @@ pub use game::{Game, Layout, Phase};
 pub use mode::Mode;
 pub use moves::{Move, MoveList};
 pub use notation::Setup;
-pub use options::{ExitCapture, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win};
+pub use options::{
+    ExitCapture, OptionValues, Options, PartnerMoves, Penalty, RuleSet, Scope, Six, Start, Win,
+};
 pub use perft::{Action, divide, perft};
 pub use view::View;

@@ -255,6 +255,17 @@ pub struct Options {
     pub shared_path: bool,
 }
 
+/// The values an option takes (see [`Options::values`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValues {
+    /// `1` (on) or `0` (off).
+    Flag,
+    /// One of these texts.
+    OneOf(&'static [&'static str]),
+    /// A whole number from `min` to `max`.
+    Number { min: u8, max: u8 },
+}
+
 /// An option name did not exist or its value did not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad option `{key}={value}`: {reason}")]
@@ -288,6 +299,73 @@ impl Options {
         "first_roll",
         "shared_path",
     ];
+
+    /// The options a table may change as house rules: the rules of play. The others (`pieces_per_colour`,
+    /// `start`, `pieces_to_win`, `win`, `shared_path`) are the set-up of a mode, chosen by choosing the mode.
+    pub const HOUSE_RULES: [&'static str; 15] = [
+        "exit_mandatory",
+        "six",
+        "three_sixes",
+        "penalty_spares_safe_and_blockade",
+        "capture_bonus",
+        "goal_bonus",
+        "exit_capture",
+        "must_open_blockade_on_six",
+        "morocco_priorities",
+        "allied_blockade_on_safe",
+        "mixed_pairs_only_on_safe",
+        "lane_blockades",
+        "capture_allies",
+        "partner_moves",
+        "first_roll",
+    ];
+
+    /// The values option `name` takes, in the texts of [`Options::get`] and [`Options::set`] (for a form to
+    /// offer them); `None` for a name that is not an option.
+    pub fn values(name: &str) -> Option<OptionValues> {
+        use OptionValues::*;
+        Some(match name {
+            "pieces_per_colour" => OneOf(&["4", "6"]),
+            "start" => OneOf(&["home", "exit1", "exit2", "safe"]),
+            "pieces_to_win" => Number { min: 1, max: 6 },
+            "win" => OneOf(&["all", "any"]),
+            "six" => OneOf(&["6", "7player", "7colour", "12"]),
+            "three_sixes" => OneOf(&["off", "last", "second"]),
+            "capture_bonus" | "goal_bonus" => Number { min: 0, max: 40 },
+            "exit_capture" => OneOf(&["never", "full", "all"]),
+            "partner_moves" => OneOf(&["never", "finished", "stuck"]),
+            "exit_mandatory"
+            | "penalty_spares_safe_and_blockade"
+            | "must_open_blockade_on_six"
+            | "morocco_priorities"
+            | "allied_blockade_on_safe"
+            | "mixed_pairs_only_on_safe"
+            | "lane_blockades"
+            | "capture_allies"
+            | "first_roll"
+            | "shared_path" => Flag,
+            _ => return None,
+        })
+    }
+
+    /// These options with house rules (`name`, `value`) applied in order. Only [`Options::HOUSE_RULES`] may
+    /// change: a set-up option, an unknown name or a bad value is refused with the option named.
+    pub fn with_house_rules<'a>(
+        mut self,
+        rules: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Options, OptionError> {
+        for (key, value) in rules {
+            if Options::values(key).is_some() && !Options::HOUSE_RULES.contains(&key) {
+                return Err(OptionError {
+                    key: key.into(),
+                    value: value.into(),
+                    reason: "part of the mode's set-up, not a house rule (choose the mode instead)",
+                });
+            }
+            self.set(key, value)?;
+        }
+        Ok(self)
+    }
 
     /// The value of an option as text.
     pub fn get(&self, key: &str) -> Option<String> {

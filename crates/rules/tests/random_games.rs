@@ -4,7 +4,7 @@
 mod common;
 
 use common::every_preset_and_mode;
-use parchis_rules::{Game, Mode, Phase, Place, RuleSet};
+use parchis_rules::{Game, Mode, OptionValues, Options, Phase, Place, RuleSet};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -86,12 +86,21 @@ fn assert_no_blockade_on_the_way(g: &Game, m: &parchis_rules::Move) {
 
 /// Plays a seeded random game; returns the number of actions.
 fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) -> usize {
+    play_random_from(Game::new(rules, mode, players).unwrap(), seed, check)
+}
+
+/// Plays a seeded random game from `g` to its end, checking the invariants and that the stored legal moves
+/// are those a fresh generation gives; returns the number of actions.
+fn play_random_from(mut g: Game, seed: u64, check: bool) -> usize {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut g = Game::new(rules, mode, players).unwrap();
+    let (rules, mode, players) = (g.rules(), g.mode(), g.players());
     let start = g.n_pieces();
+    let mut fresh = parchis_rules::MoveList::new();
     for actions in 0..MAX_ACTIONS {
         if check {
             check_invariants(&g);
+            g.generate_legal_moves(&mut fresh);
+            assert_eq!(g.legal(), &fresh[..], "stored legal moves of {g}");
         }
         match g.phase() {
             Phase::Over { .. } => return actions,
@@ -114,7 +123,10 @@ fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) 
         }
         assert_eq!(g.n_pieces(), start);
     }
-    panic!("{rules} {mode}/{players} seed {seed} did not end in {MAX_ACTIONS} actions: {g}");
+    panic!(
+        "{rules} {mode}/{players} ({:?}) seed {seed} did not end in {MAX_ACTIONS} actions: {g}",
+        g.options()
+    );
 }
 
 #[test]
@@ -133,6 +145,43 @@ proptest! {
         let all = every_preset_and_mode();
         let (r, m, p) = all[idx % all.len()];
         play_random(r, m, p, seed, true);
+    }
+}
+
+/// Any house rules: a random value for each of a random subset of [`Options::HOUSE_RULES`].
+fn house_rules() -> impl Strategy<Value = Vec<(&'static str, String)>> {
+    let one = (0..Options::HOUSE_RULES.len(), any::<u16>()).prop_map(|(k, pick)| {
+        let name = Options::HOUSE_RULES[k];
+        let value = match Options::values(name).unwrap() {
+            OptionValues::Flag => (pick % 2).to_string(),
+            OptionValues::OneOf(texts) => texts[pick as usize % texts.len()].to_string(),
+            OptionValues::Number { min, max } => {
+                (u16::from(min) + pick % (u16::from(max - min) + 1)).to_string()
+            }
+        };
+        (name, value)
+    });
+    prop::collection::vec(one, 0..8)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Tables may combine any house rules a room offers: every combination, on every preset × mode, plays
+    /// random games to their end with the invariants kept (and never panics).
+    #[test]
+    fn house_rule_games_keep_the_invariants(
+        idx in 0usize..1000,
+        rules in house_rules(),
+        seed in any::<u64>(),
+    ) {
+        let all = every_preset_and_mode();
+        let (r, m, p) = all[idx % all.len()];
+        let options = r
+            .options_for(m)
+            .with_house_rules(rules.iter().map(|(k, v)| (*k, v.as_str())))
+            .unwrap();
+        let g = Game::with_options(r, m, p, options).unwrap();
+        play_random_from(g, seed, true);
     }
 }
 

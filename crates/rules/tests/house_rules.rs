@@ -1,0 +1,135 @@
+//! House rules: the options of play a table may change on top of a preset, what values they take, and
+//! that games played with them follow them (random combinations are in `random_games.rs`).
+
+mod common;
+
+use common::*;
+use parchis_rules::{Event, Game, Mode, OptionValues, Options, Phase, Place, RuleSet};
+
+fn house(
+    rules: RuleSet,
+    changes: &[(&str, &str)],
+) -> Result<Options, parchis_rules::options::OptionError> {
+    rules
+        .options_for(Mode::Individual)
+        .with_house_rules(changes.iter().copied())
+}
+
+#[test]
+fn every_value_an_option_offers_is_accepted_and_read_back() {
+    for name in Options::NAMES {
+        let values = Options::values(name).unwrap_or_else(|| panic!("{name} offers no values"));
+        let texts: Vec<String> = match values {
+            OptionValues::Flag => vec!["0".into(), "1".into()],
+            OptionValues::OneOf(texts) => texts.iter().map(|t| t.to_string()).collect(),
+            OptionValues::Number { min, max } => {
+                let mut o = RuleSet::Playgridia.options();
+                for out in [min.checked_sub(1), max.checked_add(1)]
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(
+                        o.set(name, &out.to_string()).is_err(),
+                        "{name}={out} accepted"
+                    );
+                }
+                vec![min.to_string(), max.to_string()]
+            }
+        };
+        for text in texts {
+            let mut o = RuleSet::Playgridia.options();
+            o.set(name, &text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(o.get(name).as_deref(), Some(text.as_str()), "{name}");
+        }
+    }
+    assert_eq!(Options::values("no_such_option"), None);
+}
+
+#[test]
+fn house_rules_change_the_rules_of_play_and_nothing_else() {
+    for name in Options::HOUSE_RULES {
+        assert!(Options::NAMES.contains(&name), "{name}");
+    }
+    let o = house(
+        RuleSet::Playgridia,
+        &[("capture_bonus", "10"), ("three_sixes", "off")],
+    )
+    .unwrap();
+    assert_eq!((o.capture_bonus, o.goal_bonus), (10, 10));
+    assert_eq!(o.three_sixes, parchis_rules::Penalty::Off);
+    for setup in [
+        "pieces_per_colour",
+        "start",
+        "pieces_to_win",
+        "win",
+        "shared_path",
+    ] {
+        assert!(!Options::HOUSE_RULES.contains(&setup));
+        let value = RuleSet::Playgridia.options().get(setup).unwrap();
+        let err = house(RuleSet::Playgridia, &[(setup, &value)]).unwrap_err();
+        assert!(err.to_string().contains("set-up"), "{setup}: {err}");
+    }
+    let err = house(RuleSet::Playgridia, &[("capture_bonnus", "10")]).unwrap_err();
+    assert_eq!(err.reason, "no such option");
+    let err = house(RuleSet::Playgridia, &[("capture_bonus", "100")]).unwrap_err();
+    assert_eq!(err.key, "capture_bonus");
+    let err = house(RuleSet::Playgridia, &[("six", "8")]).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("expected 6, 7player, 7colour or 12"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_house_capture_bonus_of_ten_counts_ten_for_a_capture() {
+    let mut g = game(
+        "playgridia[capture_bonus=10] individual/4 y:20,40,h,h/b:23,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 3);
+    let ev = play(&mut g, "y1:20-23");
+    assert!(captured(&ev, "b1"));
+    assert_eq!(g.phase(), Phase::Count { amount: 10 });
+    assert_legal(&g, &["y1:23-33", "y2:40-50"]);
+}
+
+#[test]
+fn without_the_three_sixes_penalty_a_third_six_is_an_ordinary_six_that_rolls_again() {
+    let options = house(RuleSet::Playgridia, &[("three_sixes", "off")]).unwrap();
+    let mut g = Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, options).unwrap();
+    g = game(&g.notation().replace("y:h,h,h,h", "y:20,h,h,h"));
+    for (k, to) in [26, 32, 38, 44].into_iter().enumerate() {
+        let ev = roll(&mut g, 6);
+        assert!(
+            !has(&ev, |e| matches!(e, Event::ThreeSixes { .. })),
+            "six {}",
+            k + 1
+        );
+        play(&mut g, &format!("y1:{}-{to}", to - 6));
+        assert_eq!(g.seat(), 0, "six {} rolls again", k + 1);
+        assert_eq!(g.sixes_in_a_row(), (k as u8 + 1).min(2));
+        // What the notation holds plays on exactly the same.
+        assert_eq!(g.notation().parse::<Game>().unwrap(), g);
+    }
+    assert_eq!(place(&g, "y1"), Place::Square(44));
+    roll(&mut g, 2);
+    play(&mut g, "y1:44-46");
+    assert_eq!(g.seat(), 1);
+}
+
+#[test]
+fn a_house_rule_game_says_its_house_rules_in_its_notation() {
+    let options = house(
+        RuleSet::Ludoteka,
+        &[("goal_bonus", "0"), ("capture_allies", "0")],
+    )
+    .unwrap();
+    let g = Game::with_options(RuleSet::Ludoteka, Mode::Individual, 4, options).unwrap();
+    assert!(
+        g.notation()
+            .starts_with("ludoteka[goal_bonus=0,capture_allies=0] individual/4 "),
+        "{}",
+        g.notation()
+    );
+    assert_eq!(g.notation().parse::<Game>().unwrap(), g);
+}
