@@ -98,6 +98,7 @@ export async function refreshMe() {
 }
 
 export const api = {
+  rules: () => call('GET', '/api/rules', undefined, false),
   createRoom: (req) => call('POST', '/api/rooms', req),
   listRooms: () => call('GET', '/api/rooms', undefined, false),
   listGames: () => call('GET', '/api/rooms?status=playing', undefined, false),

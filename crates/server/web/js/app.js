@@ -7,6 +7,7 @@ import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
 import { mountPlayer, recordItems } from './player.js';
+import { loadRules, houseRulesForm, houseTag } from './house.js';
 
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
@@ -201,6 +202,21 @@ function createCard(onCreated) {
   const preview = h('input', { type: 'checkbox', id: 'preview' });
   const pub = h('input', { type: 'checkbox', id: 'public', checked: true });
   const err = h('p.error', { role: 'alert' });
+  // House rules are for the room this form creates: a quick match never has them, and Play now keeps to
+  // the standard rules too; both say so once the player has changed one.
+  const qmHint = h('p.muted.hint', { id: 'quick-match-hint' }, t('quick_match_hint'));
+  const houseNote = h('p.muted.hint.hidden', { id: 'house-note' }, t('house_play_now'));
+  const house = houseRulesForm((n) => {
+    qmHint.textContent = n ? t('house_qm') : t('quick_match_hint');
+    houseNote.classList.toggle('hidden', !n);
+  });
+  let rulesCatalogue = null;
+  loadRules().then((cat) => {
+    rulesCatalogue = cat;
+    house.build(cat);
+    house.reset(cat, rules.value, mode.value);
+  }).catch(() => { /* a server without house rules: the section stays hidden */ });
+  const resetHouse = () => house.reset(rulesCatalogue, rules.value, mode.value);
   const fillPlayers = () => {
     const list = MODES[mode.value];
     const prev = Number(players.value);
@@ -220,7 +236,8 @@ function createCard(onCreated) {
       seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s));
     }
   };
-  mode.onchange = fillPlayers;
+  mode.onchange = () => { fillPlayers(); resetHouse(); };
+  rules.onchange = resetHouse;
   players.onchange = fillSeats;
   fillPlayers();
   // The same choices, every other seat a bot (a seat left to a human gets the medium bot), in a
@@ -254,18 +271,25 @@ function createCard(onCreated) {
   };
   const form = h('form.form-grid', {
     id: 'create-form',
+    // The house rules' number fields are checked here, to say which and in the page's language.
+    novalidate: true,
     onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
       if (!me()) { err.textContent = t('name_required'); return; }
+      const bad = house.invalid();
+      if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
       const n = Number(players.value);
       const bots = [null];
       for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || null);
+      // Only what the player changed from the rule set's own values.
+      const houseRules = house.changed();
       try {
         const room = await api.createRoom({
           rules: rules.value, mode: mode.value, players: n, bots,
           turn_time_secs: timer.value === '' ? null : Number(timer.value),
           preview_next_roll: preview.checked, public: pub.checked,
+          ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
         });
         onCreated(room);
       } catch (x) { err.textContent = t('error', { msg: x.message }); }
@@ -277,36 +301,48 @@ function createCard(onCreated) {
   // Right under the only choices it uses.
   h('span'), h('div',
     h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
-    h('p.muted.hint', t('quick_match_hint'))),
+    qmHint),
   h('span', t('bots')), seats,
   h('label', { for: 'timer' }, t('turn_timer')), timer,
+  house.el,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
-  h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
-    h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
+  h('span'), h('div',
+    h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
+      h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
+    houseNote),
   );
   return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
+}
+
+/** Fills a list of rooms again, the house-rule tags someone opened left open. */
+function refill(list, items) {
+  const open = [...list.querySelectorAll('li[data-room] details[open]')].map((d) => d.closest('li').dataset.room);
+  clear(list, items);
+  for (const li of list.querySelectorAll('li[data-room]')) {
+    const tag = li.querySelector('details');
+    if (tag && open.includes(li.dataset.room)) tag.open = true;
+  }
 }
 
 function roomsCard() {
   const list = h('ul.rooms', { id: 'room-list', 'aria-live': 'polite' });
   const load = async () => {
     try {
-      const { rooms } = await api.listRooms();
-      clear(list);
-      if (!rooms.length) list.append(h('li.muted', t('no_rooms')));
-      for (const r of rooms) {
+      const [{ rooms }] = await Promise.all([api.listRooms(), loadRules().catch(() => null)]);
+      refill(list, rooms.length ? rooms.map((r) => {
         const taken = r.seats.filter((s) => s.player_id || s.bot).length;
         const free = r.seats.length - taken;
         const owner = r.seats.find((s) => s.player_id === r.owner_id);
-        list.append(h('li', { 'data-room': r.id },
+        return h('li', { 'data-room': r.id },
           h('div.info',
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
-            h('span.muted', `${owner ? owner.display_name + ' · ' : ''}${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`)),
+            h('span.muted', `${owner ? owner.display_name + ' · ' : ''}${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`),
+            houseTag(r.settings.house_rules)),
           // A room whose seats are all taken (by people or bots) can only be watched.
           free > 0 ? h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))) : null,
-          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true }, t('watch'))));
-      }
+          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true }, t('watch')));
+      }) : h('li.muted', t('no_rooms')));
     } catch (x) {
       clear(list, h('li.error', t('error', { msg: x.message })));
     }
@@ -324,12 +360,13 @@ function liveGamesCard() {
   const list = h('ul.rooms', { id: 'live-games', 'aria-live': 'polite' });
   const load = async () => {
     try {
-      const { rooms } = await api.listGames();
-      clear(list, rooms.length
+      const [{ rooms }] = await Promise.all([api.listGames(), loadRules().catch(() => null)]);
+      refill(list, rooms.length
         ? rooms.map((r) => h('li', { 'data-room': r.id },
           h('div.info',
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
-            h('span.muted', r.seats.map((s, i) => s.display_name || `Bot ${i + 1}`).join(' · '))),
+            h('span.muted', r.seats.map((s, i) => s.display_name || `Bot ${i + 1}`).join(' · ')),
+            houseTag(r.settings.house_rules)),
           h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'watch-link' }, h('button', { type: 'button', tabindex: -1 }, t('watch')))))
         : h('li.muted', t('no_live_games')));
     } catch (x) {
@@ -379,7 +416,7 @@ function myRoomsCard() {
   const load = async () => {
     if (!me()) { card.classList.add('hidden'); return; }
     let rooms; let record;
-    try { [{ rooms }, record] = await Promise.all([api.myRooms(), api.myStats()]); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
+    try { [{ rooms }, record] = await Promise.all([api.myRooms(), api.myStats(), loadRules().catch(() => null)]); } catch { return; /* a stale identity or a blip: the card stays as it was */ }
     clear(stats, recordItems(record.rules));
     const rank = { playing: 0, waiting: 1, finished: 2 };
     rooms.sort((a, b) => rank[a.status] - rank[b.status] || b.created_at - a.created_at);
@@ -393,7 +430,8 @@ function myRoomsCard() {
         ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))
         : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: 'resume-link' }, h('button', { type: 'button', tabindex: -1, class: r.status === 'playing' ? 'primary' : '' }, r.status === 'playing' ? t('resume') : t('open')));
       return h('li', { 'data-room': r.room_id, 'data-status': r.status },
-        h('div.info', h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ', h('span.muted', when)),
+        h('div.info', h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ', h('span.muted', when),
+          houseTag(r.settings.house_rules)),
         result, open);
     }));
   };

@@ -17,7 +17,9 @@ export function recentItems(recent) {
   return recent.map((g) => h('li', { 'data-game': g.game_id },
     h('div.info',
       h('strong', t('rulesets.' + g.rules)), ' ',
-      h('span.muted', `${new Date(g.finished_at).toLocaleDateString(undefined, { dateStyle: 'short' })} · ${g.people > 1 ? t('with_people', { n: g.people }) : t('vs_bots')}`)),
+      h('span.muted', `${new Date(g.finished_at).toLocaleDateString(undefined, { dateStyle: 'short' })} · ${g.people > 1 ? t('with_people', { n: g.people }) : t('vs_bots')}`),
+      // Played with house rules: counted here, not on the leaderboard.
+      g.house_rules ? [' ', h('span.chip.house', { title: t('house_not_ranked') }, t('house_rules'))] : null),
     h('span.chip', { class: g.won ? 'ok' : '', 'data-result': g.won ? 'won' : 'lost' }, g.won ? t('won') : t('lost')),
     h('a', { href: `/replay/${g.game_id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))));
 }

@@ -13,6 +13,7 @@ import { BoardView } from './board.js';
 import { slotColours } from './geometry.js';
 import { verifySeed, dieOf } from './sha256.js';
 import { dieFace } from './room.js';
+import { loadRules, houseLine } from './house.js';
 
 /** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
 export function parseMoveText(text) {
@@ -149,6 +150,7 @@ export function mountReplay(main, gameId) {
   (async () => {
     let rec;
     try { rec = await api.record(gameId); } catch (x) { clear(root, h('p.error', t('error', { msg: x.message }))); return; }
+    await loadRules().catch(() => null); // to name the house rules, if any
     // Finished games are replayed exactly by the server; a running one is approximated.
     let replay = null;
     if (rec.finished_at) replay = await api.replay(gameId).catch(() => null);
@@ -190,6 +192,7 @@ export function mountReplay(main, gameId) {
       h('div.game',
         h('div', h('section.card',
           h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
+          houseLine(rec.settings.house_rules, 'replay-house-line'),
           h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '« ', t('first')),
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, '◀ ', t('prev')),
             play,

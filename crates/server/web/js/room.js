@@ -11,6 +11,7 @@ import { navigate, banner, announce } from './app.js';
 import { historyFromRecord } from './replay.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
+import { loadRules, houseLine } from './house.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -181,6 +182,7 @@ export function mountRoom(main, ref) {
       h('section.card', { 'aria-labelledby': 'wr-h' },
         h('h2', { id: 'wr-h' }, t('waiting_room')),
         h('p', { id: 'wr-settings' }),
+        h('div', { id: 'wr-house' }),
         h('p.looking.hidden', { id: 'wr-looking', 'aria-live': 'polite' }),
         h('div', { id: 'wr-share' }),
         h('ul.seats', { id: 'seats', 'aria-live': 'polite' }),
@@ -203,6 +205,7 @@ export function mountRoom(main, ref) {
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
+    clear(root.querySelector('#wr-house'), houseLine(s.house_rules, 'house-rules-line'));
     const code = ctx.rest && ctx.rest.join_code;
     const link = `${location.origin}/room/${code || st.room.id}`;
     const share = root.querySelector('#wr-share');
@@ -295,6 +298,7 @@ export function mountRoom(main, ref) {
       moves: h('ul.moves', { id: 'moves', 'aria-label': t('moves_to_play') }),
       players: h('ul.seats', { id: 'players' }),
       spect: h('p.muted', { id: 'spectators' }),
+      rules: h('div.game-rules', { id: 'game-rules' }),
       log: h('ol.log', { id: 'log', 'aria-label': t('log') }),
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
       proof: h('div.proof', { id: 'proof' }),
@@ -305,7 +309,7 @@ export function mountRoom(main, ref) {
       h('div.side',
         h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
           h('p.error', { id: 'room-error', role: 'alert' })),
-        h('section.card', h('h2', t('players')), els.players, els.spect),
+        h('section.card', h('h2', t('players')), els.players, els.spect, els.rules),
         ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
         h('details.card', { id: 'proof-box' }, h('summary', t('dice_proof')), els.proof))));
@@ -393,6 +397,8 @@ export function mountRoom(main, ref) {
         statusChip(seat));
     }));
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
+    const s = st.room.settings;
+    clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), houseLine(s.house_rules, 'game-house-line'));
   }
 
   function isMyTurn() {
@@ -558,6 +564,8 @@ export function mountRoom(main, ref) {
   }
 
   loadRest().then(() => { if (!ctx.dead) connect(); });
+  // The house rules in words (flags as yes or no, in the server's order) once the catalogue is here.
+  loadRules().then(() => { if (!ctx.dead && ctx.state) render([]); }).catch(() => {});
   const onVis = () => { if (!document.hidden && ctx.conn && !ctx.conn.open && ctx.connStatus === 'reconnecting') { clearTimeout(ctx.conn.timer); ctx.conn.connect(); } };
   document.addEventListener('visibilitychange', onVis);
   void navigate;
