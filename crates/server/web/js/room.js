@@ -205,7 +205,7 @@ export function mountRoom(main, ref) {
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
-    clear(root.querySelector('#wr-house'), houseLine(s.house_rules, 'house-rules-line'));
+    clear(root.querySelector('#wr-house'), ctx.rulesReady ? houseLine(s.house_rules, 'house-rules-line') : null);
     const code = ctx.rest && ctx.rest.join_code;
     const link = `${location.origin}/room/${code || st.room.id}`;
     const share = root.querySelector('#wr-share');
@@ -398,7 +398,7 @@ export function mountRoom(main, ref) {
     }));
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
     const s = st.room.settings;
-    clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), houseLine(s.house_rules, 'game-house-line'));
+    clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
   }
 
   function isMyTurn() {
@@ -565,7 +565,7 @@ export function mountRoom(main, ref) {
 
   loadRest().then(() => { if (!ctx.dead) connect(); });
   // The house rules in words (flags as yes or no, in the server's order) once the catalogue is here.
-  loadRules().then(() => { if (!ctx.dead && ctx.state) render([]); }).catch(() => {});
+  loadRules().catch(() => null).then(() => { ctx.rulesReady = true; if (!ctx.dead && ctx.state) render([]); });
   const onVis = () => { if (!document.hidden && ctx.conn && !ctx.conn.open && ctx.connStatus === 'reconnecting') { clearTimeout(ctx.conn.timer); ctx.conn.connect(); } };
   document.addEventListener('visibilitychange', onVis);
   void navigate;
