@@ -3,22 +3,8 @@
 mod common;
 
 use common::game::play_through;
-use common::{Player, TestServer, status_and_json};
+use common::{TestServer, status_and_json};
 use serde_json::{Value, json};
-
-/// A player with an account.
-async fn member(server: &TestServer, name: &str) -> Player {
-    let player = server.player(name).await;
-    let (status, body) = server
-        .post_as(
-            &player,
-            "/api/account",
-            json!({ "username": name.to_lowercase(), "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    player
-}
 
 async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {
     let resp = server
@@ -42,8 +28,8 @@ async fn the_leaderboard_on_postgres() {
 }
 
 async fn counted(server: TestServer) {
-    let ana = member(&server, "Ana").await;
-    let bea = member(&server, "Bea").await;
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
     let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
     let room = server.room(&ana, quick.clone()).await["id"]
         .as_str()

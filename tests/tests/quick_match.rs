@@ -97,6 +97,11 @@ async fn same_game_same_room(server: TestServer) {
     assert_eq!(settings["players"], 4, "the mode's usual count");
     assert_eq!(settings["bots"], json!([null, null, null, null]));
     assert_eq!(settings["turn_time_secs"], 30, "the server's default timer");
+    assert_eq!(
+        settings["house_rules"],
+        json!({}),
+        "strangers play the rule set as it is"
+    );
     // Ana has the room open, as the browser does once it gets there.
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     assert_eq!(ana_ws.state["room"]["settings"]["quick_match"], true);

@@ -54,6 +54,7 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
         &json!({ "winner": 0 }),
         now_ms(),
         "playgridia",
+        false,
         &[0],
     )
     .await

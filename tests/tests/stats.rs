@@ -266,7 +266,7 @@ async fn old_games_are_in_the_records(server: TestServer) {
         json!({ "games": 1, "wins": 1, "rules": [
             { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000 },
         ], "recent": [
-            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "finished_at": 1000 },
+            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000 },
         ] })
     );
     let ana = stats(&server, &player("p-ana", "ana-token")).await;

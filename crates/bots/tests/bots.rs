@@ -4,7 +4,7 @@ use parchis_bots::{
     ArenaConfig, Bot, ExpertBot, GreedyBot, Level, RandomBot, arena, make_bot, play_game,
     play_game_with, wilson95,
 };
-use parchis_rules::{Game, Mode, Phase, RuleSet};
+use parchis_rules::{Game, Mode, OptionValues, Options, Phase, RuleSet};
 
 fn small_bot(level: Level, seed: u64) -> Box<dyn Bot> {
     match level {
@@ -34,6 +34,43 @@ fn every_level_plays_only_legal_moves_in_every_preset_and_mode() {
                     );
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn every_level_plays_only_legal_moves_with_every_house_rule_value() {
+    // Each value of each house rule (RULES.md, "House rules") once, on a rotating preset × mode, with the
+    // three levels at the table: a room may ask any of them, and its bots must cope.
+    let tables: Vec<(RuleSet, Mode, u8)> = RuleSet::ALL
+        .into_iter()
+        .flat_map(|r| {
+            [(Mode::Individual, 4), (Mode::Pairs, 4), (Mode::OneVsOne, 2)].map(|(m, p)| (r, m, p))
+        })
+        .collect();
+    let mut k = 0usize;
+    for name in Options::HOUSE_RULES {
+        let values: Vec<String> = match Options::values(name).unwrap() {
+            OptionValues::Flag => vec!["0".into(), "1".into()],
+            OptionValues::OneOf(texts) => texts.iter().map(|t| t.to_string()).collect(),
+            OptionValues::Number { min, max } => vec![min.to_string(), max.to_string()],
+        };
+        for value in values {
+            let (rules, mode, players) = tables[k % tables.len()];
+            k += 1;
+            let options = rules
+                .options_for(mode)
+                .with_house_rules([(name, value.as_str())])
+                .unwrap();
+            let game = Game::with_options(rules, mode, players, options).unwrap();
+            let bots: Vec<Box<dyn Bot>> = (0..players)
+                .map(|s| small_bot(Level::ALL[(s as usize + k) % 3], s as u64))
+                .collect();
+            let rec = play_game_with(game, bots, k as u64, 400);
+            assert!(
+                rec.actions.len() > 10,
+                "{rules} {mode} {players} with {name}={value}: game stopped early"
+            );
         }
     }
 }

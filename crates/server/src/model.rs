@@ -1,5 +1,7 @@
 //! JSON shapes of the HTTP API (requests and responses).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -61,7 +63,8 @@ pub struct Leader {
     pub username: String,
     /// The name the player shows at the table.
     pub display_name: String,
-    /// Games counted: finished, of these rules, in the period, with at least two people seated.
+    /// Games counted: finished, of these rules without house rules, in the period, with at least two
+    /// people seated.
     pub games: i64,
     /// Of those, the ones their side won.
     pub wins: i64,
@@ -87,7 +90,8 @@ pub struct RuleSetStats {
     pub games: i64,
     /// Of those, the ones their side won.
     pub wins: i64,
-    /// Games with at least one other person seated (what the leaderboard counts).
+    /// Games with at least one other person seated (what the leaderboard counts, when they had no house
+    /// rules).
     pub games_with_people: i64,
     /// Of those, the ones their side won.
     pub wins_with_people: i64,
@@ -106,6 +110,8 @@ pub struct RecentGame {
     pub won: bool,
     /// People seated at it (1: the player against bots).
     pub people: i32,
+    /// Whether its room played house rules (such games are not on the leaderboard).
+    pub house_rules: bool,
     /// When it finished, Unix ms.
     pub finished_at: i64,
 }
@@ -395,4 +401,57 @@ pub struct MyGame {
 pub struct MyRooms {
     /// The rooms you sit in, newest first (at most 30).
     pub rooms: Vec<MyRoom>,
+}
+
+/// Response of `GET /api/rules`: the rule sets, their modes and options, and the house rules a room may
+/// set, for a form to offer them without knowing the rules itself.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RulesCatalogue {
+    /// `playgridia`, `ludoteka`, `morocco`.
+    pub rule_sets: Vec<RuleSetInfo>,
+    /// The options of play a room may change (`house_rules` of `POST /api/rooms`), in a stable order.
+    pub house_rules: Vec<HouseRuleInfo>,
+}
+
+/// One rule set of [`RulesCatalogue`].
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RuleSetInfo {
+    /// Its name in the API.
+    pub name: &'static str,
+    /// Every mode it is played in.
+    pub modes: Vec<ModeInfo>,
+}
+
+/// One mode of a rule set.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ModeInfo {
+    /// `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
+    pub name: &'static str,
+    /// The numbers of players it is played by.
+    pub players: Vec<u8>,
+    /// The usual number (what a quick match takes when none is given).
+    pub default_players: u8,
+    /// Every option of the preset in this mode, by name, as text (the defaults a house-rules form shows).
+    pub options: BTreeMap<&'static str, String>,
+}
+
+/// One house rule a room may set.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HouseRuleInfo {
+    /// The option's name (RULES.md, "Options").
+    pub name: &'static str,
+    /// The values it takes.
+    pub values: HouseRuleValues,
+}
+
+/// The values of a house rule.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HouseRuleValues {
+    /// `"1"` (on) or `"0"` (off).
+    Flag,
+    /// One of these texts.
+    OneOf { texts: Vec<&'static str> },
+    /// A whole number from `min` to `max`.
+    Number { min: u8, max: u8 },
 }

@@ -6,9 +6,10 @@ use utoipa::{Modify, OpenApi};
 use crate::error::ErrorBody;
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
-    JoinRoomRequest, Leader, Leaderboard, LogEntry, MyGame, MyRoom, MyRooms, MyStats,
-    PlayerCreated, PlayerStats, PlayerView, RecentGame, RenamePlayerRequest, ReplayPiece,
-    ReplayStep, RoomList, RoomStatus, RoomView, RuleSetStats, SeatView, SignedIn,
+    HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard, LogEntry, ModeInfo,
+    MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView, RecentGame,
+    RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, RuleSetInfo,
+    RuleSetStats, RulesCatalogue, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -42,6 +43,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::rooms::start_room,
         crate::routes::rooms::rematch_room,
         crate::routes::quick_match::quick_match,
+        crate::routes::rules::rules,
         crate::routes::games::game_record,
         crate::routes::games::game_replay,
         crate::ws::room_ws,
@@ -52,6 +54,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
         ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
+        RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -1,5 +1,9 @@
 //! Room settings as clients send them, and their (for now basic) validation.
 
+use std::collections::BTreeMap;
+
+use parchis_rules::Options;
+use parchis_rules::options::OptionError;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
@@ -72,6 +76,22 @@ pub struct RoomSettings {
     /// by itself once every seat is taken. Absent from rooms stored before quick match existed.
     #[serde(default)]
     pub quick_match: bool,
+    /// House rules: the options of play this room changes on top of its preset, by name, as text
+    /// (`{"capture_bonus": "10"}`); only those that differ from the preset for the mode. Empty: the
+    /// preset as it is (and absent from rooms stored before house rules existed).
+    #[serde(default)]
+    pub house_rules: BTreeMap<String, String>,
+}
+
+impl RoomSettings {
+    /// The referee's options for this room: the preset for the mode with the house rules applied.
+    pub fn options(&self) -> Result<Options, OptionError> {
+        self.rules.options_for(self.mode).with_house_rules(
+            self.house_rules
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+    }
 }
 
 /// Body of `POST /api/rooms`.
@@ -98,6 +118,11 @@ pub struct CreateRoomRequest {
     /// List the room publicly (default false).
     #[serde(default)]
     pub public: bool,
+    /// House rules: options of play to change on top of the preset (`GET /api/rules` lists them and their
+    /// values), by name; values as text, numbers or booleans (`{"capture_bonus": 10, "three_sixes": "off"}`).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub house_rules: BTreeMap<String, serde_json::Value>,
 }
 
 /// Body of `POST /api/quick-match`.
@@ -128,6 +153,7 @@ pub fn quick_match_settings(
         turn_time_secs: None,
         preview_next_roll: false,
         public: true,
+        house_rules: BTreeMap::new(),
     };
     Ok(RoomSettings {
         quick_match: true,
@@ -175,6 +201,7 @@ pub fn validate_settings(
             TURN_TIME_RANGE.end()
         ));
     }
+    let house_rules = house_rules(req.rules, req.mode, req.house_rules)?;
     let settings = RoomSettings {
         rules: req.rules,
         mode: req.mode,
@@ -184,12 +211,47 @@ pub fn validate_settings(
         preview_next_roll: req.preview_next_roll,
         public: req.public,
         quick_match: false,
+        house_rules,
     };
     // The referee has the last word on whether rules × mode × players is playable.
     if let Err(err) = crate::rooms::table::new_game(&settings) {
         return invalid(format!("{err}."));
     }
     Ok(settings)
+}
+
+/// Checks house rules against the referee's options and keeps, in its own spelling (`true` → `1`), each
+/// one that changes the preset for the mode.
+fn house_rules(
+    rules: RuleSet,
+    mode: Mode,
+    asked: BTreeMap<String, serde_json::Value>,
+) -> Result<BTreeMap<String, String>, AppError> {
+    use serde_json::Value;
+    let invalid = |msg: String| Err(AppError::InvalidSettings(msg));
+    let preset = rules.options_for(mode);
+    let mut options = preset;
+    for (name, value) in &asked {
+        let text = match value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => u8::from(*b).to_string(),
+            _ => {
+                return invalid(format!(
+                    "House rule `{name}`: give its value as text, a number or a boolean."
+                ));
+            }
+        };
+        options = match options.with_house_rules([(name.as_str(), text.as_str())]) {
+            Ok(o) => o,
+            Err(e) => return invalid(format!("House rule `{name}`: {e}.")),
+        };
+    }
+    Ok(options
+        .diff(&preset)
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect())
 }
 
 #[cfg(test)]
@@ -240,6 +302,38 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code(), "invalid_settings");
+    }
+
+    #[test]
+    fn house_rules_are_kept_in_the_referees_spelling_and_only_when_they_change_the_preset() {
+        let s = validate_settings(
+            request(
+                r#"{"rules":"playgridia","mode":"individual","players":4,
+                    "house_rules":{"capture_bonus":10,"three_sixes":"off","exit_mandatory":true,"goal_bonus":"10"}}"#,
+            ),
+            30,
+        )
+        .unwrap();
+        let kept: Vec<(&str, &str)> = s
+            .house_rules
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(kept, [("capture_bonus", "10"), ("three_sixes", "off")]);
+        assert_eq!(s.options().unwrap().capture_bonus, 10);
+        for bad in [
+            r#"{"start":"home"}"#,
+            r#"{"capture_bonus":100}"#,
+            r#"{"six":"8"}"#,
+            r#"{"no_such_rule":"1"}"#,
+            r#"{"capture_bonus":[10]}"#,
+        ] {
+            let json = format!(
+                r#"{{"rules":"playgridia","mode":"individual","players":4,"house_rules":{bad}}}"#
+            );
+            let err = validate_settings(request(&json), 30).unwrap_err();
+            assert_eq!(err.code(), "invalid_settings", "{bad}");
+        }
     }
 
     #[test]

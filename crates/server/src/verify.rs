@@ -66,8 +66,25 @@ pub fn replay_record(
             fairness::seed_hash(&seed)
         ));
     }
-    let mut game =
-        Game::new(rules, mode, players).map_err(|e| format!("cannot set up the game: {e}"))?;
+    // House rules (absent from records of rooms made before them): name → value as text.
+    let house_rules: Vec<(&str, &str)> = match &settings["house_rules"] {
+        Value::Null => Vec::new(),
+        Value::Object(rules) => rules
+            .iter()
+            .map(|(k, v)| {
+                v.as_str()
+                    .map(|v| (k.as_str(), v))
+                    .ok_or(format!("settings.house_rules.{k} is not text"))
+            })
+            .collect::<Result<_, _>>()?,
+        _ => return Err("settings.house_rules is not an object".into()),
+    };
+    let options = rules
+        .options_for(mode)
+        .with_house_rules(house_rules)
+        .map_err(|e| format!("settings.house_rules: {e}"))?;
+    let mut game = Game::with_options(rules, mode, players, options)
+        .map_err(|e| format!("cannot set up the game: {e}"))?;
     on_step(ReplayedStep {
         entry: None,
         events: &[],

@@ -213,6 +213,20 @@ impl TestServer {
         }
     }
 
+    /// A player with an account: username `name` in lower case, password "correct horse".
+    pub async fn member(&self, name: &str) -> Player {
+        let player = self.player(name).await;
+        let (status, body) = self
+            .post_as(
+                &player,
+                "/api/account",
+                json!({ "username": name.to_lowercase(), "password": "correct horse" }),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        player
+    }
+
     /// Creates a room as `owner` and returns its JSON.
     pub async fn room(&self, owner: &Player, settings: Value) -> Value {
         let resp = self

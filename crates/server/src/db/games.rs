@@ -67,6 +67,8 @@ pub struct ResultRow {
     pub won: i32,
     /// People seated at it.
     pub people: i32,
+    /// 1 when the room played house rules.
+    pub house_rules: i32,
     /// When it finished, Unix ms.
     pub finished_at: i64,
 }
@@ -184,6 +186,7 @@ impl Db {
         result: &Value,
         finished_at: i64,
         rules: &str,
+        house_rules: bool,
         winner_seats: &[u8],
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
@@ -212,8 +215,9 @@ impl Db {
                 let won = winner_seats.iter().any(|&w| i64::from(w) == seat);
                 // A result stored once already (the game replayed after a restart) stays as it is.
                 sqlx::query(
-                    "INSERT INTO player_results (game_id, player_id, rules, won, finished_at, people) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                    "INSERT INTO player_results \
+                     (game_id, player_id, rules, won, finished_at, people, house_rules) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
                 )
                 .bind(game_id)
                 .bind(&player_id)
@@ -221,6 +225,7 @@ impl Db {
                 .bind(i32::from(won))
                 .bind(finished_at)
                 .bind(how_many)
+                .bind(i32::from(house_rules))
                 .execute(&mut *tx)
                 .await?;
             }
@@ -229,8 +234,8 @@ impl Db {
         Ok(())
     }
 
-    /// The most wins among players with an account, in games of `rules` with at least two people
-    /// finished since `since` (Unix ms): `(username, display_name, games, wins)`, best first (then
+    /// The most wins among players with an account, in games of `rules` (without house rules) with at
+    /// least two people finished since `since` (Unix ms): `(username, display_name, games, wins)`, best first (then
     /// fewer games, then the username).
     pub async fn leaderboard(
         &self,
@@ -244,7 +249,7 @@ impl Db {
                  FROM player_results r \
                  JOIN accounts a ON a.player_id = r.player_id \
                  JOIN players p ON p.id = r.player_id \
-                 WHERE r.rules = $1 AND r.finished_at >= $2 AND r.people >= 2 \
+                 WHERE r.rules = $1 AND r.finished_at >= $2 AND r.people >= 2 AND r.house_rules = 0 \
                  GROUP BY a.player_id, a.username, p.display_name \
                  ORDER BY wins DESC, games ASC, a.username ASC \
                  LIMIT $3",
@@ -282,7 +287,7 @@ impl Db {
     ) -> Result<Vec<ResultRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ResultRow>(
-                "SELECT game_id, rules, won, people, finished_at FROM player_results \
+                "SELECT game_id, rules, won, people, house_rules, finished_at FROM player_results \
                  WHERE player_id = $1 ORDER BY finished_at DESC, game_id LIMIT $2",
             )
             .bind(player_id)

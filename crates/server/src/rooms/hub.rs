@@ -571,6 +571,7 @@ mod tests {
                     preview_next_roll: false,
                     public: true,
                     quick_match: false,
+                    house_rules: Default::default(),
                 },
             },
             seats: (0..4)

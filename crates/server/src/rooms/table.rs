@@ -61,7 +61,12 @@ pub struct Table {
 
 /// A fresh game for the settings (validated at room creation).
 pub fn new_game(settings: &RoomSettings) -> Result<Game, parchis_rules::SetupError> {
-    Game::new(settings.rules, settings.mode, settings.players)
+    Game::with_options(
+        settings.rules,
+        settings.mode,
+        settings.players,
+        settings.options()?,
+    )
 }
 
 impl Table {
@@ -196,6 +201,8 @@ impl Table {
             &result,
             now_ms(),
             self.game.rules().name(),
+            // House rules: options other than the preset's for the mode.
+            *self.game.options() != self.game.rules().options_for(self.game.mode()),
             &winner_seats,
         )
         .await?;

@@ -1,6 +1,6 @@
 //! `GET /api/leaderboard`: who won most, per rule set, over the last days. Only players with an account
-//! are listed (a username tells them apart), and only games with at least two people seated count, so
-//! wins against bots alone do not.
+//! are listed (a username tells them apart), and only games with at least two people seated and no house
+//! rules count, so wins against bots alone, or at a table's own rules, do not.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;

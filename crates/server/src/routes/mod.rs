@@ -8,6 +8,7 @@ pub mod leaderboard;
 pub mod players;
 pub mod quick_match;
 pub mod rooms;
+pub mod rules;
 pub mod stats;
 
 use axum::Router;
@@ -31,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/players/me/rooms", get(players::my_rooms))
         .route("/api/players/me/stats", get(stats::my_stats))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
+        .route("/api/rules", get(rules::rules))
         .route("/api/accounts/{username}/stats", get(stats::player_stats))
         .route("/api/admin/players/{id}", delete(admin::erase_player))
         .route(

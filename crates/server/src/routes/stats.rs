@@ -99,6 +99,7 @@ fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>) -> MyStats {
                 rules: r.rules,
                 won: r.won != 0,
                 people: r.people,
+                house_rules: r.house_rules != 0,
                 finished_at: r.finished_at,
             })
             .collect(),
