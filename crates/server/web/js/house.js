@@ -81,11 +81,13 @@ function control(rule) {
   let el;
   if (v.kind === 'flag') el = h('input', { type: 'checkbox', id });
   else if (v.kind === 'one_of') el = h('select', { id }, v.texts.map((x) => h('option', { value: x }, ruleValue(rule.name, x))));
-  else el = h('input', { type: 'number', id, min: v.min, max: v.max, step: 1, inputmode: 'numeric', required: true });
+  else el = h('input', { type: 'number', id, min: v.min, max: v.max, step: 1, inputmode: 'numeric', required: true, 'aria-describedby': `${id}-error` });
   el.dataset.house = rule.name;
+  // Where a number field says what is wrong with it, beside it.
+  const error = v.kind === 'number' ? h('p.error.house-error', { id: `${id}-error` }) : null;
   const read = () => (v.kind === 'flag' ? (el.checked ? '1' : '0') : el.value.trim());
   const write = (x) => { if (v.kind === 'flag') el.checked = x === '1'; else el.value = x; };
-  return { name: rule.name, kind: v.kind, min: v.min, max: v.max, el, read, write, label: h('label', { for: id }, ruleName(rule.name)) };
+  return { name: rule.name, kind: v.kind, min: v.min, max: v.max, el, error, read, write, label: h('label', { for: id }, ruleName(rule.name)) };
 }
 
 /**
@@ -108,7 +110,7 @@ export function houseRulesForm(onChange = () => {}) {
     const names = Object.keys(changed());
     for (const c of controls) {
       c.label.toggleAttribute('data-changed', names.includes(c.name));
-      if (c.el.validity.valid) c.el.removeAttribute('aria-invalid');
+      if (c.el.validity.valid) { c.el.removeAttribute('aria-invalid'); if (c.error) c.error.textContent = ''; }
     }
     count.textContent = names.length ? ` · ${t('house_changed', { n: names.length })}` : '';
     onChange(names.length);
@@ -126,7 +128,7 @@ export function houseRulesForm(onChange = () => {}) {
       controls = cat.house_rules.map(control);
       for (const c of controls) { c.el.addEventListener('input', update); c.el.addEventListener('change', update); }
       // A checkbox before its words; a number beside them; a choice under them, as wide as the section.
-      clear(grid, controls.map((c) => h('div.house-item', { class: c.kind }, c.kind === 'flag' ? [c.el, c.label] : [c.label, c.el])));
+      clear(grid, controls.map((c) => h('div.house-item', { class: c.kind }, c.kind === 'flag' ? [c.el, c.label] : [c.label, c.el, c.error])));
       box.classList.remove('hidden');
     },
     /** Every control back to the value of rule set `rules` in `mode` (the form's choice changed). */
@@ -138,7 +140,9 @@ export function houseRulesForm(onChange = () => {}) {
       if (!bad) return null;
       box.open = true;
       bad.el.setAttribute('aria-invalid', 'true');
-      return { name: ruleName(bad.name), min: bad.min, max: bad.max, el: bad.el };
+      const why = { name: ruleName(bad.name), min: bad.min, max: bad.max, el: bad.el };
+      bad.error.textContent = t('house_bad_number', why);
+      return why;
     },
   };
 }

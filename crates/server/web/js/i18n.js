@@ -53,8 +53,8 @@ const S = {
       lane_blockades: 'Blockades in the home lanes', capture_allies: 'Allies can capture each other', partner_moves: 'Moving a partner’s pieces', first_roll: 'Morocco’s first roll',
     },
     house_values: {
-      six: { 6: '6', '7player': '7 with none of yours at home', '7colour': '7 with none of its colour at home', 12: '12 with all four of a colour in play' },
-      three_sixes: { off: 'no penalty', last: 'the last piece moved goes home', second: 'the piece of the second six goes home' },
+      six: { 6: '6', '7player': '7 when your home is empty', '7colour': '7 when its home is empty', 12: '12 with all four in play' },
+      three_sixes: { off: 'no penalty', last: 'last piece moved goes home', second: 'second six’s piece goes home' },
       exit_capture: { never: 'never captures', full: 'captures when the exit is full', all: 'captures every opponent there' },
       partner_moves: { never: 'never', finished: 'once yours are all home', stuck: 'when you cannot move' },
     },
@@ -111,8 +111,8 @@ const S = {
       lane_blockades: 'Barreras en los pasillos de meta', capture_allies: 'Los aliados pueden comerse', partner_moves: 'Mover fichas del compañero', first_roll: 'Primera tirada de Marruecos',
     },
     house_values: {
-      six: { 6: '6', '7player': '7 sin fichas tuyas en casa', '7colour': '7 sin fichas de su color en casa', 12: '12 con las cuatro de un color en juego' },
-      three_sixes: { off: 'sin castigo', last: 'la última ficha movida vuelve a casa', second: 'la ficha del segundo seis vuelve a casa' },
+      six: { 6: '6', '7player': '7 con tu casa vacía', '7colour': '7 con su casa vacía', 12: '12 con las cuatro en juego' },
+      three_sixes: { off: 'sin castigo', last: 'la última movida, a casa', second: 'la del segundo seis, a casa' },
       exit_capture: { never: 'nunca come', full: 'come si la salida está llena', all: 'come a todos los rivales' },
       partner_moves: { never: 'nunca', finished: 'con todas las tuyas en la meta', stuck: 'cuando no puedes mover' },
     },
@@ -169,10 +169,10 @@ const S = {
       lane_blockades: 'Barrages dans les couloirs', capture_allies: 'Les alliés peuvent se capturer', partner_moves: 'Jouer les pions du partenaire', first_roll: 'Premier lancer du Maroc',
     },
     house_values: {
-      six: { 6: '6', '7player': '7 sans aucun de vos pions à la maison', '7colour': '7 sans pion de sa couleur à la maison', 12: '12 avec les quatre pions d’une couleur en jeu' },
-      three_sixes: { off: 'sans pénalité', last: 'le dernier pion déplacé retourne à la maison', second: 'le pion du deuxième 6 retourne à la maison' },
-      exit_capture: { never: 'ne capture jamais', full: 'capture si la sortie est pleine', all: 'capture tous les adversaires présents' },
-      partner_moves: { never: 'jamais', finished: 'une fois tous vos pions arrivés', stuck: 'quand vous ne pouvez pas jouer' },
+      six: { 6: '6', '7player': '7 si votre maison est vide', '7colour': '7 si sa maison est vide', 12: '12 avec les quatre en jeu' },
+      three_sixes: { off: 'sans pénalité', last: 'le dernier pion joué rentre', second: 'le pion du deuxième 6 rentre' },
+      exit_capture: { never: 'ne capture jamais', full: 'capture si la sortie est pleine', all: 'capture tous les adversaires' },
+      partner_moves: { never: 'jamais', finished: 'une fois tous vos pions arrivés', stuck: 'si vous ne pouvez pas jouer' },
     },
   },
 };
