@@ -9,8 +9,24 @@ export async function register(page, base, name) {
   await page.waitForSelector('#change-name');
 }
 
-/** Creates a room from the home page form; returns the room id. */
-export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true } = {}) {
+/**
+ * Opens the create form's House rules and sets each of `house` ({ capture_bonus: '10', three_sixes: 'off',
+ * lane_blockades: '1' }) with its control: a checkbox, a choice or a number field.
+ */
+export async function setHouseRules(page, house) {
+  await page.waitForSelector('#house-rules:not(.hidden)');
+  if (!(await page.$eval('#house-rules', (d) => d.open))) await page.click('#house-rules summary');
+  for (const [name, value] of Object.entries(house)) {
+    const field = page.locator(`#house-${name}`);
+    const kind = await field.evaluate((e) => (e.type === 'checkbox' ? 'flag' : e.tagName === 'SELECT' ? 'one_of' : 'number'));
+    if (kind === 'flag') await field.setChecked(value === '1');
+    else if (kind === 'one_of') await field.selectOption(value);
+    else await field.fill(value);
+  }
+}
+
+/** Creates a room from the home page form (with `house` rules, see setHouseRules); returns the room id. */
+export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true, house = null } = {}) {
   await page.selectOption('#rules', rules);
   await page.selectOption('#mode', mode);
   if (players) await page.selectOption('#players', String(players));
@@ -18,6 +34,8 @@ export async function createRoom(page, { rules = 'playgridia', mode = 'individua
   await page.selectOption('#timer', timer);
   if (preview) await page.check('#preview');
   if (!isPublic) await page.uncheck('#public');
+  // After the rule set and mode, which set the house rules back to that rule set's own.
+  if (house) await setHouseRules(page, house);
   await page.click('#create-room');
   await page.waitForSelector('#seats li');
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
