@@ -108,6 +108,7 @@ export function rest(api) {
     room: (id, token) => call('GET', `/api/rooms/${id}`, undefined, token),
     record: (id) => call('GET', `/api/games/${id}/record`),
     replay: (id) => call('GET', `/api/games/${id}/replay`),
+    analysis: (id, seq) => call('GET', `/api/games/${id}/analysis?seq=${seq}`),
     createRoom: (body, token) => call('POST', '/api/rooms', body, token),
     join: (id, token, body = {}) => call('POST', `/api/rooms/${id}/join`, body, token),
     start: (id, token) => call('POST', `/api/rooms/${id}/start`, undefined, token),

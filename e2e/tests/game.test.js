@@ -149,6 +149,30 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-last');
   assert.deepEqual(await drawn(), expected(replay.steps.length), 'last step pieces');
   await shot(a.page, 'replay-desktop');
+  // The expert's view: at a roll there is nothing to compare; at a move with a choice, one click asks the
+  // server, and the card says what was played and what the expert plays (the server's own answer).
+  await a.page.click('#replay-first');
+  await a.page.click('#replay-next'); // step 1 follows log[0], a roll
+  await a.page.waitForSelector('#expert:not([data-seq])');
+  assert.ok(!(await a.page.$('#ask-expert')), 'no expert for a roll');
+  const choice = await (async () => {
+    for (const step of replay.steps) {
+      if (step.kind !== 'move') continue;
+      const an = await rest(srv.api).analysis(gameId, step.seq);
+      if (an.legal.length > 1) return an;
+    }
+    return null;
+  })();
+  assert.ok(choice, 'a whole game has a move with a choice');
+  for (let k = 1; k < choice.seq + 1; k++) await a.page.click('#replay-next');
+  assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), String(choice.seq + 1));
+  await a.page.click('#ask-expert');
+  await a.page.waitForSelector(`#expert[data-seq="${choice.seq}"]`);
+  assert.equal(await a.page.getAttribute('#expert-verdict', 'data-agrees'), String(choice.agrees));
+  const said = await a.page.textContent('#expert');
+  assert.match(said, new RegExp(`${choice.legal.length} legal moves`));
+  if (!choice.agrees) assert.match(said, /The expert would play/);
+  await shot(a.page, 'replay-expert-desktop');
   // Rematch: back in the finished room, one click opens a new waiting room with the same seats, owned by me.
   await a.page.goto(finishedRoom);
   await a.page.click('#end:not(.hidden) #rematch');

@@ -89,6 +89,11 @@ pub enum AppError {
     RateLimited(u64),
     #[error("The database is not answering.")]
     Unavailable,
+    #[error("The server is busy analysing other games; try again shortly.")]
+    AnalysisBusy,
+    /// The log entry asked for is not a move (the text says which it is).
+    #[error("{0}")]
+    NotAMove(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -104,6 +109,7 @@ impl AppError {
             | InvalidDisplayName(_)
             | InvalidUsername(_)
             | InvalidQuery(_)
+            | NotAMove(_)
             | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -115,7 +121,7 @@ impl AppError {
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
-            RoomBusy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            RoomBusy | Unavailable | AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
             RateLimited(_) | TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -159,6 +165,8 @@ impl AppError {
             RoomBusy => "room_busy",
             RateLimited(_) => "rate_limited",
             Unavailable => "service_unavailable",
+            AnalysisBusy => "analysis_busy",
+            NotAMove(_) => "not_a_move",
             Internal(_) => "internal_error",
         }
     }

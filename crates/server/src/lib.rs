@@ -54,6 +54,9 @@ pub struct AppState {
     pub match_locks: Arc<routes::quick_match::MatchLocks>,
     /// Recent wrong passwords per username: too many lock the username for a while.
     pub sign_in_guard: Arc<sign_in_guard::SignInGuard>,
+    /// Move analyses (an expert bot's search each) running at once, at most one per core, so that
+    /// analysing cannot starve the rooms' bots and timers of CPU.
+    pub analyses: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -77,6 +80,9 @@ impl AppState {
             write_limit,
             match_locks: Arc::default(),
             sign_in_guard: Arc::default(),
+            analyses: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
         }
     }
 }

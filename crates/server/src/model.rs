@@ -455,3 +455,24 @@ pub enum HouseRuleValues {
     /// A whole number from `min` to `max`.
     Number { min: u8, max: u8 },
 }
+
+/// Response of `GET /api/games/{id}/analysis`: a move of a finished game next to the expert bot's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveAnalysis {
+    /// The game.
+    pub game_id: String,
+    /// The log entry of the move.
+    pub seq: u64,
+    /// The seat that moved.
+    pub seat: u8,
+    /// The position the move was played in (RULES.md notation: `parchis legal` takes it).
+    pub position: String,
+    /// Every legal move there, in move notation.
+    pub legal: Vec<String>,
+    /// The move played.
+    pub played: String,
+    /// The move the expert bot picks there.
+    pub expert: String,
+    /// Whether they are the same move.
+    pub agrees: bool,
+}

@@ -7,9 +7,9 @@ use crate::error::ErrorBody;
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
     HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard, LogEntry, ModeInfo,
-    MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView, RecentGame,
-    RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView, RuleSetInfo,
-    RuleSetStats, RulesCatalogue, SeatView, SignedIn,
+    MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView,
+    RecentGame, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView,
+    RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -46,6 +46,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::rules::rules,
         crate::routes::games::game_record,
         crate::routes::games::game_replay,
+        crate::routes::analysis::game_analysis,
         crate::ws::room_ws,
     ),
     components(schemas(
@@ -54,7 +55,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
         ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
-        RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues,
+        RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -88,7 +88,7 @@ pub async fn game_replay(
 }
 
 /// The record of game `id` as stored.
-async fn load_record(state: &AppState, id: &str) -> Result<GameRecord, AppError> {
+pub(crate) async fn load_record(state: &AppState, id: &str) -> Result<GameRecord, AppError> {
     if !crate::auth::plausible_id(id) {
         return Err(AppError::GameNotFound);
     }

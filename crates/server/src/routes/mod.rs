@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod analysis;
 pub mod games;
 pub mod health;
 pub mod leaderboard;
@@ -53,6 +54,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{id}/rematch", post(rooms::rematch_room))
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
+        .route("/api/games/{id}/analysis", get(analysis::game_analysis))
         .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))
         .fallback(crate::web::fallback)
 }

@@ -114,4 +114,5 @@ export const api = {
   leaderboard: (rules, days = 30) => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}`, undefined, false),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
+  analysis: (gameId, seq) => call('GET', `/api/games/${encodeURIComponent(gameId)}/analysis?seq=${encodeURIComponent(seq)}`, undefined, false),
 };

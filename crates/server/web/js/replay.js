@@ -142,6 +142,59 @@ function buildSteps(rec, final) {
   return { count: steps.length, viewAt, movedAt, lines: historyFromRecord(rec) };
 }
 
+/** A move text in words: "Y1 square 20 → square 25" (both halves of a double move). */
+function moveWords(text) {
+  const parts = parseMoveText(text);
+  return parts.length ? parts.map((m) => `${pieceName(m.piece)} ${placeName(m.from)} → ${placeName(m.to)}`).join(' + ') : text;
+}
+
+/**
+ * The "Expert's view" card of a finished game's replay: at a step that is a move, one click asks the
+ * server (GET /api/games/{id}/analysis) what the expert bot plays in the position that move was played in.
+ * Answers are kept per step, so going back and forth asks once.
+ */
+function expertCard(gameId, log) {
+  const body = h('div', { id: 'expert', 'aria-live': 'polite' });
+  const card = h('section.card', h('h2', t('expert_view')), body);
+  const answers = new Map(); // seq → analysis
+  let shown = -1;
+  const render = (seq, a) => {
+    const lines = [h('p', { id: 'expert-played' }, t('expert_played', { move: moveWords(a.played) }))];
+    if (a.legal.length === 1) lines.push(h('p.muted', { id: 'expert-verdict', 'data-agrees': 'true' }, t('expert_only_move')));
+    else if (a.agrees) lines.push(h('p.verified', { id: 'expert-verdict', 'data-agrees': 'true' }, '✓ ', t('expert_agrees')));
+    else lines.push(h('p', { id: 'expert-verdict', 'data-agrees': 'false' }, h('strong', t('expert_would', { move: moveWords(a.expert) }))));
+    lines.push(h('p.muted', { id: 'expert-choices' }, t('expert_choices', { n: a.legal.length })));
+    clear(body, ...lines);
+    body.dataset.seq = String(seq);
+  };
+  /** Step k shows the position after log[k - 1]: that entry is the move to compare, if it is one. */
+  const at = (k) => {
+    const seq = k - 1;
+    if (seq === shown) return;
+    shown = seq;
+    const entry = log[seq];
+    if (!entry || entry.kind !== 'move') { clear(body, h('p.muted', t('expert_pick_move'))); delete body.dataset.seq; return; }
+    if (answers.has(seq)) { render(seq, answers.get(seq)); return; }
+    const ask = h('button', { type: 'button', id: 'ask-expert' }, t('ask_expert'));
+    ask.onclick = async () => {
+      ask.disabled = true;
+      ask.textContent = t('expert_thinking');
+      try {
+        const a = await api.analysis(gameId, seq);
+        answers.set(seq, a);
+        if (shown === seq) render(seq, a);
+      } catch (x) {
+        if (shown === seq) clear(body, h('p.error', t('error', { msg: x.message })), ask);
+        ask.disabled = false;
+        ask.textContent = t('ask_expert');
+      }
+    };
+    clear(body, h('p', { id: 'expert-played' }, t('expert_played', { move: moveWords(entry.payload.move) })), ask);
+    delete body.dataset.seq;
+  };
+  return { card, at };
+}
+
 export function mountReplay(main, gameId) {
   const root = h('div.replay', { id: 'replay' }, h('p.muted', t('loading')));
   main.append(root);
@@ -163,6 +216,8 @@ export function mountReplay(main, gameId) {
     const die = h('div');
     const list = h('ol.log', { id: 'replay-log' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
     const proof = h('div.proof', { id: 'proof' });
+    // Only a finished game (replayed exactly) is analysed: the server refuses running ones.
+    const expert = replay ? expertCard(gameId, rec.log) : null;
     const board = steps ? new BoardView(boardBox) : null;
     let k = 0;
     const n = rec.log.length;
@@ -180,6 +235,7 @@ export function mountReplay(main, gameId) {
         board.svg.setAttribute('data-step', k);
         board.svg.setAttribute('data-exact', replay ? 'true' : 'false');
       }
+      if (expert) expert.at(k);
     };
     const play = h('button', { type: 'button', id: 'replay-play' }, t('play'));
     play.onclick = () => {
@@ -199,7 +255,7 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ' ▶'),
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
-        h('div.side', h('section.card', die), h('section.card', h('h2', t('move_log')), list), h('section.card', h('h2', t('dice_proof')), proof),
+        h('div.side', h('section.card', die), h('section.card', h('h2', t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;
