@@ -1,6 +1,7 @@
 //! One file per command.
 
 pub mod arena;
+pub mod bot;
 pub mod legal;
 pub mod new;
 pub mod perft;
