@@ -1,6 +1,5 @@
 use clap::Args as ClapArgs;
 use parchis_bots::{Level, make_bot};
-use parchis_rules::Phase;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -21,14 +20,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), String> {
     let level: Level = a.level.trim().parse().map_err(|e| format!("{e}"))?;
     let mut game = super::parse_position(&a.position)?;
-    match (game.phase(), a.die) {
-        (Phase::Roll, Some(d)) => {
-            game.roll(d).map_err(|e| e.to_string())?;
-        }
-        (Phase::Roll, None) => return Err("the position waits for a roll: give --die N".into()),
-        (_, Some(_)) => return Err("the position does not wait for a roll: drop --die".into()),
-        _ => {}
-    }
+    super::roll_if_waiting(&mut game, a.die)?;
     let legal = game.legal_moves();
     if legal.is_empty() {
         return Err(format!(
