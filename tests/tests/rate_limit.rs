@@ -102,3 +102,33 @@ async fn renaming_counts_as_a_write_and_a_refused_rename_changes_nothing() {
     assert_eq!(me["display_name"], "Lolita");
     server.finish().await;
 }
+
+#[tokio::test]
+async fn analyses_of_finished_games_have_their_own_allowance_per_address() {
+    let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 2).await;
+    let analyse = || async {
+        server
+            .get("/api/games/nope/analysis?seq=1")
+            .send()
+            .await
+            .unwrap()
+    };
+    // Counted before the game is even looked up: each one may cost an expert bot's search.
+    for _ in 0..2 {
+        assert_eq!(analyse().await.status(), StatusCode::NOT_FOUND);
+    }
+    let refused = analyse().await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.headers().contains_key("retry-after"));
+    let (_, body) = status_and_json(refused).await;
+    assert_eq!(body["code"], "rate_limited");
+    // A bucket of its own: writes and other reads go on.
+    assert_eq!(
+        register(&server, "Still welcome", None).await.status(),
+        StatusCode::CREATED
+    );
+    let (status, _) =
+        status_and_json(server.get("/api/games/nope/replay").send().await.unwrap()).await;
+    assert_eq!(status, 404);
+    server.finish().await;
+}

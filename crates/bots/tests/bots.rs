@@ -49,7 +49,7 @@ fn every_level_plays_only_legal_moves_with_every_house_rule_value() {
         })
         .collect();
     let mut k = 0usize;
-    for name in Options::HOUSE_RULES {
+    for name in Options::house_rules() {
         let values: Vec<String> = match Options::values(name).unwrap() {
             OptionValues::Flag => vec!["0".into(), "1".into()],
             OptionValues::OneOf(texts) => texts.iter().map(|t| t.to_string()).collect(),

@@ -1,7 +1,8 @@
 //! `parchis`: the command line of the parchis rules crate.
 //!
 //! `new` prints a start position, `legal` lists legal moves, `play` applies rolls and moves, `simulate` plays
-//! seeded random games and measures speed, `perft` counts the sequences of actions from a position. Bad input gets a clear message and a non-zero exit.
+//! seeded random games and measures speed, `perft` counts the sequences of actions from a position, `bot`
+//! prints a bot's move. Bad input gets a clear message and a non-zero exit.
 
 mod commands;
 
@@ -37,6 +38,8 @@ enum Command {
     Arena(commands::arena::Args),
     /// Count the sequences of rolls and moves of each length from a position (with --divide, per first action).
     Perft(commands::perft::Args),
+    /// Print the move a bot (expert by default) picks in a position (rolling --die first if it waits for a roll).
+    Bot(commands::bot::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => commands::verify::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Perft(a) => commands::perft::run(a),
+        Command::Bot(a) => commands::bot::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -59,6 +59,37 @@ fn legal_lists_moves_after_rolling_the_given_die() {
 }
 
 #[test]
+fn bot_prints_the_move_a_bot_picks_among_the_legal_ones_the_same_for_the_same_seed() {
+    // Yellow rolls a 3 with pieces on 20 and 30 and blue alone on 23: capturing (count 20) is the
+    // obvious move, and the greedy and expert bots both see it.
+    let pos = START
+        .replace("y:h,h,h,h", "y:20,30,h,h")
+        .replace("b:h,h,h,h", "b:23,h,h,h");
+    for level in ["greedy", "expert"] {
+        let o = parchis(&["bot", &pos, "--die", "3", "--level", level]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), "y1:20-23", "{level}");
+    }
+    let legal = stdout(&parchis(&["legal", &pos, "--die", "3"]));
+    let pick = |seed: &str| {
+        let o = parchis(&[
+            "bot", &pos, "--die", "3", "--level", "random", "--seed", seed,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).trim().to_owned()
+    };
+    let first = pick("7");
+    assert!(legal.lines().any(|l| l == first), "{first} in {legal}");
+    assert_eq!(pick("7"), first);
+    let o = parchis(&["bot", &pos, "--die", "3", "--level", "grandmaster"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("grandmaster"), "{}", stderr(&o));
+    let o = parchis(&["bot", &pos]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--die"));
+}
+
+#[test]
 fn legal_without_a_die_on_a_position_waiting_for_a_roll_says_so() {
     let o = parchis(&["legal", START]);
     assert_eq!(o.status.code(), Some(2));

@@ -300,25 +300,23 @@ impl Options {
         "shared_path",
     ];
 
-    /// The options a table may change as house rules: the rules of play. The others (`pieces_per_colour`,
-    /// `start`, `pieces_to_win`, `win`, `shared_path`) are the set-up of a mode, chosen by choosing the mode.
-    pub const HOUSE_RULES: [&'static str; 15] = [
-        "exit_mandatory",
-        "six",
-        "three_sixes",
-        "penalty_spares_safe_and_blockade",
-        "capture_bonus",
-        "goal_bonus",
-        "exit_capture",
-        "must_open_blockade_on_six",
-        "morocco_priorities",
-        "allied_blockade_on_safe",
-        "mixed_pairs_only_on_safe",
-        "lane_blockades",
-        "capture_allies",
-        "partner_moves",
-        "first_roll",
+    /// The options that are the set-up of a mode (how many pieces, where they start, what wins, whose path a
+    /// second colour takes), chosen by choosing the mode: no house rule changes them.
+    pub const SET_UP: [&'static str; 5] = [
+        "pieces_per_colour",
+        "start",
+        "pieces_to_win",
+        "win",
+        "shared_path",
     ];
+
+    /// The options a table may change as house rules: the rules of play, every option but the
+    /// [`Options::SET_UP`] ones, in the canonical order.
+    pub fn house_rules() -> impl Iterator<Item = &'static str> {
+        Options::NAMES
+            .into_iter()
+            .filter(|name| !Options::SET_UP.contains(name))
+    }
 
     /// The values option `name` takes, in the texts of [`Options::get`] and [`Options::set`] (for a form to
     /// offer them); `None` for a name that is not an option.
@@ -348,14 +346,14 @@ impl Options {
         })
     }
 
-    /// These options with house rules (`name`, `value`) applied in order. Only [`Options::HOUSE_RULES`] may
+    /// These options with house rules (`name`, `value`) applied in order. Only [`Options::house_rules`] may
     /// change: a set-up option, an unknown name or a bad value is refused with the option named.
     pub fn with_house_rules<'a>(
         mut self,
         rules: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Options, OptionError> {
         for (key, value) in rules {
-            if Options::values(key).is_some() && !Options::HOUSE_RULES.contains(&key) {
+            if Options::SET_UP.contains(&key) {
                 return Err(OptionError {
                     key: key.into(),
                     value: value.into(),

@@ -148,10 +148,11 @@ proptest! {
     }
 }
 
-/// Any house rules: a random value for each of a random subset of [`Options::HOUSE_RULES`].
+/// Any house rules: a random value for each of a random subset of [`Options::house_rules`].
 fn house_rules() -> impl Strategy<Value = Vec<(&'static str, String)>> {
-    let one = (0..Options::HOUSE_RULES.len(), any::<u16>()).prop_map(|(k, pick)| {
-        let name = Options::HOUSE_RULES[k];
+    let names: Vec<&'static str> = Options::house_rules().collect();
+    let one = (0..names.len(), any::<u16>()).prop_map(move |(k, pick)| {
+        let name = names[k];
         let value = match Options::values(name).unwrap() {
             OptionValues::Flag => (pick % 2).to_string(),
             OptionValues::OneOf(texts) => texts[pick as usize % texts.len()].to_string(),

@@ -46,8 +46,8 @@ pub struct Config {
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 60)]
     pub room_idle_secs: u64,
     /// API writes (POST, PATCH, DELETE: register, rename, accounts, sign in and out, create, join,
-    /// leave, start, rematch) one client address may make per minute, in bursts of as many; 0 turns
-    /// the limit off.
+    /// leave, start, rematch) one client address may make per minute, in bursts of as many, and as
+    /// many analyses of finished games (counted apart); 0 turns the limits off.
     #[arg(long, env = "HTTP_WRITES_PER_MINUTE", default_value_t = 60)]
     pub http_writes_per_minute: u32,
     /// Take the client's address from `X-Forwarded-For` / `X-Real-IP` / `Forwarded` (only behind a

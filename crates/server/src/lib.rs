@@ -54,8 +54,10 @@ pub struct AppState {
     pub match_locks: Arc<routes::quick_match::MatchLocks>,
     /// Recent wrong passwords per username: too many lock the username for a while.
     pub sign_in_guard: Arc<sign_in_guard::SignInGuard>,
-    /// Move analyses (an expert bot's search each) running at once, at most one per core, so that
-    /// analysing cannot starve the rooms' bots and timers of CPU.
+    /// The per-address limit on analyses of finished games (`None`: off), in its own bucket.
+    pub analysis_limit: Option<Arc<rate_limit::WriteLimit>>,
+    /// Move analyses (an expert bot's search each) running at once: half the cores (at least one), so
+    /// that analysing never takes the whole machine from the rooms' bots.
     pub analyses: Arc<tokio::sync::Semaphore>,
 }
 
@@ -72,6 +74,9 @@ impl AppState {
         let write_limit =
             rate_limit::write_limit(config.http_writes_per_minute, config.trust_forwarded_for)
                 .map(Arc::new);
+        let analysis_limit =
+            rate_limit::analysis_limit(config.http_writes_per_minute, config.trust_forwarded_for)
+                .map(Arc::new);
         Self {
             db,
             rooms,
@@ -80,8 +85,11 @@ impl AppState {
             write_limit,
             match_locks: Arc::default(),
             sign_in_guard: Arc::default(),
+            analysis_limit,
             analyses: Arc::new(tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get() / 2)
+                    .max(1),
             )),
         }
     }
@@ -90,7 +98,7 @@ impl AppState {
 /// The whole HTTP application, without binding any socket.
 /// Peer addresses (for the write limit) come from `into_make_service_with_connect_info`, as in [`run`].
 pub fn app(state: AppState) -> Router {
-    let mut router = routes::router().merge(docs::router());
+    let mut router = routes::router(state.analysis_limit.clone()).merge(docs::router());
     if let Some(limit) = &state.write_limit {
         router = router.layer(rate_limit::layer(limit.clone()));
     }
@@ -135,12 +143,18 @@ pub async fn run(
     }
     let rooms = state.rooms.clone();
     let upkeep = tokio::spawn(metrics::upkeep(state.metrics.clone()));
-    let forget = state.write_limit.clone().map(|limit| {
+    let limits: Vec<_> = [state.write_limit.clone(), state.analysis_limit.clone()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let forget = (!limits.is_empty()).then(|| {
         tokio::spawn(async move {
             let mut every = tokio::time::interval(rate_limit::FORGET_EVERY);
             loop {
                 every.tick().await;
-                limit.limiter().retain_recent();
+                for limit in &limits {
+                    limit.limiter().retain_recent();
+                }
             }
         })
     });

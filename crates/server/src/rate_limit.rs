@@ -1,7 +1,8 @@
 //! A per-address limit on the API's writes (every POST, PATCH and DELETE: registering, renaming,
 //! accounts and signing in or out, creating, joining, leaving, starting, rematches), so that one client cannot fill the database with players and rooms or wake
-//! rooms by the thousand. tower_governor counts; refusals are the usual JSON error (`429
-//! rate_limited`, with `Retry-After`). Reads and the WebSocket are not limited here (the WebSocket
+//! rooms by the thousand; and, in a bucket of their own, the analyses of finished games, which cost an
+//! expert bot's search each. tower_governor counts; refusals are the usual JSON error (`429
+//! rate_limited`, with `Retry-After`). Other reads and the WebSocket are not limited here (the WebSocket
 //! has its own per-connection limit).
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -56,6 +57,20 @@ pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit>
         .period(Duration::from_secs(60) / per_minute)
         .burst_size(per_minute)
         .methods(vec![Method::POST, Method::PATCH, Method::DELETE])
+        .key_extractor(ClientIp { trust_forwarded })
+        .finish()
+}
+
+/// `per_minute` analyses of finished games (`GET /api/games/{id}/analysis`, an expert bot's search each)
+/// per address, counted like writes in their own bucket; `None` when 0 (no limit).
+pub fn analysis_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit> {
+    if per_minute == 0 {
+        return None;
+    }
+    GovernorConfigBuilder::default()
+        .period(Duration::from_secs(60) / per_minute)
+        .burst_size(per_minute)
+        .methods(vec![Method::GET])
         .key_extractor(ClientIp { trust_forwarded })
         .finish()
 }

@@ -15,14 +15,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), String> {
     let mut game = super::parse_position(&a.position)?;
-    match (game.phase(), a.die) {
-        (Phase::Roll, Some(d)) => {
-            game.roll(d).map_err(|e| e.to_string())?;
-        }
-        (Phase::Roll, None) => return Err("the position waits for a roll: give --die N".into()),
-        (_, Some(_)) => return Err("the position does not wait for a roll: drop --die".into()),
-        _ => {}
-    }
+    super::roll_if_waiting(&mut game, a.die)?;
     if a.json {
         let view = game.view();
         let out = serde_json::json!({

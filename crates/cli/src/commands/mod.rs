@@ -1,6 +1,7 @@
 //! One file per command.
 
 pub mod arena;
+pub mod bot;
 pub mod legal;
 pub mod new;
 pub mod perft;
@@ -9,11 +10,21 @@ pub mod simulate;
 pub mod verify;
 pub mod view;
 
-use parchis_rules::{Game, Mode, Options, RuleSet};
+use parchis_rules::{Game, Mode, Options, Phase, RuleSet};
 
 /// Reads a position argument.
 pub fn parse_position(text: &str) -> Result<Game, String> {
     text.parse::<Game>().map_err(|e| e.to_string())
+}
+
+/// Rolls `die` when the position waits for a roll (and insists on one then); refuses a die otherwise.
+pub fn roll_if_waiting(game: &mut Game, die: Option<u8>) -> Result<(), String> {
+    match (game.phase(), die) {
+        (Phase::Roll, Some(d)) => game.roll(d).map(drop).map_err(|e| e.to_string()),
+        (Phase::Roll, None) => Err("the position waits for a roll: give --die N".into()),
+        (_, Some(_)) => Err("the position does not wait for a roll: drop --die".into()),
+        _ => Ok(()),
+    }
 }
 
 /// The arguments that choose a game: rule set, mode, players and house-rule options.

@@ -15,10 +15,18 @@ pub mod stats;
 use axum::Router;
 use axum::routing::{delete, get, post};
 
-use crate::AppState;
+use std::sync::Arc;
 
-/// All API and operational routes (documentation routes live in [`crate::docs`]).
-pub fn router() -> Router<AppState> {
+use crate::AppState;
+use crate::rate_limit::WriteLimit;
+
+/// All API and operational routes (documentation routes live in [`crate::docs`]); `analysis_limit`
+/// limits the analyses of finished games per address.
+pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
+    let mut analysis = get(analysis::game_analysis);
+    if let Some(limit) = analysis_limit {
+        analysis = analysis.layer(crate::rate_limit::layer(limit));
+    }
     Router::new()
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
@@ -54,7 +62,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{id}/rematch", post(rooms::rematch_room))
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
-        .route("/api/games/{id}/analysis", get(analysis::game_analysis))
+        .route("/api/games/{id}/analysis", analysis)
         .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))
         .fallback(crate::web::fallback)
 }

@@ -28,8 +28,7 @@ pub fn catalogue() -> RulesCatalogue {
                 .collect(),
         })
         .collect();
-    let house_rules = Options::HOUSE_RULES
-        .into_iter()
+    let house_rules = Options::house_rules()
         .filter_map(|name| {
             let values = match Options::values(name)? {
                 OptionValues::Flag => HouseRuleValues::Flag,
