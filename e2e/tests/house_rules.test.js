@@ -48,7 +48,6 @@ test('a player sets two house rules and creates the room: the room, and a second
   // The section says how many differ from Playgridia's own, and the buttons that keep to them say so.
   assert.equal(await a.page.textContent('#house-count'), ' · 2 changed');
   assert.match(await a.page.textContent('#quick-match-hint'), /standard rules/);
-  assert.ok(await a.page.isVisible('#house-note'), 'Play now says it plays the standard rules');
   await a.page.locator('#house-rules').scrollIntoViewIfNeeded();
   await shot(a.page, 'house-rules-form');
   const roomId = await createRoom(a.page, { players: 4, bots: ['', 'random', 'greedy'], house: { capture_bonus: '10', three_sixes: 'off' } });
@@ -109,7 +108,6 @@ test('a room without house rules shows none, and its creator sent none', async (
   // Opened and looked at, but nothing changed.
   await setHouseRules(p.page, {});
   assert.equal(await p.page.textContent('#house-count'), '');
-  assert.equal(await p.page.isVisible('#house-note'), false);
   const roomId = await createRoom(p.page, { rules: 'ludoteka', players: 2, bots: [''] });
   assert.equal((await sent).postDataJSON().house_rules, undefined);
   assert.deepEqual((await rest(srv.api).room(roomId)).settings.house_rules, {});
@@ -185,13 +183,12 @@ test('a capture count out of range is refused in the page; what only the server 
   await p.context.close();
 });
 
-test('Quick match and Play now keep to the standard rules, and say so once a house rule is changed', async () => {
+test('Play now against bots plays the house rules set on the form; a quick match keeps to the standard rules and says so', async () => {
   const p = await newPage(browser, { locale: 'fr-FR' });
   await register(p.page, srv.url, 'Zoé');
   const hint = await p.page.textContent('#quick-match-hint');
   await setHouseRules(p.page, { capture_bonus: '10' });
   assert.match(await p.page.textContent('#quick-match-hint'), /règles standard/);
-  assert.match(await p.page.textContent('#house-note'), /Jouer tout de suite contre des bots/);
   // Changed back by hand: the usual hint again.
   await setHouseRules(p.page, { capture_bonus: '20' });
   assert.equal(await p.page.textContent('#quick-match-hint'), hint);
@@ -199,8 +196,8 @@ test('Quick match and Play now keep to the standard rules, and say so once a hou
   await p.page.click('#play-now');
   await waitBoard(p.page);
   const settings = await p.page.evaluate(() => window.__parchis.state.room.settings);
-  assert.deepEqual(settings.house_rules, {}, 'Play now plays the standard rules');
-  assert.equal(await p.page.locator('#game-house-line').count(), 0);
+  assert.deepEqual(settings.house_rules, { capture_bonus: '10' }, 'Play now uses every choice of the form');
+  assert.equal(await p.page.locator('#game-house-line').count(), 1);
   await p.page.goto(`${srv.url}/`);
   await setHouseRules(p.page, { capture_bonus: '10' });
   await p.page.click('#quick-match');
@@ -277,7 +274,7 @@ for (const [device, opts] of [['desktop', {}], ['phone', { viewport: { width: 39
     await setHouseRules(page, { capture_bonus: '10', lane_blockades: '1' });
     const results = await textContrast(page, [
       '#house-rules summary', '#house-rules .hint', '#house-grid label', '#house-grid label[data-changed]', '#house-grid select',
-      '#house-grid input[type="number"]', '#house-reset', '#quick-match-hint', '#house-note',
+      '#house-grid input[type="number"]', '#house-reset', '#quick-match-hint',
     ]);
     const poor = (list) => list.filter((r) => r.missing || r.ratio < 4.5);
     assert.deepEqual(poor(results), [], 'form');

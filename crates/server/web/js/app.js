@@ -202,13 +202,12 @@ function createCard(onCreated) {
   const preview = h('input', { type: 'checkbox', id: 'preview' });
   const pub = h('input', { type: 'checkbox', id: 'public', checked: true });
   const err = h('p.error', { role: 'alert' });
-  // House rules are for the room this form creates: a quick match never has them, and Play now keeps to
-  // the standard rules too; both say so once the player has changed one.
+  // House rules are for the rooms this form makes (Create, and Play now against bots, which uses every
+  // choice of the form); a quick match seats strangers at the standard rules, and says so once the
+  // player has changed one.
   const qmHint = h('p.muted.hint', { id: 'quick-match-hint' }, t('quick_match_hint'));
-  const houseNote = h('p.muted.hint.hidden', { id: 'house-note' }, t('house_play_now'));
   const house = houseRulesForm((n) => {
     qmHint.textContent = n ? t('house_qm') : t('quick_match_hint');
-    houseNote.classList.toggle('hidden', !n);
   });
   let rulesCatalogue = null;
   loadRules().then((cat) => {
@@ -245,6 +244,9 @@ function createCard(onCreated) {
   const playNow = async () => {
     err.textContent = '';
     if (!me()) { err.textContent = t('name_required'); return; }
+    const bad = house.invalid();
+    if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
+    const houseRules = house.changed();
     const n = Number(players.value);
     const bots = [null];
     for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || 'greedy');
@@ -253,6 +255,7 @@ function createCard(onCreated) {
         rules: rules.value, mode: mode.value, players: n, bots,
         turn_time_secs: timer.value === '' ? null : Number(timer.value),
         preview_next_roll: preview.checked, public: false,
+        ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
       });
       await api.start(room.id);
       onCreated(room);
@@ -307,10 +310,8 @@ function createCard(onCreated) {
   house.el,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
-  h('span'), h('div',
-    h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
-      h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
-    houseNote),
+  h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
+    h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
   );
   return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
 }

@@ -46,7 +46,7 @@ const S = {
     house_rules: 'House rules', house_hint: 'Change the rules of play for this room. Games with house rules do not count on the leaderboard.',
     house_changed: '{n} changed', house_reset: 'Back to the rule set’s rules', house_yes: 'yes', house_no: 'no', label_value: '{label}: {value}',
     house_bad_number: '{name}: choose a whole number from {min} to {max}.', house_not_ranked: 'Played with house rules: not counted on the leaderboard',
-    house_qm: 'Quick matches play the standard rules: your house rules are for a room you create.', house_play_now: '“Play now against bots” plays the standard rules; “Create” keeps your house rules.',
+    house_qm: 'Quick matches play the standard rules: your house rules are for a room you create.',
     house: {
       exit_mandatory: 'A 5 must bring a piece out', six: 'A 6 moves', three_sixes: 'Three sixes', penalty_spares_safe_and_blockade: 'Three sixes spare safe squares and blockades',
       capture_bonus: 'Count for a capture', goal_bonus: 'Count for reaching the goal', exit_capture: 'Coming out onto your exit', must_open_blockade_on_six: 'A 6 must open a blockade',
@@ -105,7 +105,7 @@ const S = {
     house_rules: 'Normas de la casa', house_hint: 'Cambia las reglas de juego de esta sala. Las partidas con normas de la casa no cuentan en la clasificación.',
     house_changed: '{n} cambiadas', house_reset: 'Volver a las reglas originales', house_yes: 'sí', house_no: 'no', label_value: '{label}: {value}',
     house_bad_number: '{name}: elige un número entero de {min} a {max}.', house_not_ranked: 'Jugada con normas de la casa: no cuenta en la clasificación',
-    house_qm: 'Buscar partida juega con las reglas normales: tus normas de la casa son para una sala que crees.', house_play_now: '«Jugar ya contra bots» usa las reglas normales; «Crear» conserva tus normas de la casa.',
+    house_qm: 'Buscar partida juega con las reglas normales: tus normas de la casa son para una sala que crees.',
     house: {
       exit_mandatory: 'Con un 5 hay que sacar ficha', six: 'Un 6 mueve', three_sixes: 'Tres seises', penalty_spares_safe_and_blockade: 'Los tres seises respetan seguros y barreras',
       capture_bonus: 'Cuenta por comer', goal_bonus: 'Cuenta por llegar a la meta', exit_capture: 'Al salir a tu casilla de salida', must_open_blockade_on_six: 'Con un 6 hay que abrir barrera',
@@ -164,7 +164,7 @@ const S = {
     house_rules: 'Règles maison', house_hint: 'Modifiez les règles de jeu de cette salle. Les parties aux règles maison ne comptent pas au classement.',
     house_changed: '{n} modifiées', house_reset: 'Revenir aux règles d’origine', house_yes: 'oui', house_no: 'non', label_value: '{label} : {value}',
     house_bad_number: '{name} : choisissez un nombre entier de {min} à {max}.', house_not_ranked: 'Jouée aux règles maison : non comptée au classement',
-    house_qm: 'Les parties trouvées suivent les règles standard : vos règles maison valent pour une salle que vous créez.', house_play_now: '« Jouer tout de suite contre des bots » suit les règles standard ; « Créer » garde vos règles maison.',
+    house_qm: 'Les parties trouvées suivent les règles standard : vos règles maison valent pour une salle que vous créez.',
     house: {
       exit_mandatory: 'Un 5 oblige à sortir un pion', six: 'Un 6 avance de', three_sixes: 'Trois 6', penalty_spares_safe_and_blockade: 'Les trois 6 épargnent cases sûres et barrages',
       capture_bonus: 'Cases pour une capture', goal_bonus: 'Cases pour une arrivée', exit_capture: 'Sortir sur votre case de sortie', must_open_blockade_on_six: 'Un 6 oblige à ouvrir un barrage',
