@@ -1,6 +1,7 @@
 // The room chat in the browser: players write (typed or one-tap reactions) and see each other's
 // messages as plain text; a spectator reads but has nothing to write with; the messages stay through
-// the start of the game and a reload, each shown once; a player can mute another on their own screen.
+// the start of the game and a reload, each shown once; a player can mute another on their own screen,
+// and report another's message to the host, who finds it in the server's list of reports.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.js';
@@ -8,9 +9,10 @@ import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
 import { register, createRoom, waitBoard } from '../lib/flows.js';
 
+const ADMIN = 'the host secret of the chat tests';
 let srv; let browser;
 before(async () => {
-  srv = await startServer({ BOT_DELAY_MS: '200' });
+  srv = await startServer({ BOT_DELAY_MS: '200', ADMIN_TOKEN: ADMIN });
   browser = await launch();
 });
 after(async () => { await browser?.close(); await srv?.stop(); });
@@ -97,6 +99,24 @@ test('players chat as plain text, a spectator reads, and the chat survives the s
   await b.page.click('#chat-badge');
   await b.page.waitForSelector('#chat-badge.hidden', { state: 'attached' });
   assert.equal(await a.page.isVisible('#chat-badge'), false, 'the writer is not told of her own message');
+
+  // Bea reports Ana's "¿Bea?" to the host: she confirms, the flag becomes a mark, and the host's list
+  // has the message with its writer. Nobody reports their own message.
+  assert.equal(await b.page.locator('#chat-log li.mine .chat-report').count(), 0, 'nobody reports themselves');
+  let asked = '';
+  b.page.once('dialog', (d) => { asked = d.message(); d.accept(); });
+  await b.page.click('#chat-log li[data-seq="4"] .chat-report');
+  await b.page.waitForSelector('#chat-log li[data-seq="4"] .chat-reported');
+  assert.match(asked, /Ana/);
+  assert.match(asked, /¿Bea\?/);
+  assert.match(await b.page.textContent('#chat-info'), /administrador/);
+  const res = await fetch(`${srv.api}/api/admin/reports`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const { messages } = await res.json();
+  assert.deepEqual(messages.map((m) => [m.seq, m.text, m.display_name, m.reports]), [[4, '¿Bea?', 'Ana', 1]]);
+  // Dismissing the dialog reports nothing.
+  b.page.once('dialog', (d) => d.dismiss());
+  await b.page.click('#chat-log li[data-seq="1"] .chat-report');
+  assert.equal(await b.page.locator('#chat-log li[data-seq="1"] .chat-reported').count(), 0);
   assertNoErrors(a.page);
   assertNoErrors(b.page);
 });

@@ -91,6 +91,15 @@ pub enum AppError {
     Unavailable,
     #[error("The server is busy analysing other games; try again shortly.")]
     AnalysisBusy,
+    #[error("No chat message has that number in that room (or its writer's data was erased).")]
+    MessageNotFound,
+    #[error("You cannot report your own message.")]
+    OwnMessage,
+    /// A report's reason that cannot be kept (the text says why).
+    #[error("{0}")]
+    InvalidReport(String),
+    #[error("No report stands against that message.")]
+    ReportNotFound,
     /// The log entry asked for is not a move (the text says which it is).
     #[error("{0}")]
     NotAMove(String),
@@ -110,14 +119,15 @@ impl AppError {
             | InvalidUsername(_)
             | InvalidQuery(_)
             | NotAMove(_)
+            | OwnMessage
+            | InvalidReport(_)
             | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
-            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound | NotFound => {
-                StatusCode::NOT_FOUND
-            }
+            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound | NotFound
+            | MessageNotFound | ReportNotFound => StatusCode::NOT_FOUND,
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
@@ -166,6 +176,10 @@ impl AppError {
             RateLimited(_) => "rate_limited",
             Unavailable => "service_unavailable",
             AnalysisBusy => "analysis_busy",
+            MessageNotFound => "message_not_found",
+            OwnMessage => "own_message",
+            InvalidReport(_) => "invalid_report",
+            ReportNotFound => "report_not_found",
             NotAMove(_) => "not_a_move",
             Internal(_) => "internal_error",
         }

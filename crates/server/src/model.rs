@@ -476,3 +476,50 @@ pub struct MoveAnalysis {
     /// Whether they are the same move.
     pub agrees: bool,
 }
+
+/// Body of `POST /api/rooms/{id}/chat/{seq}/report`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReportRequest {
+    /// Why, in a few words for the host (optional; at most 200 characters, one line).
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// Response of `POST /api/rooms/{id}/chat/{seq}/report`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportView {
+    /// The room of the message.
+    pub room_id: String,
+    /// The message's number in the room's chat.
+    pub seq: i64,
+    /// `false` when you had reported it already (nothing changed).
+    pub new: bool,
+}
+
+/// A reported message as the host sees it (`GET /api/admin/reports`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportedMessage {
+    /// The room it was written in.
+    pub room_id: String,
+    /// Its number in the room's chat.
+    pub seq: i64,
+    /// What was written.
+    pub text: String,
+    /// Its writer (`DELETE /api/admin/players/{id}` erases them).
+    pub player_id: String,
+    /// The writer's name when writing.
+    pub display_name: String,
+    /// How many players reported it.
+    pub reports: usize,
+    /// Their reasons, newest first (empty ones left out).
+    pub reasons: Vec<String>,
+    /// When it was last reported, Unix ms.
+    pub last_reported_at: i64,
+}
+
+/// Response of `GET /api/admin/reports`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportList {
+    /// Reported messages still standing (their writer not erased), most recently reported first.
+    pub messages: Vec<ReportedMessage>,
+}

@@ -8,8 +8,9 @@ use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
     HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard, LogEntry, ModeInfo,
     MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView,
-    RecentGame, RenamePlayerRequest, ReplayPiece, ReplayStep, RoomList, RoomStatus, RoomView,
-    RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
+    RecentGame, RenamePlayerRequest, ReplayPiece, ReplayStep, ReportList, ReportRequest,
+    ReportView, ReportedMessage, RoomList, RoomStatus, RoomView, RuleSetInfo, RuleSetStats,
+    RulesCatalogue, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -30,6 +31,9 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::stats::my_stats,
         crate::routes::stats::player_stats,
         crate::routes::admin::erase_player,
+        crate::routes::admin::list_reports,
+        crate::routes::admin::dismiss_reports,
+        crate::routes::reports::report_message,
         crate::routes::leaderboard::leaderboard,
         crate::routes::accounts::create_account,
         crate::routes::accounts::change_password,
@@ -56,6 +60,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
         ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
+        ReportRequest, ReportView, ReportedMessage, ReportList,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -23,6 +23,7 @@ mod chat;
 mod games;
 mod log_writer;
 mod players;
+mod reports;
 mod rooms;
 
 use std::str::FromStr;
@@ -37,6 +38,7 @@ pub use accounts::AccountRow;
 pub use chat::ChatRow;
 pub use games::{GameRow, LeaderRow, LogRow, NewGame, RecordRow, ResultRow};
 pub use players::PlayerRow;
+pub use reports::{ReportRow, Reported};
 pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};
 
 /// Migrations for each backend, embedded in the binary.

@@ -59,8 +59,8 @@ impl Db {
 
     /// Erases a player for good, in one transaction: their name becomes `display_name` (in their seats
     /// and their chat messages, whose text is emptied: shown to nobody, their numbers kept), every token
-    /// stops working (the first replaced by `unusable_hash`, sessions deleted) and the account goes, so
-    /// its username is free. The games they played stay whole.
+    /// stops working (the first replaced by `unusable_hash`, sessions deleted), their reports of others'
+    /// messages go and the account goes, so its username is free. The games they played stay whole.
     pub async fn erase_player(
         &self,
         id: &str,
@@ -78,6 +78,11 @@ impl Db {
                 .map_err(classify)?;
             sqlx::query("UPDATE chat_messages SET display_name = $1, text = '' WHERE player_id = $2")
                 .bind(display_name)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            // What they wrote in reports of others' messages is theirs too.
+            sqlx::query("DELETE FROM chat_reports WHERE reporter_id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;

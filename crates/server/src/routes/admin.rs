@@ -1,7 +1,10 @@
 //! The host's moderation: `DELETE /api/admin/players/{id}` erases a player (an offensive name or chat),
-//! exactly as they could erase themselves, and closes their open connections. Only with the server's
-//! `ADMIN_TOKEN`; a server without one has no admin endpoint at all.
+//! exactly as they could erase themselves, and closes their open connections; `GET /api/admin/reports`
+//! lists the chat messages players reported, and `DELETE /api/admin/reports/{room_id}/{seq}` dismisses
+//! a message's reports. Only with the server's `ADMIN_TOKEN`; a server without one has no admin endpoint
+//! at all.
 
+use axum::Json;
 use axum::extract::FromRequestParts;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -11,6 +14,7 @@ use crate::AppState;
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::bearer;
+use crate::model::{ReportList, ReportedMessage};
 
 /// A request that carries the server's admin token.
 pub struct Admin;
@@ -56,4 +60,69 @@ pub async fn erase_player(
     tracing::info!(player = %id, "erased by the host");
     super::players::erase(&state, &id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The reported chat messages still standing, most recently reported first, with how many players
+/// reported each and why.
+#[utoipa::path(get, path = "/api/admin/reports", tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Reported messages", body = ReportList),
+        (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
+        (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 404, description = "No `ADMIN_TOKEN` on this server (`not_found`)", body = ErrorBody)))]
+pub async fn list_reports(
+    _: Admin,
+    State(state): State<AppState>,
+) -> Result<Json<ReportList>, AppError> {
+    let mut messages: Vec<ReportedMessage> = Vec::new();
+    // Newest report first: a message's first row is its latest report.
+    for row in state.db.chat_reports().await? {
+        let message = match messages
+            .iter_mut()
+            .find(|m| m.room_id == row.room_id && m.seq == row.seq)
+        {
+            Some(m) => m,
+            None => {
+                messages.push(ReportedMessage {
+                    room_id: row.room_id,
+                    seq: row.seq,
+                    text: row.text,
+                    player_id: row.player_id,
+                    display_name: row.display_name,
+                    reports: 0,
+                    reasons: Vec::new(),
+                    last_reported_at: row.at,
+                });
+                messages.last_mut().expect("just pushed")
+            }
+        };
+        message.reports += 1;
+        if !row.reason.is_empty() {
+            message.reasons.push(row.reason);
+        }
+    }
+    Ok(Json(ReportList { messages }))
+}
+
+/// Dismisses the reports of a message the host finds acceptable.
+#[utoipa::path(delete, path = "/api/admin/reports/{room_id}/{seq}", tag = "admin",
+    params(("room_id" = String, Path, description = "Room id"), ("seq" = i64, Path, description = "The message's number in the chat")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Its reports are gone"),
+        (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
+        (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 404, description = "No report of that message (`report_not_found`), or no `ADMIN_TOKEN` (`not_found`)", body = ErrorBody)))]
+pub async fn dismiss_reports(
+    _: Admin,
+    State(state): State<AppState>,
+    Path((room_id, seq)): Path<(String, i64)>,
+) -> Result<StatusCode, AppError> {
+    if state.db.dismiss_reports(&room_id, seq).await? {
+        tracing::info!(room = %room_id, seq, "reports dismissed by the host");
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(AppError::ReportNotFound)
+    }
 }

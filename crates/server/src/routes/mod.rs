@@ -8,6 +8,7 @@ pub mod health;
 pub mod leaderboard;
 pub mod players;
 pub mod quick_match;
+pub mod reports;
 pub mod rooms;
 pub mod rules;
 pub mod stats;
@@ -44,6 +45,15 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         .route("/api/rules", get(rules::rules))
         .route("/api/accounts/{username}/stats", get(stats::player_stats))
         .route("/api/admin/players/{id}", delete(admin::erase_player))
+        .route("/api/admin/reports", get(admin::list_reports))
+        .route(
+            "/api/admin/reports/{room_id}/{seq}",
+            delete(admin::dismiss_reports),
+        )
+        .route(
+            "/api/rooms/{id}/chat/{seq}/report",
+            post(reports::report_message),
+        )
         .route(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),

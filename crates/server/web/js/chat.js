@@ -1,6 +1,7 @@
 // The room chat panel: the room's last messages, merged by `seq` (a reconnect repeats nothing), and
 // for seated players a line to write and a few quick reactions. Messages are shown as text, never
 // as HTML. Anyone can mute a player: their messages are hidden on this device (kept in localStorage).
+// A player can report someone else's message to the host (POST /api/rooms/{id}/chat/{seq}/report).
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 
@@ -18,10 +19,12 @@ function loadMuted() {
 export class ChatPanel {
   /**
    * send(text) → Promise (rejects with the server's error), colourOfSeat(seat) → CSS colour,
-   * isMine(message) → bool.
+   * isMine(message) → bool, report(seq) → Promise (null: this reader cannot report).
    */
-  constructor({ send, colourOfSeat, isMine }) {
+  constructor({ send, colourOfSeat, isMine, report = null }) {
     this.send = send;
+    this.report = report;
+    this.reported = new Set(); // seqs this reader reported here
     this.colourOfSeat = colourOfSeat;
     this.isMine = isMine;
     this.messages = [];
@@ -36,8 +39,9 @@ export class ChatPanel {
     this.quick = h('div.chat-quick', QUICK.map((q) => h('button', { type: 'button', class: 'chat-emoji', 'aria-label': q, onclick: () => this.submit(q, false) }, q)));
     this.note = h('p.muted', { id: 'chat-note' }, t('chat_spectator'));
     this.status = h('p.error', { id: 'chat-error', role: 'alert' });
+    this.info = h('p.muted', { id: 'chat-info', role: 'status' });
     this.el = h('section.card.chat', { id: 'chat', 'aria-labelledby': 'chat-h' },
-      h('h2', { id: 'chat-h' }, t('chat')), this.list, this.mutedLine, this.form, this.quick, this.note, this.status);
+      h('h2', { id: 'chat-h' }, t('chat')), this.list, this.mutedLine, this.form, this.quick, this.note, this.status, this.info);
     // On a phone the chat sits below the board: new messages from others while it is out of view
     // show on a floating button that brings it into view.
     this.unseen = 0;
@@ -108,6 +112,22 @@ export class ChatPanel {
     }
   }
 
+  /** Asks the reader to confirm, then reports message `m` to the host. */
+  async reportMessage(m) {
+    const name = m.name || `#${m.seat + 1}`;
+    if (!window.confirm(t('report_confirm', { name, text: m.text }))) return;
+    this.status.textContent = '';
+    this.info.textContent = '';
+    try {
+      await this.report(m.seq);
+      this.reported.add(m.seq);
+      this.info.textContent = t('reported_thanks');
+      this.renderList();
+    } catch (x) {
+      this.status.textContent = t('error', { msg: x.message });
+    }
+  }
+
   renderList() {
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
     const name = (m) => m.name || `#${m.seat + 1}`;
@@ -119,7 +139,13 @@ export class ChatPanel {
         this.isMine(m) ? null : h('button', {
           type: 'button', class: 'chat-mute', title: t('mute_name', { name: name(m) }), 'aria-label': t('mute_name', { name: name(m) }),
           onclick: () => this.setMuted(m.player_id, true),
-        }, '🔇')))
+        }, '🔇'),
+        this.isMine(m) || !this.report ? null : this.reported.has(m.seq)
+          ? h('span.chat-reported', { title: t('reported') }, '⚑')
+          : h('button', {
+            type: 'button', class: 'chat-report', title: t('report_message'), 'aria-label': t('report_message_by', { name: name(m) }),
+            onclick: () => this.reportMessage(m),
+          }, '⚑')))
       : h('li.muted', t('chat_none')));
     // Who is muted here (among this room's writers), each with a way back.
     const mutedWriters = new Map(this.messages.filter((m) => this.isMuted(m)).map((m) => [m.player_id, name(m)]));

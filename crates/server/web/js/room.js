@@ -57,6 +57,8 @@ export function mountRoom(main, ref) {
       return colour && COLOURS[colour] ? COLOURS[colour].fill : '#9a9384';
     },
     isMine: (m) => { const who = me(); return !!who && m.player_id === who.id; },
+    // Reporting needs a player's token; a visitor without a name reads only.
+    report: me() ? (seq) => api.reportMessage(ctx.state.room.id, seq) : null,
   });
   const root = h('div.room', { id: 'room' });
   main.append(root, ctx.chat.badge);

@@ -1,0 +1,64 @@
+//! `POST /api/rooms/{id}/chat/{seq}/report`: a player reports a chat message they find offensive, for
+//! the host to read (`GET /api/admin/reports`) and act on. Once per player and message; never their own.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+
+use crate::AppState;
+use crate::db::{Reported, now_ms};
+use crate::error::{AppError, ErrorBody};
+use crate::extract::{ApiJson, AuthPlayer};
+use crate::model::{ReportRequest, ReportView};
+use crate::rooms::chat::clean;
+
+/// Reports message `seq` of room `id`'s chat to the host.
+#[utoipa::path(post, path = "/api/rooms/{id}/chat/{seq}/report", tag = "rooms",
+    params(("id" = String, Path, description = "Room id"), ("seq" = i64, Path, description = "The message's number in the chat")),
+    request_body = ReportRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Reported", body = ReportView),
+        (status = 200, description = "You had reported it already: nothing changed", body = ReportView),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 404, description = "No such message, or its writer was erased (`message_not_found`)", body = ErrorBody),
+        (status = 422, description = "Your own message (`own_message`), or a reason too long (`invalid_report`)", body = ErrorBody)))]
+pub async fn report_message(
+    State(state): State<AppState>,
+    Path((room_id, seq)): Path<(String, i64)>,
+    player: AuthPlayer,
+    ApiJson(req): ApiJson<ReportRequest>,
+) -> Result<(StatusCode, Json<ReportView>), AppError> {
+    // The same cleaning as chat: one line, nothing invisible; an empty reason is allowed.
+    let reason = if req.reason.trim().is_empty() {
+        String::new()
+    } else {
+        clean(&req.reason)
+            .map_err(|e| AppError::InvalidReport(format!("The reason: {}", e.message)))?
+    };
+    if !crate::auth::plausible_id(&room_id) {
+        return Err(AppError::MessageNotFound);
+    }
+    let status = match state
+        .db
+        .report_chat(&room_id, seq, &player.id, &reason, now_ms())
+        .await?
+    {
+        Reported::New => {
+            metrics::counter!("parchis_chat_reports_total").increment(1);
+            tracing::info!(room = %room_id, seq, "chat message reported");
+            StatusCode::CREATED
+        }
+        Reported::Already => StatusCode::OK,
+        Reported::NoMessage => return Err(AppError::MessageNotFound),
+        Reported::OwnMessage => return Err(AppError::OwnMessage),
+    };
+    Ok((
+        status,
+        Json(ReportView {
+            room_id,
+            seq,
+            new: status == StatusCode::CREATED,
+        }),
+    ))
+}
