@@ -27,6 +27,19 @@ async fn reports_as(server: &TestServer, token: &str) -> (u16, Value) {
     (status.as_u16(), body)
 }
 
+/// A server (with the admin token, or none) and a waiting room where Bea, connected, wrote `text` (message
+/// 1) beside Ana: `(server, room, ana, bea, bea's socket)`.
+async fn bea_wrote(admin: bool, text: &str) -> (TestServer, String, Player, Player, WsClient) {
+    let server = TestServer::sqlite_with(|c| c.admin_token = admin.then(|| ADMIN.into())).await;
+    let (room, ana, bea) = ana_and_bea(&server).await;
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    let ack = bea_ws
+        .request(json!({ "type": "chat", "text": text }))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    (server, room, ana, bea, bea_ws)
+}
+
 #[tokio::test]
 async fn players_report_a_message_and_the_host_reads_the_reports_then_erases_the_writer() {
     reported(TestServer::sqlite_with(|c| c.admin_token = Some(ADMIN.into())).await).await;
@@ -99,13 +112,7 @@ async fn reported(server: TestServer) {
 
 #[tokio::test]
 async fn the_host_dismisses_the_reports_of_an_acceptable_message() {
-    let server = TestServer::sqlite_with(|c| c.admin_token = Some(ADMIN.into())).await;
-    let (room, ana, bea) = ana_and_bea(&server).await;
-    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
-    let ack = bea_ws
-        .request(json!({ "type": "chat", "text": "you play like a bot" }))
-        .await;
-    assert_eq!(ack["type"], "ack", "{ack}");
+    let (server, room, ana, _bea, bea_ws) = bea_wrote(true, "you play like a bot").await;
     assert_eq!(report(&server, &ana, &room, 1, json!({})).await.0, 201);
     let path = format!("/api/admin/reports/{room}/1");
     assert_eq!(server.delete_as(ADMIN, &path).await.0, 204);
@@ -135,13 +142,7 @@ async fn the_host_dismisses_the_reports_of_an_acceptable_message() {
 
 #[tokio::test]
 async fn bad_reports_are_refused_and_change_nothing() {
-    let server = TestServer::sqlite_with(|c| c.admin_token = Some(ADMIN.into())).await;
-    let (room, ana, bea) = ana_and_bea(&server).await;
-    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
-    let ack = bea_ws
-        .request(json!({ "type": "chat", "text": "hi" }))
-        .await;
-    assert_eq!(ack["type"], "ack", "{ack}");
+    let (server, room, ana, bea, bea_ws) = bea_wrote(true, "hi").await;
 
     let (status, body) = report(&server, &bea, &room, 1, json!({})).await;
     assert_eq!((status, body["code"].as_str()), (422, Some("own_message")));
@@ -185,13 +186,7 @@ async fn bad_reports_are_refused_and_change_nothing() {
 
 #[tokio::test]
 async fn without_an_admin_token_there_is_no_list_of_reports_but_players_still_report() {
-    let server = TestServer::sqlite().await;
-    let (room, ana, bea) = ana_and_bea(&server).await;
-    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
-    let ack = bea_ws
-        .request(json!({ "type": "chat", "text": "hi" }))
-        .await;
-    assert_eq!(ack["type"], "ack", "{ack}");
+    let (server, room, ana, _bea, bea_ws) = bea_wrote(false, "hi").await;
     assert_eq!(report(&server, &ana, &room, 1, json!({})).await.0, 201);
     assert_eq!(reports_as(&server, "anything at all, long").await.0, 404);
     bea_ws.close().await;
