@@ -27,7 +27,7 @@ pub fn roll_if_waiting(game: &mut Game, die: Option<u8>) -> Result<(), String> {
     }
 }
 
-/// The arguments that choose a game: rule set, mode, players and house-rule options.
+/// The arguments that choose a game: rule set, mode, players and options.
 #[derive(clap::Args)]
 pub struct GameArgs {
     /// Rule set: playgridia, ludoteka or morocco.
@@ -39,7 +39,8 @@ pub struct GameArgs {
     /// Number of players (default: the mode's usual count).
     #[arg(long)]
     players: Option<u8>,
-    /// House-rule option, name=value (repeatable), e.g. --option capture_allies=1.
+    /// An option, name=value (repeatable), e.g. --option capture_allies=1: a house rule, or for research any
+    /// other option, set-up included (RULES.md, "Options").
     #[arg(long = "option")]
     options: Vec<String>,
 }
