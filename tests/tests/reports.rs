@@ -13,7 +13,7 @@ async fn report(
     server: &TestServer,
     who: &Player,
     room: &str,
-    seq: i64,
+    seq: impl std::fmt::Display,
     body: Value,
 ) -> (u16, Value) {
     let (status, body) = server
@@ -122,6 +122,13 @@ async fn the_host_dismisses_the_reports_of_an_acceptable_message() {
         (status.as_u16(), body["code"].as_str()),
         (404, Some("report_not_found"))
     );
+    let (status, body) = server
+        .delete_as(ADMIN, &format!("/api/admin/reports/{room}/one"))
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (404, Some("report_not_found"))
+    );
     // The message stays, and can be reported again.
     assert_eq!(
         report(&server, &ana, &room, 1, json!({ "reason": "rude" }))
@@ -146,7 +153,13 @@ async fn bad_reports_are_refused_and_change_nothing() {
 
     let (status, body) = report(&server, &bea, &room, 1, json!({})).await;
     assert_eq!((status, body["code"].as_str()), (422, Some("own_message")));
-    for (room_id, seq) in [(room.as_str(), 2), (room.as_str(), -1), ("no-such-room", 1)] {
+    for (room_id, seq) in [
+        (room.as_str(), "2"),
+        (room.as_str(), "-1"),
+        (room.as_str(), "two"),
+        (room.as_str(), "99999999999999999999"),
+        ("no-such-room", "1"),
+    ] {
         let (status, body) = report(&server, &ana, room_id, seq, json!({})).await;
         assert_eq!(
             (status, body["code"].as_str()),

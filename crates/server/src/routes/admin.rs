@@ -117,8 +117,9 @@ pub async fn list_reports(
 pub async fn dismiss_reports(
     _: Admin,
     State(state): State<AppState>,
-    Path((room_id, seq)): Path<(String, i64)>,
+    Path((room_id, seq)): Path<(String, String)>,
 ) -> Result<StatusCode, AppError> {
+    let seq: i64 = seq.parse().map_err(|_| AppError::ReportNotFound)?;
     if state.db.dismiss_reports(&room_id, seq).await? {
         tracing::info!(room = %room_id, seq, "reports dismissed by the host");
         Ok(StatusCode::NO_CONTENT)

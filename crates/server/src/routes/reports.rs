@@ -25,10 +25,12 @@ use crate::rooms::chat::clean;
         (status = 422, description = "Your own message (`own_message`), or a reason too long (`invalid_report`)", body = ErrorBody)))]
 pub async fn report_message(
     State(state): State<AppState>,
-    Path((room_id, seq)): Path<(String, i64)>,
+    Path((room_id, seq)): Path<(String, String)>,
     player: AuthPlayer,
     ApiJson(req): ApiJson<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportView>), AppError> {
+    // Not a number: no message has it (rather than the framework's plain-text rejection).
+    let seq: i64 = seq.parse().map_err(|_| AppError::MessageNotFound)?;
     // The same cleaning as chat: one line, nothing invisible; an empty reason is allowed.
     let reason = if req.reason.trim().is_empty() {
         String::new()
