@@ -112,5 +112,8 @@ export function rest(api) {
     createRoom: (body, token) => call('POST', '/api/rooms', body, token),
     join: (id, token, body = {}) => call('POST', `/api/rooms/${id}/join`, body, token),
     start: (id, token) => call('POST', `/api/rooms/${id}/start`, undefined, token),
+    report: (id, seq, token, reason = '') => call('POST', `/api/rooms/${id}/chat/${seq}/report`, { reason }, token),
+    /** The host's list of reported messages (`adminToken`: the server's ADMIN_TOKEN). */
+    reports: (adminToken) => call('GET', '/api/admin/reports', undefined, adminToken),
   };
 }

@@ -15,10 +15,12 @@ export class ApiError extends Error {
   }
 }
 
+/** `auth`: true sends the player's token, false none, a string that token (the host's admin token). */
 async function call(method, path, body, auth = true) {
   const headers = { accept: 'application/json' };
-  const who = me();
-  if (auth && who && who.token) headers.authorization = `Bearer ${who.token}`;
+  const who = typeof auth === 'string' ? null : me();
+  if (typeof auth === 'string') { if (auth) headers.authorization = `Bearer ${auth}`; }
+  else if (auth && who && who.token) headers.authorization = `Bearer ${who.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
@@ -116,4 +118,11 @@ export const api = {
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
   reportMessage: (roomId, seq, reason = '') => call('POST', `/api/rooms/${encodeURIComponent(roomId)}/chat/${encodeURIComponent(seq)}/report`, { reason }),
   analysis: (gameId, seq) => call('GET', `/api/games/${encodeURIComponent(gameId)}/analysis?seq=${encodeURIComponent(seq)}`, undefined, false),
+};
+
+/** The host's moderation, with the server's admin token (`''`: none, to learn whether moderation is on). */
+export const admin = {
+  reports: (token) => call('GET', '/api/admin/reports', undefined, token),
+  dismiss: (token, roomId, seq) => call('DELETE', `/api/admin/reports/${encodeURIComponent(roomId)}/${encodeURIComponent(seq)}`, undefined, token),
+  erasePlayer: (token, playerId) => call('DELETE', `/api/admin/players/${encodeURIComponent(playerId)}`, undefined, token),
 };

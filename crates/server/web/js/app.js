@@ -1,4 +1,4 @@
-// Entry point: router (history API; the server answers index.html for /room/… and /replay/…),
+// Entry point: router (history API; the server answers index.html for /room/…, /replay/…, /admin…),
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
@@ -8,6 +8,7 @@ import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
 import { mountPlayer, recordItems } from './player.js';
 import { loadRules, houseRulesForm, houseTag } from './house.js';
+import { mountAdmin } from './admin.js';
 
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
@@ -48,6 +49,8 @@ function route() {
   else if ((m = path.match(/^\/(?:join|j)\/([^/]+)$/))) { navigate(`/room/${m[1]}`, true); return; }
   else if ((m = path.match(/^\/players\/([^/]+)$/))) unmount = mountPlayer(main, decodeURIComponent(m[1]));
   else if (path === '/rules') unmount = mountHowTo(main);
+  // The host's moderation page: bookmarked, linked from nowhere.
+  else if (path === '/admin') unmount = mountAdmin(main);
   else unmount = mountHome(main);
   document.title = t('title');
 }
