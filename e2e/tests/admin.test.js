@@ -90,7 +90,7 @@ test('the host lists reported messages, dismisses one and erases a writer', { ti
   assert.equal(await page.textContent(`${item} .report-count`), 'Reports: 1');
   assert.deepEqual(await page.$$eval(`${item} .report-reasons li`, (lis) => lis.map((li) => li.textContent)), ['insulting <i>me</i>']);
   assert.match(await page.textContent(`${item} .report-when`), /^Last report: \S/);
-  assert.equal(await page.getAttribute(`${item} a.report-room`, 'href'), `/room/${room.id}`);
+  assert.equal(await page.getAttribute(`${item} a.report-room`, 'href'), `/room/${room.id}?watch=1`, 'the host watches, never takes a seat');
   assert.equal(await page.getAttribute(item, 'data-player'), ana.id);
   const kept = await storage(page);
   assert.equal(kept.session, ADMIN, 'the token is kept in the tab');

@@ -130,7 +130,7 @@ export function mountAdmin(main) {
           ? h('div.report-reasons', h('span.muted', t('admin_reasons')), h('ul', m.reasons.map((r) => h('li', r))))
           : h('p.muted.report-reasons', t('admin_no_reason')),
         h('p.muted.report-when', t('admin_last_reported', { when }), ' · ',
-          h('a', { href: `/room/${encodeURIComponent(m.room_id)}`, 'data-link': true, class: 'report-room' }, t('admin_room', { id: m.room_id })))),
+          h('a', { href: `/room/${encodeURIComponent(m.room_id)}?watch=1`, 'data-link': true, class: 'report-room' }, t('admin_room', { id: m.room_id })))),
       h('div.row.report-actions', dismiss, erase));
   }
 
