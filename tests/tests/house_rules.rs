@@ -2,7 +2,7 @@
 //! record verifies with them, rematches keep them, and the leaderboard does not count them.
 mod common;
 
-use common::game::{play_through, record, start_room};
+use common::game::{members_play, record, start_room};
 use common::ws::WsClient;
 use common::{TestServer, status_and_json};
 use serde_json::{Value, json};
@@ -197,20 +197,9 @@ async fn a_house_rule_game_on_postgres_counts_in_your_record_but_not_on_the_lead
 }
 
 async fn not_ranked(server: TestServer) {
-    let ana = server.member("Ana").await;
-    let bea = server.member("Bea").await;
     let settings = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null,
         "public": true, "house_rules": { "goal_bonus": 0 } });
-    let room = server.room(&ana, settings).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    // Bea never connects: after the away grace a bot plays her seat, which stays hers.
-    play_through(&server, &ana, &room).await;
+    let (ana, bea, _) = members_play(&server, settings).await;
 
     let (status, board) = status_and_json(
         server

@@ -2,7 +2,7 @@
 //! games where at least two people sat (games against bots alone do not count).
 mod common;
 
-use common::game::play_through;
+use common::game::{members_play, play_through};
 use common::{TestServer, status_and_json};
 use serde_json::{Value, json};
 
@@ -28,19 +28,8 @@ async fn the_leaderboard_on_postgres() {
 }
 
 async fn counted(server: TestServer) {
-    let ana = server.member("Ana").await;
-    let bea = server.member("Bea").await;
     let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
-    let room = server.room(&ana, quick.clone()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    // Bea never connects: after the away grace a bot plays her seat, which stays hers.
-    let game = play_through(&server, &ana, &room).await;
+    let (ana, _bea, game) = members_play(&server, quick.clone()).await;
     let ana_won = game["won"].as_bool().expect("a finished game");
     // Ana against a bot alone: not counted.
     let mut solo = quick.clone();

@@ -142,3 +142,21 @@ pub async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Va
     ws.close().await;
     my_game(server, owner, room).await
 }
+
+/// Two members, Ana and Bea, at a room of `settings` that Ana makes and Bea joins; Bea never connects, so
+/// after the away grace a bot plays her seat, which stays hers. Ana plays it through: `(ana, bea, the
+/// game as Ana's list of rooms shows it)`.
+pub async fn members_play(server: &TestServer, settings: Value) -> (Player, Player, Value) {
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let room = server.room(&ana, settings).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let game = play_through(server, &ana, &room).await;
+    (ana, bea, game)
+}
