@@ -18,6 +18,11 @@ pub fn level(level: BotLevel) -> Level {
     }
 }
 
+/// A bot seed from an id (a room's, a game's): reproducible, different per id, the same on every machine.
+pub fn seed_of(id: &str) -> u64 {
+    u64::from_str_radix(&crate::auth::sha256_hex(id)[..16], 16).unwrap_or_default()
+}
+
 /// Longest an expert bot thinks on the server: its node budget is deterministic but its duration depends on
 /// the machine's load, and a room should not wait long for a bot.
 const EXPERT_TIME_CAP: std::time::Duration = std::time::Duration::from_millis(40);

@@ -111,8 +111,7 @@ impl Room {
     ) -> Self {
         let n = lobby.seats.len();
         // Random bots are seeded from the room id: reproducible, different per room.
-        let bot_seed = u64::from_str_radix(&crate::auth::sha256_hex(&lobby.room.id)[..16], 16)
-            .unwrap_or_default();
+        let bot_seed = super::bot::seed_of(&lobby.room.id);
         let settings = lobby.room.settings.0.clone();
         let mut room = Room {
             lobby,

@@ -4,6 +4,8 @@
 //! a message's reports. Only with the server's `ADMIN_TOKEN`; a server without one has no admin endpoint
 //! at all.
 
+use std::collections::HashMap;
+
 use axum::Json;
 use axum::extract::FromRequestParts;
 use axum::extract::{Path, State};
@@ -76,14 +78,13 @@ pub async fn list_reports(
     State(state): State<AppState>,
 ) -> Result<Json<ReportList>, AppError> {
     let mut messages: Vec<ReportedMessage> = Vec::new();
+    // Where each message is in `messages`.
+    let mut index: HashMap<(String, i64), usize> = HashMap::new();
     // Newest report first: a message's first row is its latest report.
     for row in state.db.chat_reports().await? {
-        let message = match messages
-            .iter_mut()
-            .find(|m| m.room_id == row.room_id && m.seq == row.seq)
-        {
-            Some(m) => m,
-            None => {
+        let k = *index
+            .entry((row.room_id.clone(), row.seq))
+            .or_insert_with(|| {
                 messages.push(ReportedMessage {
                     room_id: row.room_id,
                     seq: row.seq,
@@ -94,9 +95,9 @@ pub async fn list_reports(
                     reasons: Vec::new(),
                     last_reported_at: row.at,
                 });
-                messages.last_mut().expect("just pushed")
-            }
-        };
+                messages.len() - 1
+            });
+        let message = &mut messages[k];
         message.reports += 1;
         if !row.reason.is_empty() {
             message.reasons.push(row.reason);

@@ -16,6 +16,7 @@ use utoipa::IntoParams;
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::model::MoveAnalysis;
+use crate::rooms::bot::seed_of;
 use crate::routes::games::load_record;
 use crate::verify::{ReplayedStep, replay_record};
 
@@ -81,7 +82,7 @@ pub async fn game_analysis(
         .map_err(|_| AppError::AnalysisBusy)?
         .map_err(|_| AppError::AnalysisBusy)?;
     // The same answer every time for the same move: the search is seeded by the game and the entry.
-    let seed = mix_seed(id_seed(&id), seq);
+    let seed = mix_seed(seed_of(&id), seq);
     let expert = tokio::task::spawn_blocking(move || {
         let legal = before.legal_moves();
         let choice = ExpertBot::new(seed)
@@ -119,11 +120,4 @@ fn position_before(record: &serde_json::Value, seq: u64) -> Result<Game, String>
         last = Some(*step.game);
     })?;
     before.ok_or_else(|| format!("no entry {seq}"))
-}
-
-/// A seed from the game id (FNV-1a: stable across builds and machines, unlike the std hasher).
-fn id_seed(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
