@@ -51,12 +51,28 @@ async fn counted(server: TestServer) {
     } else {
         ("bea", "ana")
     };
+    // Beside the wins, each one's rating after that one rated game (`ratings.rs` says more).
+    let mut players = board["players"].as_array().unwrap().clone();
+    let ratings: Vec<Value> = players
+        .iter_mut()
+        .map(|p| p.as_object_mut().unwrap().remove("rating").unwrap())
+        .collect();
     assert_eq!(
-        board["players"],
-        json!([
-            { "rank": 1, "username": winner, "display_name": if ana_won { "Ana" } else { "Bea" }, "games": 1, "wins": 1 },
-            { "rank": 2, "username": loser, "display_name": if ana_won { "Bea" } else { "Ana" }, "games": 1, "wins": 0 },
-        ])
+        players,
+        vec![
+            json!({ "rank": 1, "username": winner, "display_name": if ana_won { "Ana" } else { "Bea" }, "games": 1, "wins": 1 }),
+            json!({ "rank": 2, "username": loser, "display_name": if ana_won { "Bea" } else { "Ana" }, "games": 1, "wins": 0 }),
+        ]
+    );
+    assert!(
+        ratings[0]["value"].as_i64() > Some(1500) && ratings[1]["value"].as_i64() < Some(1500),
+        "{ratings:?}"
+    );
+    assert!(
+        ratings
+            .iter()
+            .all(|r| r["games"] == 1 && r["provisional"] == true),
+        "{ratings:?}"
     );
     // Other rules have their own board; a player without an account is never listed.
     let (_, other) = leaderboard(&server, "?rules=ludoteka&days=365").await;
@@ -67,7 +83,13 @@ async fn counted(server: TestServer) {
 #[tokio::test]
 async fn unknown_rules_or_a_period_out_of_range_are_refused_with_a_code() {
     let server = TestServer::sqlite().await;
-    for query in ["?rules=chess", "?days=0", "?days=366", "?days=soon"] {
+    for query in [
+        "?rules=chess",
+        "?days=0",
+        "?days=366",
+        "?days=soon",
+        "?by=elo",
+    ] {
         let (status, body) = leaderboard(&server, query).await;
         assert_eq!(status, 422, "{query}: {body}");
         assert_eq!(body["code"], "invalid_query", "{query}: {body}");

@@ -51,11 +51,12 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
 
     db.finish_game(
         &game_id,
-        &json!({ "winner": 0 }),
+        json!({ "winner": 0 }),
         now_ms(),
         "playgridia",
         false,
-        &[0],
+        &[0, 1],
+        0,
     )
     .await
     .unwrap();

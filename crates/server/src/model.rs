@@ -347,6 +347,10 @@ pub struct GameReplay {
     pub game_id: String,
     /// Room it was played in.
     pub room_id: String,
+    /// The result as stored: `winner_side`, `winner_seats` and, for a rated game, `ratings` (each
+    /// person's seat and rating before and after).
+    #[schema(value_type = Object)]
+    pub result: Option<Value>,
     /// The rules crate's full view of the starting position (seats, colours, board slots, pieces);
     /// each step only repeats what changes.
     #[schema(value_type = Object)]

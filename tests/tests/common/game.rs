@@ -149,14 +149,25 @@ pub async fn play_through(server: &TestServer, owner: &Player, room: &str) -> Va
 pub async fn members_play(server: &TestServer, settings: Value) -> (Player, Player, Value) {
     let ana = server.member("Ana").await;
     let bea = server.member("Bea").await;
-    let room = server.room(&ana, settings).await["id"]
+    let game = two_play(server, &ana, &bea, settings).await;
+    (ana, bea, game)
+}
+
+/// `first` makes a room of `settings`, `second` joins it and never connects (a bot covers their seat
+/// after the away grace), and `first` plays it through: the game as `first`'s list of rooms shows it.
+pub async fn two_play(
+    server: &TestServer,
+    first: &Player,
+    second: &Player,
+    settings: Value,
+) -> Value {
+    let room = server.room(first, settings).await["id"]
         .as_str()
         .unwrap()
         .to_owned();
     let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .post_as(second, &format!("/api/rooms/{room}/join"), json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
-    let game = play_through(server, &ana, &room).await;
-    (ana, bea, game)
+    play_through(server, first, &room).await
 }

@@ -42,6 +42,7 @@ pub async fn game_replay(
         return Err(AppError::GameNotFinished);
     }
     let (game_id, room_id) = (record.game_id.clone(), record.room_id.clone());
+    let result = record.result.clone();
     let record = serde_json::to_value(&record).map_err(|e| AppError::Internal(e.to_string()))?;
     let mut initial = Value::Null;
     let mut steps = Vec::new();
@@ -82,6 +83,7 @@ pub async fn game_replay(
     Ok(Json(GameReplay {
         game_id,
         room_id,
+        result,
         initial,
         steps,
     }))
