@@ -24,9 +24,9 @@ export function ratingChip(r) {
   const provisional = !!r.provisional;
   return h('span.chip.rating', {
     'data-rating': r.value, 'data-provisional': provisional ? 'true' : 'false',
-    title: provisional ? t('rating_provisional', { n: r.games }) : t('rating_games', { n: r.games }),
+    title: provisional ? `${t('rating_provisional')} · ${t('rating_games', { n: r.games })}` : t('rating_games', { n: r.games }),
   }, t('rating_value', { value: ratingValue(r) }),
-  provisional ? h('span.sr-only', ` (${t('rating_provisional', { n: r.games })})`) : null);
+  provisional ? h('span.sr-only', ` (${t('rating_provisional')})`) : null);
 }
 
 /**
