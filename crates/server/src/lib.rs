@@ -16,6 +16,7 @@ pub mod model;
 pub mod openapi;
 pub mod password;
 pub mod rate_limit;
+pub mod ratings;
 pub mod rooms;
 pub mod routes;
 pub mod settings;

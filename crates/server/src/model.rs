@@ -68,6 +68,32 @@ pub struct Leader {
     pub games: i64,
     /// Of those, the ones their side won.
     pub wins: i64,
+    /// Their rating in these rules; `null` when they have played no rated game of them.
+    pub rating: Option<Rating>,
+}
+
+/// A player's skill rating in one rule set (Weng-Lin, shown on a scale where everyone starts at 1500).
+/// A game is rated when it has no house rules and people sit on at least two sides.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct Rating {
+    /// The rating shown (1500 before the first rated game).
+    #[schema(example = 1563)]
+    pub value: i64,
+    /// Rated games behind it.
+    pub games: i64,
+    /// Fewer than 5 rated games: still settling (shown with a `?`, not on the rating leaderboard).
+    pub provisional: bool,
+}
+
+impl Rating {
+    /// The rating of skill estimate `mu` after `games` rated games.
+    pub fn of(mu: f64, games: i64) -> Rating {
+        Rating {
+            value: crate::ratings::points(mu),
+            games,
+            provisional: games < crate::ratings::PROVISIONAL_GAMES,
+        }
+    }
 }
 
 /// Response of `GET /api/leaderboard`.
@@ -77,6 +103,10 @@ pub struct Leaderboard {
     pub rules: String,
     /// The period counted, in days up to now.
     pub days: u32,
+    /// What ranks the players: `wins` (the most wins in the period) or `rating` (the best ratings, not
+    /// provisional, of players who finished a rated game in the period).
+    #[schema(example = "wins")]
+    pub by: String,
     /// Best first, at most 20.
     pub players: Vec<Leader>,
 }
@@ -97,6 +127,8 @@ pub struct RuleSetStats {
     pub wins_with_people: i64,
     /// When the latest of them finished, Unix ms.
     pub last_finished_at: i64,
+    /// Their rating in these rules; `null` when they have played no rated game of them.
+    pub rating: Option<Rating>,
 }
 
 /// One of a player's latest finished games (their record's `recent`).
@@ -114,6 +146,8 @@ pub struct RecentGame {
     pub house_rules: bool,
     /// When it finished, Unix ms.
     pub finished_at: i64,
+    /// What it did to the player's rating (after − before); `null` when it was not rated.
+    pub rating_change: Option<i64>,
 }
 
 /// Response of `GET /api/players/me/stats`.

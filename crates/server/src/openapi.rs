@@ -7,7 +7,7 @@ use crate::error::ErrorBody;
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, GameRecord, GameReplay, Health,
     HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard, LogEntry, ModeInfo,
-    MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView,
+    MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats, PlayerView, Rating,
     RecentGame, RenamePlayerRequest, ReplayPiece, ReplayStep, ReportList, ReportRequest,
     ReportView, ReportedMessage, RoomList, RoomStatus, RoomView, RuleSetInfo, RuleSetStats,
     RulesCatalogue, SeatView, SignedIn,
@@ -58,7 +58,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        ChangePasswordRequest, Leader, Leaderboard, MyStats, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
+        ChangePasswordRequest, Leader, Leaderboard, MyStats, Rating, PlayerStats, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,
     )),

@@ -5,6 +5,15 @@ use sqlx::types::Json;
 
 use super::rooms::SeatRow;
 use super::{Db, DbError, on_pool};
+use crate::ratings::{self, RatedSeat, Skill, is_rated};
+
+/// A person's rating change in a rated game (the `ratings` of its stored result).
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct ChangeRow {
+    seat: i64,
+    mu_before: f64,
+    mu_after: f64,
+}
 
 /// A game as stored. Deliberately not `Serialize`: `seed` is secret until the
 /// game ends, and API types decide what to reveal.
@@ -37,6 +46,21 @@ pub struct LeaderRow {
     pub games: i64,
     /// Of those, the ones their side won.
     pub wins: i64,
+    /// Their rating in these rules (skill estimate μ), if they have played a rated game of them.
+    pub mu: Option<f64>,
+    /// The rated games behind it.
+    pub rated_games: Option<i64>,
+}
+
+/// A player's rating in one rule set.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RatingRow {
+    /// The rule set's name.
+    pub rules: String,
+    /// Skill estimate (Weng-Lin μ).
+    pub mu: f64,
+    /// Rated games behind it.
+    pub games: i64,
 }
 
 /// A player's finished games of one rule set (their record).
@@ -71,6 +95,9 @@ pub struct ResultRow {
     pub house_rules: i32,
     /// When it finished, Unix ms.
     pub finished_at: i64,
+    /// The player's skill estimate before and after it, when it was rated.
+    pub mu_before: Option<f64>,
+    pub mu_after: Option<f64>,
 }
 
 /// One entry of a game's log.
@@ -178,41 +205,46 @@ impl Db {
     }
 
     /// Records the result, reveals the seed (it stays in its column; API types
-    /// show it once `finished_at` is set), marks the room `finished` and writes the result of each
-    /// person seated (`player_results`: their own record, and the leaderboard when at least two sat).
+    /// show it once `finished_at` is set), marks the room `finished`, writes the result of each
+    /// person seated (`player_results`: their own record, and the leaderboard when at least two sat)
+    /// and, when the game is rated (see [`crate::ratings`]), updates their ratings, all in one
+    /// transaction. `sides` is the side of each seat. Returns the result as stored: `result` with, for a
+    /// rated game, `ratings` (each person's seat and rating before and after).
+    #[allow(clippy::too_many_arguments)]
     pub async fn finish_game(
         &self,
         game_id: &str,
-        result: &Value,
+        mut result: Value,
         finished_at: i64,
         rules: &str,
         house_rules: bool,
-        winner_seats: &[u8],
-    ) -> Result<(), DbError> {
+        sides: &[u8],
+        winner_side: u8,
+    ) -> Result<Value, DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query("UPDATE games SET result = $1, finished_at = $2 WHERE id = $3")
-                .bind(Json(result))
-                .bind(finished_at)
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await?;
+            // A write first: on SQLite it takes the database's write lock for the whole transaction,
+            // so the ratings read below cannot change before they are written back.
             sqlx::query(
                 "UPDATE rooms SET status = 'finished' WHERE id = (SELECT room_id FROM games WHERE id = $1)",
             )
             .bind(game_id)
             .execute(&mut *tx)
             .await?;
-            let people: Vec<(i64, String)> = sqlx::query_as(
+            let mut people: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT s.seat, s.player_id FROM room_seats s JOIN games g ON g.room_id = s.room_id \
                  WHERE g.id = $1 AND s.player_id IS NOT NULL",
             )
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
+            // Players in one order in every transaction: two games finishing at once lock their
+            // shared players' ratings in the same order (no deadlock on PostgreSQL).
+            people.sort_by(|a, b| a.1.cmp(&b.1));
+            let side_of = |seat: i64| usize::try_from(seat).ok().and_then(|s| sides.get(s)).copied();
             let how_many = i32::try_from(people.len()).unwrap_or(i32::MAX);
-            for (seat, player_id) in people {
-                let won = winner_seats.iter().any(|&w| i64::from(w) == seat);
+            for (seat, player_id) in &people {
+                let won = side_of(*seat) == Some(winner_side);
                 // A result stored once already (the game replayed after a restart) stays as it is.
                 sqlx::query(
                     "INSERT INTO player_results \
@@ -220,7 +252,7 @@ impl Db {
                      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
                 )
                 .bind(game_id)
-                .bind(&player_id)
+                .bind(player_id)
                 .bind(rules)
                 .bind(i32::from(won))
                 .bind(finished_at)
@@ -229,9 +261,109 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             }
+            if !house_rules {
+                // Already rated (the game replayed after a restart): the changes as they were.
+                let mut changes: Vec<ChangeRow> = sqlx::query_as(
+                    "SELECT seat, mu_before, mu_after FROM rating_changes WHERE game_id = $1",
+                )
+                .bind(game_id)
+                .fetch_all(&mut *tx)
+                .await?;
+                let mut seats: Vec<RatedSeat> = sides
+                    .iter()
+                    .map(|&side| RatedSeat { side, skill: None })
+                    .collect();
+                let mut players: Vec<Option<&str>> = vec![None; sides.len()];
+                for (seat, player_id) in &people {
+                    if let Some(s) = usize::try_from(*seat).ok().filter(|&s| s < seats.len()) {
+                        seats[s].skill = Some(Skill::NEW);
+                        players[s] = Some(player_id);
+                    }
+                }
+                if changes.is_empty() && is_rated(&seats) {
+                    // In the order of `people`: by player id.
+                    for (seat, player_id) in &people {
+                        let Some(s) = usize::try_from(*seat).ok().filter(|&s| s < seats.len()) else {
+                            continue;
+                        };
+                        // Locks the row (PostgreSQL) and reads the latest rating, made if new.
+                        let (mu, sigma): (f64, f64) = sqlx::query_as(
+                            "INSERT INTO ratings (player_id, rules, mu, sigma, games, updated_at) \
+                             VALUES ($1, $2, $3, $4, 0, $5) \
+                             ON CONFLICT (player_id, rules) DO UPDATE SET games = ratings.games \
+                             RETURNING mu, sigma",
+                        )
+                        .bind(player_id)
+                        .bind(rules)
+                        .bind(Skill::NEW.mu)
+                        .bind(Skill::NEW.sigma)
+                        .bind(finished_at)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                        seats[s].skill = Some(Skill { mu, sigma });
+                    }
+                        let after = ratings::rate(&seats, winner_side);
+                        for (s, (before, after)) in seats.iter().zip(&after).enumerate() {
+                            let (Some(player_id), Some(before), Some(after)) =
+                                (players[s], before.skill, after)
+                            else {
+                                continue;
+                            };
+                            sqlx::query(
+                                "UPDATE ratings SET mu = $1, sigma = $2, games = games + 1, updated_at = $3 \
+                                 WHERE player_id = $4 AND rules = $5",
+                            )
+                            .bind(after.mu)
+                            .bind(after.sigma)
+                            .bind(finished_at)
+                            .bind(player_id)
+                            .bind(rules)
+                            .execute(&mut *tx)
+                            .await?;
+                            sqlx::query(
+                                "INSERT INTO rating_changes \
+                                 (game_id, player_id, seat, mu_before, sigma_before, mu_after, sigma_after) \
+                                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                            )
+                            .bind(game_id)
+                            .bind(player_id)
+                            .bind(s as i64)
+                            .bind(before.mu)
+                            .bind(before.sigma)
+                            .bind(after.mu)
+                            .bind(after.sigma)
+                            .execute(&mut *tx)
+                            .await?;
+                            changes.push(ChangeRow {
+                                seat: s as i64,
+                                mu_before: before.mu,
+                                mu_after: after.mu,
+                            });
+                        }
+                }
+                if !changes.is_empty() {
+                    changes.sort_by_key(|c| c.seat);
+                    result["ratings"] = changes
+                        .iter()
+                        .map(|c| {
+                            serde_json::json!({
+                                "seat": c.seat,
+                                "before": ratings::points(c.mu_before),
+                                "after": ratings::points(c.mu_after),
+                            })
+                        })
+                        .collect();
+                }
+            }
+            sqlx::query("UPDATE games SET result = $1, finished_at = $2 WHERE id = $3")
+                .bind(Json(&result))
+                .bind(finished_at)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
             tx.commit().await?;
         });
-        Ok(())
+        Ok(result)
     }
 
     /// The most wins among players with an account, in games of `rules` (without house rules) with at
@@ -245,18 +377,65 @@ impl Db {
     ) -> Result<Vec<LeaderRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, LeaderRow>(
-                "SELECT a.username, p.display_name, COUNT(*) AS games, SUM(r.won) AS wins \
+                "SELECT a.username, p.display_name, COUNT(*) AS games, SUM(r.won) AS wins, \
+                 rt.mu, rt.games AS rated_games \
                  FROM player_results r \
                  JOIN accounts a ON a.player_id = r.player_id \
                  JOIN players p ON p.id = r.player_id \
+                 LEFT JOIN ratings rt ON rt.player_id = r.player_id AND rt.rules = r.rules \
                  WHERE r.rules = $1 AND r.finished_at >= $2 AND r.people >= 2 AND r.house_rules = 0 \
-                 GROUP BY a.player_id, a.username, p.display_name \
+                 GROUP BY a.player_id, a.username, p.display_name, rt.mu, rt.games \
                  ORDER BY wins DESC, games ASC, a.username ASC \
                  LIMIT $3",
             )
             .bind(rules)
             .bind(since)
             .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// The best ratings of `rules` among players with an account who have at least `min_games` rated
+    /// games and finished one since `since` (Unix ms), with their games and wins counted as the wins
+    /// leaderboard counts them over the same period: best first (then more rated games, then the username).
+    pub async fn rating_leaderboard(
+        &self,
+        rules: &str,
+        since: i64,
+        min_games: i64,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, LeaderRow>(
+                "SELECT a.username, p.display_name, COUNT(r.game_id) AS games, \
+                 COALESCE(SUM(r.won), 0) AS wins, rt.mu, rt.games AS rated_games \
+                 FROM ratings rt \
+                 JOIN accounts a ON a.player_id = rt.player_id \
+                 JOIN players p ON p.id = rt.player_id \
+                 LEFT JOIN player_results r ON r.player_id = rt.player_id AND r.rules = rt.rules \
+                 AND r.finished_at >= $2 AND r.people >= 2 AND r.house_rules = 0 \
+                 WHERE rt.rules = $1 AND rt.updated_at >= $2 AND rt.games >= $3 \
+                 GROUP BY a.player_id, a.username, p.display_name, rt.mu, rt.games \
+                 ORDER BY rt.mu DESC, rt.games DESC, a.username ASC \
+                 LIMIT $4",
+            )
+            .bind(rules)
+            .bind(since)
+            .bind(min_games)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// A player's ratings, in the order of the rule sets' names.
+    pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RatingRow>(
+                "SELECT rules, mu, games FROM ratings WHERE player_id = $1 AND games > 0 ORDER BY rules",
+            )
+            .bind(player_id)
             .fetch_all(pool)
             .await?
         }))
@@ -287,8 +466,11 @@ impl Db {
     ) -> Result<Vec<ResultRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ResultRow>(
-                "SELECT game_id, rules, won, people, house_rules, finished_at FROM player_results \
-                 WHERE player_id = $1 ORDER BY finished_at DESC, game_id LIMIT $2",
+                "SELECT r.game_id, r.rules, r.won, r.people, r.house_rules, r.finished_at, \
+                 c.mu_before, c.mu_after \
+                 FROM player_results r \
+                 LEFT JOIN rating_changes c ON c.game_id = r.game_id AND c.player_id = r.player_id \
+                 WHERE r.player_id = $1 ORDER BY r.finished_at DESC, r.game_id LIMIT $2",
             )
             .bind(player_id)
             .bind(limit)

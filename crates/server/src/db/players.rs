@@ -60,7 +60,8 @@ impl Db {
     /// Erases a player for good, in one transaction: their name becomes `display_name` (in their seats
     /// and their chat messages, whose text is emptied: shown to nobody, their numbers kept), every token
     /// stops working (the first replaced by `unusable_hash`, sessions deleted), their reports of others'
-    /// messages go and the account goes, so its username is free. The games they played stay whole.
+    /// messages go, their ratings go and the account goes, so its username is free. The games they played
+    /// stay whole (results and rating changes included).
     pub async fn erase_player(
         &self,
         id: &str,
@@ -87,6 +88,10 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("DELETE FROM sessions WHERE player_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM ratings WHERE player_id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;

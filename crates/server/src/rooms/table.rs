@@ -189,23 +189,25 @@ impl Table {
         self.finish(db, side).await
     }
 
-    /// Stores the result of a game won by `side` (revealing the seed).
+    /// Stores the result of a game won by `side` (revealing the seed, rating the people if it is rated).
     async fn finish(&mut self, db: &Db, side: u8) -> Result<(), DbError> {
         let layout = self.game.layout();
+        let sides = &layout.side_of_seat[..usize::from(layout.n_seats)];
         let winner_seats: Vec<u8> = (0..layout.n_seats)
-            .filter(|&s| layout.side_of_seat[s as usize] == side)
+            .filter(|&s| sides[usize::from(s)] == side)
             .collect();
-        let result = json!({ "winner_side": side, "winner_seats": &winner_seats });
-        db.finish_game(
-            &self.game_id,
-            &result,
-            now_ms(),
-            self.game.rules().name(),
-            // House rules: options other than the preset's for the mode.
-            *self.game.options() != self.game.rules().options_for(self.game.mode()),
-            &winner_seats,
-        )
-        .await?;
+        let result = db
+            .finish_game(
+                &self.game_id,
+                json!({ "winner_side": side, "winner_seats": &winner_seats }),
+                now_ms(),
+                self.game.rules().name(),
+                // House rules: options other than the preset's for the mode.
+                *self.game.options() != self.game.rules().options_for(self.game.mode()),
+                sides,
+                side,
+            )
+            .await?;
         self.result = Some(result);
         Ok(())
     }

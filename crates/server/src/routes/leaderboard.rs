@@ -1,6 +1,8 @@
-//! `GET /api/leaderboard`: who won most, per rule set, over the last days. Only players with an account
-//! are listed (a username tells them apart), and only games with at least two people seated and no house
-//! rules count, so wins against bots alone, or at a table's own rules, do not.
+//! `GET /api/leaderboard`: who won most, or who has the best rating, per rule set, over the last days.
+//! Only players with an account are listed (a username tells them apart), and only games with at least
+//! two people seated and no house rules count, so wins against bots alone, or at a table's own rules, do
+//! not. By rating, only ratings past their provisional games are listed, of players who finished a rated
+//! game in the period (see [`crate::ratings`]).
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -11,7 +13,8 @@ use utoipa::IntoParams;
 use crate::AppState;
 use crate::db::now_ms;
 use crate::error::{AppError, ErrorBody};
-use crate::model::{Leader, Leaderboard};
+use crate::model::{Leader, Leaderboard, Rating};
+use crate::ratings::PROVISIONAL_GAMES;
 use crate::settings::RuleSet;
 
 /// Players listed, at most.
@@ -28,14 +31,26 @@ pub struct LeaderboardQuery {
     rules: Option<RuleSet>,
     /// Days up to now, 1 to 365 (default 30).
     days: Option<u32>,
+    /// `wins` (default): the most wins in the period; `rating`: the best ratings.
+    #[param(value_type = Option<String>, example = "rating")]
+    by: Option<RankBy>,
 }
 
-/// The most wins of a rule set over the last days.
+/// What ranks the leaderboard.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum RankBy {
+    #[default]
+    Wins,
+    Rating,
+}
+
+/// The most wins, or the best ratings, of a rule set over the last days.
 #[utoipa::path(get, path = "/api/leaderboard", tag = "players",
     params(LeaderboardQuery),
     responses(
         (status = 200, description = "Best first", body = Leaderboard),
-        (status = 422, description = "Unknown rules or a period out of range (`invalid_query`)", body = ErrorBody)))]
+        (status = 422, description = "Unknown rules or ranking, or a period out of range (`invalid_query`)", body = ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     query: Result<Query<LeaderboardQuery>, QueryRejection>,
@@ -49,12 +64,26 @@ pub async fn leaderboard(
         )));
     }
     let since = now_ms().saturating_sub(i64::from(days) * 24 * 3600 * 1000);
-    let rows = state.db.leaderboard(rules.name(), since, LEADERS).await?;
+    let by = query.by.unwrap_or_default();
+    let rows = match by {
+        RankBy::Wins => state.db.leaderboard(rules.name(), since, LEADERS).await?,
+        RankBy::Rating => {
+            state
+                .db
+                .rating_leaderboard(rules.name(), since, PROVISIONAL_GAMES, LEADERS)
+                .await?
+        }
+    };
     let mut players: Vec<Leader> = Vec::with_capacity(rows.len());
     for (i, row) in rows.into_iter().enumerate() {
-        // Tied with the one above (as many wins in as many games): the same rank.
+        let rating = row.mu.zip(row.rated_games).map(|(mu, g)| Rating::of(mu, g));
+        // Tied with the one above (as many wins in as many games; or the same rating shown): the same rank.
+        let tied = players.last().is_some_and(|above| match by {
+            RankBy::Wins => (above.wins, above.games) == (row.wins, row.games),
+            RankBy::Rating => above.rating.map(|r| r.value) == rating.map(|r| r.value),
+        });
         let rank = match players.last() {
-            Some(above) if (above.wins, above.games) == (row.wins, row.games) => above.rank,
+            Some(above) if tied => above.rank,
             _ => u32::try_from(i + 1).unwrap_or(u32::MAX),
         };
         players.push(Leader {
@@ -63,11 +92,17 @@ pub async fn leaderboard(
             display_name: row.display_name,
             games: row.games,
             wins: row.wins,
+            rating,
         });
     }
     Ok(Json(Leaderboard {
         rules: rules.name().to_owned(),
         days,
+        by: match by {
+            RankBy::Wins => "wins",
+            RankBy::Rating => "rating",
+        }
+        .to_owned(),
         players,
     }))
 }

@@ -6,10 +6,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 
 use crate::AppState;
-use crate::db::{RecordRow, ResultRow};
+use crate::db::{RatingRow, RecordRow, ResultRow};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
-use crate::model::{MyStats, PlayerStats, RecentGame, RuleSetStats};
+use crate::model::{MyStats, PlayerStats, Rating, RecentGame, RuleSetStats};
+use crate::ratings::points;
 
 /// How many of the latest games a record lists.
 const RECENT: i64 = 10;
@@ -72,20 +73,25 @@ pub async fn player_stats(
 async fn record_of(state: &AppState, player_id: &str) -> Result<MyStats, AppError> {
     let rows = state.db.player_record(player_id).await?;
     let latest = state.db.player_results(player_id, RECENT).await?;
-    Ok(record(rows, latest))
+    let ratings = state.db.player_ratings(player_id).await?;
+    Ok(record(rows, latest, &ratings))
 }
 
 /// The rows of a record, with their totals.
-fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>) -> MyStats {
+fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>, ratings: &[RatingRow]) -> MyStats {
     let rules: Vec<RuleSetStats> = rows
         .into_iter()
         .map(|row| RuleSetStats {
-            rules: row.rules,
             games: row.games,
             wins: row.wins,
             games_with_people: row.games_with_people,
             wins_with_people: row.wins_with_people,
             last_finished_at: row.last_finished_at,
+            rating: ratings
+                .iter()
+                .find(|r| r.rules == row.rules)
+                .map(|r| Rating::of(r.mu, r.games)),
+            rules: row.rules,
         })
         .collect();
     MyStats {
@@ -101,6 +107,10 @@ fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>) -> MyStats {
                 people: r.people,
                 house_rules: r.house_rules != 0,
                 finished_at: r.finished_at,
+                rating_change: r
+                    .mu_before
+                    .zip(r.mu_after)
+                    .map(|(before, after)| points(after) - points(before)),
             })
             .collect(),
     }

@@ -1,0 +1,194 @@
+//! Skill ratings: one per player and rule set, by the Weng-Lin method (the one OpenSkill uses; the
+//! `skillratings` crate computes it). Weng-Lin rates games of any number of sides, each of any size,
+//! which Parchís needs: four players each for themselves, pairs, 1 v 1 with two colours, 3 v 3.
+//!
+//! A game is rated when it has no house rules and people sit on at least two sides: a rating says
+//! how someone does against other people, at the rules as they are. Every side of a rated game takes
+//! part; a seat a bot held from the start counts as a newcomer's skill that the game does not change.
+//! The winning side ranks first and every other side shares second place (the game ends at the first
+//! side home, so there is no order among the others).
+
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+
+/// Rated games below which a rating is provisional (shown with a `?`, left off the rating leaderboard).
+pub const PROVISIONAL_GAMES: i64 = 5;
+/// Display points per unit of skill: a newcomer's 25 shows as 1500, the figure players know from chess.
+const SCALE: f64 = 60.0;
+
+/// A skill estimate and its uncertainty (Weng-Lin's μ and σ).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+impl Skill {
+    /// Everyone's skill before their first rated game (and a bot's, always).
+    pub const NEW: Skill = Skill {
+        mu: 25.0,
+        sigma: 25.0 / 3.0,
+    };
+
+    /// The rating shown to players.
+    pub fn points(self) -> i64 {
+        points(self.mu)
+    }
+}
+
+/// The rating shown for a skill estimate μ.
+pub fn points(mu: f64) -> i64 {
+    // Ratings are tens to a few thousand: the cast cannot overflow.
+    (mu * SCALE).round() as i64
+}
+
+/// One seat of a finished game, as the rating sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct RatedSeat {
+    /// The seat's side (partners share one).
+    pub side: u8,
+    /// The person's skill before the game; `None` for a seat without a person (a bot's).
+    pub skill: Option<Skill>,
+}
+
+/// Whether a game between these seats is rated (house rules aside): people on at least two sides.
+pub fn is_rated(seats: &[RatedSeat]) -> bool {
+    let mut sides = seats.iter().filter(|s| s.skill.is_some()).map(|s| s.side);
+    match sides.next() {
+        Some(first) => sides.any(|s| s != first),
+        None => false,
+    }
+}
+
+/// The skills after a game won by `winner_side`, one per seat in the order given (`None` where the seat
+/// had no person).
+pub fn rate(seats: &[RatedSeat], winner_side: u8) -> Vec<Option<Skill>> {
+    let mut sides: Vec<u8> = seats.iter().map(|s| s.side).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    let teams: Vec<Vec<WengLinRating>> = sides
+        .iter()
+        .map(|&side| {
+            seats
+                .iter()
+                .filter(|s| s.side == side)
+                .map(|s| {
+                    let k = s.skill.unwrap_or(Skill::NEW);
+                    WengLinRating {
+                        rating: k.mu,
+                        uncertainty: k.sigma,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = sides
+        .iter()
+        .zip(&teams)
+        .map(|(&side, team)| {
+            let rank = if side == winner_side { 1 } else { 2 };
+            (team.as_slice(), MultiTeamOutcome::new(rank))
+        })
+        .collect();
+    let after = weng_lin_multi_team(&outcome, &WengLinConfig::new());
+    // Each seat's new rating sits in its side's team, at its place among that side's seats.
+    let mut taken = vec![0usize; sides.len()];
+    seats
+        .iter()
+        .map(|s| {
+            let t = sides.binary_search(&s.side).unwrap_or_default();
+            let r = after[t][taken[t]];
+            taken[t] += 1;
+            s.skill.map(|_| Skill {
+                mu: r.rating,
+                sigma: r.uncertainty,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn person(side: u8) -> RatedSeat {
+        RatedSeat {
+            side,
+            skill: Some(Skill::NEW),
+        }
+    }
+
+    fn bot(side: u8) -> RatedSeat {
+        RatedSeat { side, skill: None }
+    }
+
+    #[test]
+    fn a_newcomer_shows_1500() {
+        assert_eq!(Skill::NEW.points(), 1500);
+    }
+
+    #[test]
+    fn only_games_with_people_on_two_sides_are_rated() {
+        assert!(is_rated(&[person(0), person(1)]));
+        assert!(is_rated(&[person(0), bot(1), person(2), bot(3)]));
+        assert!(!is_rated(&[person(0), bot(1)]), "one person against a bot");
+        assert!(
+            !is_rated(&[person(0), bot(1), person(0), bot(1)]),
+            "partners against bots"
+        );
+        assert!(!is_rated(&[bot(0), bot(1)]));
+    }
+
+    #[test]
+    fn the_winner_gains_what_the_losers_lose_and_everyone_grows_surer() {
+        let after = rate(&[person(0), person(1), person(2), person(3)], 2);
+        let points: Vec<i64> = after.iter().map(|s| s.unwrap().points()).collect();
+        assert!(points[2] > 1500, "the winner gains: {points:?}");
+        for i in [0, 1, 3] {
+            assert!(points[i] < 1500, "a loser loses: {points:?}");
+            assert_eq!(points[i], points[0], "the losers share second place");
+        }
+        assert!(after.iter().all(|s| s.unwrap().sigma < Skill::NEW.sigma));
+    }
+
+    #[test]
+    fn beating_a_stronger_player_gains_more_than_beating_a_weaker_one() {
+        let strong = Skill {
+            mu: 30.0,
+            sigma: 4.0,
+        };
+        let weak = Skill {
+            mu: 20.0,
+            sigma: 4.0,
+        };
+        let me = Skill {
+            mu: 25.0,
+            sigma: 4.0,
+        };
+        let gain = |other: Skill| {
+            let seats = [
+                RatedSeat {
+                    side: 0,
+                    skill: Some(me),
+                },
+                RatedSeat {
+                    side: 1,
+                    skill: Some(other),
+                },
+            ];
+            rate(&seats, 0)[0].unwrap().mu - me.mu
+        };
+        assert!(gain(strong) > gain(weak));
+    }
+
+    #[test]
+    fn a_bot_seat_gets_no_rating_and_partners_move_together() {
+        let seats = [person(0), person(1), bot(0), person(1)];
+        let after = rate(&seats, 1);
+        assert!(after[2].is_none(), "the bot has no rating");
+        let (a, b, d) = (after[0].unwrap(), after[1].unwrap(), after[3].unwrap());
+        assert!(a.mu < 25.0);
+        assert!(b.mu > 25.0 && d.mu > 25.0);
+        assert_eq!(b, d, "partners of equal skill move alike");
+    }
+}
