@@ -148,6 +148,7 @@ test('ratings: leaderboard by wins and by rating, records, the end of the game a
     assert.equal(p.rating.provisional, false);
     assert.match(ranked[i].text, new RegExp(`^${p.rank}\\..*rating ${p.rating.value}(?!\\?).*${p.wins} of ${p.games} won`));
   });
+  await page.locator('#leaders').scrollIntoViewIfNeeded();
   await shot(page, 'ratings-leaderboard');
   // The other rule sets have no rated game: the rating ranking is empty there.
   await page.selectOption('#leaders-rules', 'ludoteka');
