@@ -113,7 +113,8 @@ export const api = {
   myRooms: () => call('GET', '/api/players/me/rooms'),
   myStats: () => call('GET', '/api/players/me/stats'),
   playerStats: (username) => call('GET', `/api/accounts/${encodeURIComponent(username)}/stats`, undefined, false),
-  leaderboard: (rules, days = 30) => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}`, undefined, false),
+  /** `by`: `wins` (most wins in the period) or `rating` (best non-provisional rating, played in the period). */
+  leaderboard: (rules, days = 30, by = 'wins') => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}&by=${encodeURIComponent(by)}`, undefined, false),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
   reportMessage: (roomId, seq, reason = '') => call('POST', `/api/rooms/${encodeURIComponent(roomId)}/chat/${encodeURIComponent(seq)}/report`, { reason }),

@@ -9,6 +9,7 @@ import { mountHowTo } from './howto.js';
 import { mountPlayer, recordItems } from './player.js';
 import { loadRules, houseRulesForm, houseTag } from './house.js';
 import { mountAdmin } from './admin.js';
+import { ratingChip } from './rating.js';
 
 const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
@@ -385,29 +386,45 @@ function liveGamesCard() {
   return { card, stop: () => clearInterval(timer) };
 }
 
-/** Who won most over the last 30 days, per rule set (players with an account, games with people). */
+/**
+ * The leaderboard of the last 30 days, per rule set (players with an account, rated games): by most wins, or
+ * by skill rating (only ratings past their 5 provisional games). Every row shows the rating the server sends.
+ */
 function leaderboardCard() {
   const list = h('ol.leaders', { id: 'leaders', 'aria-live': 'polite' });
   const rules = h('select', { id: 'leaders-rules', 'aria-label': t('rules') },
     ['playgridia', 'ludoteka', 'morocco'].map((r) => h('option', { value: r }, t('rulesets.' + r))));
+  const by = h('select', { id: 'leaders-by', 'aria-label': t('leaders_by') },
+    ['wins', 'rating'].map((b) => h('option', { value: b }, t('leaders_by_' + b))));
+  const period = h('p.muted', { id: 'leaders-period' }, t('leaders_period'));
+  let asked = 0;
   const load = async () => {
+    const mine = ++asked;
+    const byRating = by.value === 'rating';
+    period.textContent = t(byRating ? 'leaders_period_rating' : 'leaders_period');
+    list.dataset.by = by.value;
     try {
-      const board = await api.leaderboard(rules.value);
-      if (board.rules !== rules.value) return; // an answer for a choice since changed
+      const board = await api.leaderboard(rules.value, 30, by.value);
+      if (mine !== asked) return; // an answer for a choice since changed
       clear(list, board.players.length
         ? board.players.slice(0, 10).map((p) => h('li', { 'data-username': p.username },
           h('span.rank', `${p.rank}.`), ' ', h('a', { href: `/players/${encodeURIComponent(p.username)}`, 'data-link': true, class: 'player-link' }, h('strong', p.display_name)), ' ', h('span.muted', `@${p.username}`), ' ',
-          h('span.chip', t('wins_games', { wins: p.wins, games: p.games }))))
-        : h('li.muted', t('leaders_none')));
+          // Ranked by rating: the rating first; by wins: the wins first.
+          byRating ? [ratingChip(p.rating), ' '] : null,
+          h('span.chip', t('wins_games', { wins: p.wins, games: p.games })),
+          byRating ? null : [' ', ratingChip(p.rating)]))
+        : h('li.muted', t(byRating ? 'leaders_none_rating' : 'leaders_none')));
     } catch (x) {
+      if (mine !== asked) return;
       clear(list, h('li.error', t('error', { msg: x.message })));
     }
   };
   rules.onchange = load;
+  by.onchange = load;
   load();
   return h('section.card', { 'aria-labelledby': 'leaders-h' },
-    h('div.row', h('h2', { id: 'leaders-h' }, t('leaderboard')), rules),
-    h('p.muted', t('leaders_period')),
+    h('div.row', h('h2', { id: 'leaders-h' }, t('leaderboard')), by, rules),
+    period,
     list);
 }
 

@@ -16,6 +16,7 @@ const TEXT = {
     modes: { individual: 'Individual: 2 to 4 players, one colour each.', quick: 'Quick: one piece starts on the exit; first with two home wins.', pairs: 'Pairs: 2 against 2, partners opposite.', '1v1': '1 v 1: two colours each.', '6-piece': '6 pieces: two colours of six pieces each; six of one colour home win.', '3v3': '3 v 3: six colours, teams alternating round the board.' },
     modes_h: 'Modes', common_h: 'At every table',
     house_h: 'House rules', house: 'A room may change some rules of play on top of its rule set, such as the count for a capture or the three-sixes penalty: whoever creates it chooses them under “House rules”, and the room shows them to everyone before and during the game. Games with house rules do not count on the leaderboard.',
+    ratings_h: 'Ratings', ratings: 'Every player has a skill rating per rule set (Playgridia, Ludoteka and Morocco apart), computed by the server with the Weng-Lin (OpenSkill) method. A game is rated when it has no house rules and people (not bots) sit on at least two different sides; bots in other seats do not stop it. Everyone starts at 1500; a win against stronger players raises it more, a loss against weaker ones lowers it more. A rating is provisional, shown with a “?” (1500?), until its owner has played 5 rated games in that rule set; the leaderboard’s Rating ranking lists only ratings that are no longer provisional.',
   },
   es: {
     title: 'Cómo se juega',
@@ -29,6 +30,7 @@ const TEXT = {
     modes: { individual: 'Individual: de 2 a 4 jugadores, un color cada uno.', quick: 'Rápida: una ficha empieza en la salida; gana quien lleve dos a la meta.', pairs: 'Parejas: 2 contra 2, compañeros enfrente.', '1v1': '1 c 1: dos colores cada uno.', '6-piece': '6 fichas: dos colores de seis fichas cada uno; ganan las seis de un color en la meta.', '3v3': '3 c 3: seis colores, equipos alternados alrededor del tablero.' },
     modes_h: 'Modalidades', common_h: 'En todas las mesas',
     house_h: 'Normas de la casa', house: 'Una sala puede cambiar algunas reglas de juego de su reglamento, como la cuenta por comer o el castigo de los tres seises: quien la crea las elige en «Normas de la casa», y la sala las muestra a todos antes y durante la partida. Las partidas con normas de la casa no cuentan en la clasificación.',
+    ratings_h: 'Puntuación', ratings: 'Cada jugador tiene una puntuación de nivel por reglamento (Playgridia, Ludoteka y Marruecos por separado), que calcula el servidor con el método Weng-Lin (OpenSkill). Una partida es puntuable cuando no tiene normas de la casa y hay personas (no bots) en al menos dos bandos distintos; los bots en otros asientos no lo impiden. Todos empiezan con 1500; ganar a jugadores más fuertes la sube más, perder contra más débiles la baja más. Una puntuación es provisional, se muestra con «?» (1500?), hasta que su dueño ha jugado 5 partidas puntuables en ese reglamento; la clasificación por puntuación solo incluye las que ya no son provisionales.',
   },
   fr: {
     title: 'Comment jouer',
@@ -42,6 +44,7 @@ const TEXT = {
     modes: { individual: 'Individuel : 2 à 4 joueurs, une couleur chacun.', quick: 'Rapide : un pion commence sur la sortie ; le premier à en rentrer deux gagne.', pairs: 'Équipes : 2 contre 2, partenaires face à face.', '1v1': '1 c 1 : deux couleurs chacun.', '6-piece': '6 pions : deux couleurs de six pions chacun ; six pions d’une couleur arrivés gagnent.', '3v3': '3 c 3 : six couleurs, équipes alternées autour du plateau.' },
     modes_h: 'Modes', common_h: 'À toutes les tables',
     house_h: 'Règles maison', house: 'Une salle peut changer certaines règles de jeu de son règlement, comme les cases comptées pour une capture ou la pénalité des trois 6 : qui la crée les choisit dans « Règles maison », et la salle les montre à tous avant et pendant la partie. Les parties aux règles maison ne comptent pas au classement.',
+    ratings_h: 'Cote', ratings: 'Chaque joueur a une cote de niveau par règlement (Playgridia, Ludoteka et Maroc séparément), calculée par le serveur avec la méthode Weng-Lin (OpenSkill). Une partie est classée quand elle n’a pas de règles maison et que des personnes (pas des bots) occupent au moins deux camps différents ; des bots aux autres places ne l’empêchent pas. Tout le monde commence à 1500 ; battre des joueurs plus forts la fait monter davantage, perdre contre des plus faibles la fait baisser davantage. Une cote est provisoire, affichée avec un « ? » (1500?), tant que son titulaire n’a pas joué 5 parties classées dans ce règlement ; le classement par cote ne montre que les cotes qui ne sont plus provisoires.',
   },
 };
 
@@ -60,6 +63,7 @@ export function mountHowTo(main) {
     Object.keys(x.sets).map((set) => h('section', { id: `howto-${set}` },
       h('h3', name(set)), h('ul', x.sets[set].map((line) => h('li', line))))),
     h('h3', x.modes_h), h('ul', Object.values(x.modes).map((line) => h('li', line))),
-    h('section', { id: 'howto-house' }, h('h3', x.house_h), h('p', x.house))));
+    h('section', { id: 'howto-house' }, h('h3', x.house_h), h('p', x.house)),
+    h('section', { id: 'howto-ratings' }, h('h3', x.ratings_h), h('p', x.ratings))));
   return () => {};
 }

@@ -3,16 +3,21 @@
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { ratingChip, changeChip } from './rating.js';
 
-/** One line per rule set played: games and wins, and apart those against people. */
+/**
+ * One line per rule set played: games and wins, apart those against people, and the skill rating in those
+ * rules (marked while provisional) once a rated game was played.
+ */
 export function recordItems(rules) {
   return rules.map((r) => h('li', { 'data-rules': r.rules },
     h('strong', t('rulesets.' + r.rules)), ' ',
     h('span', t('stats_line', { games: r.games, wins: r.wins, pct: Math.round((100 * r.wins) / r.games) })),
-    r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null));
+    r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null,
+    r.rating ? [' ', ratingChip(r.rating)] : null));
 }
 
-/** The latest finished games, newest first: rules, result, company and the replay. */
+/** The latest finished games, newest first: rules, result, the rating change of a rated one, company and the replay. */
 export function recentItems(recent) {
   return recent.map((g) => h('li', { 'data-game': g.game_id },
     h('div.info',
@@ -21,6 +26,8 @@ export function recentItems(recent) {
       // Played with house rules: counted here, not on the leaderboard.
       g.house_rules ? [' ', h('span.chip.house', { title: t('house_not_ranked') }, t('house_rules'))] : null),
     h('span.chip', { class: g.won ? 'ok' : '', 'data-result': g.won ? 'won' : 'lost' }, g.won ? t('won') : t('lost')),
+    // A rated game: what it did to the rating (nothing for the others).
+    changeChip(g.rating_change),
     h('a', { href: `/replay/${g.game_id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))));
 }
 

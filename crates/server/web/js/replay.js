@@ -12,7 +12,8 @@ import { describe } from './events.js';
 import { BoardView } from './board.js';
 import { slotColours } from './geometry.js';
 import { verifySeed, dieOf } from './sha256.js';
-import { dieFace } from './room.js';
+import { dieFace, swatch } from './room.js';
+import { ratingsList } from './rating.js';
 import { loadRules, houseLine } from './house.js';
 
 /** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
@@ -149,6 +150,22 @@ function moveWords(text) {
 }
 
 /**
+ * The result of a finished game: who won and, for a rated game, each person's rating before → after
+ * (`result.ratings`, from the replay or the record: the server's numbers, never the page's).
+ */
+function resultCard(rec, replay) {
+  const result = (replay && replay.result) || rec.result;
+  if (!result || !Array.isArray(result.winner_seats)) return null;
+  const view = replay && replay.initial;
+  const colours = (seat) => (view && view.seats && view.seats[seat] ? view.seats[seat].colours.map(swatch) : null);
+  const name = (seat) => seatLabel(rec, seat);
+  return h('section.card', { id: 'replay-result' },
+    h('h2', t('game_result')),
+    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(', ') })),
+    ratingsList(result, name, { id: 'replay-ratings', decorate: colours }));
+}
+
+/**
  * The "Expert's view" card of a finished game's replay: at a step that is a move, one click asks the
  * server (GET /api/games/{id}/analysis) what the expert bot plays in the position that move was played in.
  * Answers are kept per step, so going back and forth asks once.
@@ -255,7 +272,7 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ' ▶'),
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
-        h('div.side', h('section.card', die), h('section.card', h('h2', t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
+        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;

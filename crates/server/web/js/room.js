@@ -12,6 +12,7 @@ import { historyFromRecord } from './replay.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
 import { loadRules, houseLine } from './house.js';
+import { ratingsList } from './rating.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -22,7 +23,7 @@ export function dieFace(n, extra = '') {
   return d;
 }
 
-function swatch(colour) {
+export function swatch(colour) {
   const c = COLOURS[colour] || COLOURS.yellow;
   return h('span.swatch', { class: colour, style: `background:${c.fill}`, title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
 }
@@ -511,7 +512,8 @@ export function mountRoom(main, ref) {
     const side = g.result ? g.result.winner_side : g.view.turn.winner_side;
     const seats = g.result && g.result.winner_seats ? g.result.winner_seats : g.view.seats.filter((s) => s.side === side).map((s) => s.seat);
     const mine = mySeatIndex();
-    const key = `${side}/${seats.join(',')}/${mine}/${!!g.seed}`;
+    const ratings = g.result && Array.isArray(g.result.ratings) ? g.result.ratings : [];
+    const key = `${side}/${seats.join(',')}/${mine}/${!!g.seed}/${ratings.map((r) => `${r.seat}:${r.before}:${r.after}`).join(',')}`;
     if (end.dataset.key === key) return;
     end.dataset.key = key;
     end.classList.remove('hidden');
@@ -520,6 +522,8 @@ export function mountRoom(main, ref) {
       h('p', { id: 'winner' }, seats.map((s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null)), ' ',
         t('winner', { names: seats.map(seatName).join(', ') })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
+      // A rated game: each person's rating before → after, as the server computed it.
+      ratingsList(g.result, seatName, { decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
       h('div.row',
         // The same players and settings in a new room: whoever asks first creates it, the others join it.
         mine !== null ? h('button.primary', { type: 'button', id: 'rematch', onclick: async (e) => {
@@ -536,6 +540,14 @@ export function mountRoom(main, ref) {
         h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link' }, h(mine !== null ? 'button' : 'button.primary', { type: 'button', tabindex: -1 }, t('replay'))),
         h('a', { href: '/', 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('back_home')))),
     );
+    // Drawn again (the ratings came after the seed): the dice proof checked already stays on it.
+    const checked = ctx.els.proof && ctx.els.proof.querySelector('#proof-status[data-verified]');
+    if (checked) end.append(endProof(checked));
+  }
+
+  /** The end card's line of the dice proof, from the proof card's checked status. */
+  function endProof(status) {
+    return h('div.proof', h('p', h('strong', t('dice_proof')), ': ', h('span', { class: status.className, id: 'end-proof', 'data-verified': status.dataset.verified }, status.textContent)));
   }
 
   async function renderProof() {
@@ -560,7 +572,7 @@ export function mountRoom(main, ref) {
       // The end card also shows the proof.
       const end = ctx.els.end;
       if (end && !end.classList.contains('hidden') && !end.querySelector('.proof')) {
-        end.append(h('div.proof', h('p', h('strong', t('dice_proof')), ': ', h('span', { class: status.className, id: 'end-proof', 'data-verified': status.dataset.verified }, status.textContent))));
+        end.append(endProof(status));
       }
     }
   }
