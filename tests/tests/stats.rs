@@ -137,14 +137,19 @@ async fn counted(server: TestServer) {
         recent[0]["game_id"].as_str().unwrap()
     );
     assert_eq!(server.get_as(&ana.token, &replay).await.0, 200);
+    let mut ratings = Vec::new();
     for rules in ana_stats["rules"].as_array_mut().unwrap() {
-        let finished = rules
-            .as_object_mut()
-            .unwrap()
-            .remove("last_finished_at")
-            .unwrap();
+        let rules = rules.as_object_mut().unwrap();
+        let finished = rules.remove("last_finished_at").unwrap();
         assert!(finished.as_i64().unwrap() > 0);
+        ratings.push(rules.remove("rating").unwrap());
     }
+    // Only the game against Bea was rated (people on two sides): a rating of playgridia, none of ludoteka.
+    assert!(ratings[0].is_null(), "{ratings:?}");
+    assert_eq!(
+        (&ratings[1]["games"], &ratings[1]["provisional"]),
+        (&json!(1), &json!(true))
+    );
     assert_eq!(
         ana_stats,
         json!({
@@ -264,15 +269,19 @@ async fn old_games_are_in_the_records(server: TestServer) {
     assert_eq!(
         solo,
         json!({ "games": 1, "wins": 1, "rules": [
-            { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000 },
+            { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000,
+              "rating": null },
         ], "recent": [
-            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000 },
+            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000,
+              "rating_change": null },
         ] })
     );
     let ana = stats(&server, &player("p-ana", "ana-token")).await;
     assert_eq!(
         ana["rules"],
-        json!([{ "rules": "playgridia", "games": 1, "wins": 0, "games_with_people": 1, "wins_with_people": 0, "last_finished_at": 2000 }])
+        // A game against Bea finished before ratings existed: counted, never rated.
+        json!([{ "rules": "playgridia", "games": 1, "wins": 0, "games_with_people": 1, "wins_with_people": 0, "last_finished_at": 2000,
+                 "rating": null }])
     );
     let bea = stats(&server, &player("p-bea", "bea-token")).await;
     assert_eq!(

@@ -6,7 +6,76 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Makes the bots of an arena entry that is not a built-in [`Level`]: a fresh bot for each game.
+pub trait BotMaker: Send + Sync {
+    /// The entry's name in reports.
+    fn name(&self) -> &str;
+    /// A bot for one game, seeded with `seed`; an error says why it could not be made (an engine that
+    /// would not start, say) and stops the arena.
+    fn make(&self, seed: u64) -> Result<Box<dyn Bot>, String>;
+}
+
+/// Who plays an arena entry.
+#[derive(Clone)]
+pub enum Entrant {
+    /// A bot of this crate.
+    Level(Level),
+    /// Bots someone else makes.
+    Other(Arc<dyn BotMaker>),
+}
+
+impl Entrant {
+    /// The name in reports: the level's, or the maker's.
+    pub fn name(&self) -> &str {
+        match self {
+            Entrant::Level(l) => l.name(),
+            Entrant::Other(m) => m.name(),
+        }
+    }
+
+    fn make(&self, seed: u64) -> Result<Box<dyn Bot>, String> {
+        match self {
+            Entrant::Level(l) => Ok(make_bot(*l, seed)),
+            Entrant::Other(m) => m.make(seed),
+        }
+    }
+
+    /// Report order: the levels weakest first, then the others by name.
+    fn order(&self) -> (bool, Option<Level>, &str) {
+        match self {
+            Entrant::Level(l) => (false, Some(*l), ""),
+            Entrant::Other(m) => (true, None, m.name()),
+        }
+    }
+}
+
+impl From<Level> for Entrant {
+    fn from(level: Level) -> Entrant {
+        Entrant::Level(level)
+    }
+}
+
+impl fmt::Debug for Entrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Two entrants are the same when they are the same level, or the same maker.
+impl PartialEq for Entrant {
+    fn eq(&self, other: &Entrant) -> bool {
+        match (self, other) {
+            (Entrant::Level(a), Entrant::Level(b)) => a == b,
+            (Entrant::Other(a), Entrant::Other(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Entrant {}
 
 /// What to play: see [`arena`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,8 +84,8 @@ pub struct ArenaConfig {
     pub rules: RuleSet,
     /// The mode.
     pub mode: Mode,
-    /// One level per seat (*entries*); the player count is their number.
-    pub bots: Vec<Level>,
+    /// One entrant per seat (*entries*); the player count is their number.
+    pub bots: Vec<Entrant>,
     /// Games to play (default 100). Use a multiple of the number of entries for an even seat rotation.
     pub games: u32,
     /// Master seed (default 0): game `i` uses seeds derived from `(seed, i)` only.
@@ -29,11 +98,15 @@ pub struct ArenaConfig {
 
 impl ArenaConfig {
     /// A configuration with the defaults: 100 games, seed 0, all cores.
-    pub fn new(rules: RuleSet, mode: Mode, bots: Vec<Level>) -> ArenaConfig {
+    pub fn new(
+        rules: RuleSet,
+        mode: Mode,
+        bots: impl IntoIterator<Item = impl Into<Entrant>>,
+    ) -> ArenaConfig {
         ArenaConfig {
             rules,
             mode,
-            bots,
+            bots: bots.into_iter().map(Into::into).collect(),
             games: 100,
             seed: 0,
             max_actions: 20_000,
@@ -49,6 +122,13 @@ pub enum ArenaError {
     Setup(SetupError),
     /// The thread pool could not be built.
     Threads(String),
+    /// An entry's bot could not be made or failed during a game (see [`Bot::failure`]).
+    Bot {
+        /// The entry's name.
+        entrant: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for ArenaError {
@@ -56,6 +136,7 @@ impl fmt::Display for ArenaError {
         match self {
             ArenaError::Setup(e) => write!(f, "{e}"),
             ArenaError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+            ArenaError::Bot { entrant, message } => write!(f, "{entrant}: {message}"),
         }
     }
 }
@@ -67,8 +148,8 @@ impl std::error::Error for ArenaError {}
 pub struct EntryStats {
     /// Position of the entry in [`ArenaConfig::bots`].
     pub entry: usize,
-    /// Its level.
-    pub level: Level,
+    /// Its name (the level's, or its maker's).
+    pub level: String,
     /// Games its side won (partners both win a team game).
     pub wins: u32,
     /// Games played (finished or not).
@@ -79,11 +160,11 @@ pub struct EntryStats {
     pub ci95: (f64, f64),
 }
 
-/// Decision times of one level, over the decisions with at least two legal moves.
+/// Decision times of one level (or maker), over the decisions with at least two legal moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelTiming {
-    /// The level.
-    pub level: Level,
+    /// The level's or maker's name.
+    pub level: String,
     /// Decisions measured.
     pub decisions: u64,
     /// Median decision time.
@@ -101,7 +182,7 @@ pub struct ArenaReport {
     pub config: ArenaConfig,
     /// One line per entry, in the order of [`ArenaConfig::bots`].
     pub entries: Vec<EntryStats>,
-    /// One line per level present, weakest first.
+    /// One line per level present, weakest first, then one per maker.
     pub timings: Vec<LevelTiming>,
     /// Games abandoned at `max_actions` (nobody won them).
     pub unfinished: u32,
@@ -151,9 +232,14 @@ pub fn play_game(
     let bots: Vec<_> = seats
         .iter()
         .enumerate()
-        .map(|(s, &l)| make_bot(l, mix_seed(dice_seed, s as u64 + 1000)))
+        .map(|(s, &l)| make_bot(l, bot_seed(dice_seed, s)))
         .collect();
     Ok(play_game_with(game, bots, dice_seed, max_actions))
+}
+
+/// The seed of the bot in seat `seat` of the game whose dice come from `dice_seed`.
+pub fn bot_seed(dice_seed: u64, seat: usize) -> u64 {
+    mix_seed(dice_seed, seat as u64 + 1000)
 }
 
 /// Plays `game` to its end (or `max_actions` rolls and moves) with `bots[s]` playing seat `s` and dice from
@@ -163,23 +249,34 @@ pub fn play_game(
 ///
 /// If a bot returns a move that is not among the legal ones, or `bots` has fewer entries than seats.
 pub fn play_game_with(
+    game: Game,
+    bots: Vec<Box<dyn Bot>>,
+    dice_seed: u64,
+    max_actions: u32,
+) -> GameRecord {
+    play_game_keeping(game, bots, dice_seed, max_actions).0
+}
+
+/// [`play_game_with`], handing the bots back (the arena asks them whether they failed).
+fn play_game_keeping(
     mut game: Game,
     mut bots: Vec<Box<dyn Bot>>,
     dice_seed: u64,
     max_actions: u32,
-) -> GameRecord {
+) -> (GameRecord, Vec<Box<dyn Bot>>) {
     let mut rng = SmallRng::seed_from_u64(dice_seed);
     let mut actions = Vec::new();
     let mut times = vec![Vec::new(); bots.len()];
     for _ in 0..max_actions {
         match game.phase() {
             Phase::Over { side } => {
-                return GameRecord {
+                let record = GameRecord {
                     winner: Some(side),
                     actions,
                     last: game,
                     times,
                 };
+                return (record, bots);
             }
             Phase::Roll => {
                 let die = rng.random_range(1..=6);
@@ -207,16 +304,18 @@ pub fn play_game_with(
         }
     }
     let winner = game.winner();
-    GameRecord {
+    let record = GameRecord {
         winner,
         actions,
         last: game,
         times,
-    }
+    };
+    (record, bots)
 }
 
-/// One game's outcome in an arena: the winning entries (`None`: unfinished), its actions, decision times.
-type GameOutcome = (Option<Vec<usize>>, u32, Vec<(Level, Vec<u64>)>);
+/// One game's outcome in an arena: the winning entries (`None`: unfinished), its actions, and each entry's
+/// decision times.
+type GameOutcome = (Option<Vec<usize>>, u32, Vec<(usize, Vec<u64>)>);
 
 /// Plays `config.games` games and reports per-entry win rates and per-level decision times.
 ///
@@ -228,26 +327,40 @@ type GameOutcome = (Option<Vec<usize>>, u32, Vec<(Level, Vec<u64>)>);
 pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
     let n = config.bots.len();
     // Validate the setup once, with a clear error.
-    Game::new(config.rules, config.mode, n as u8).map_err(ArenaError::Setup)?;
+    let start = Game::new(config.rules, config.mode, n as u8).map_err(ArenaError::Setup)?;
     let started = Instant::now();
-    let run = || -> Result<Vec<GameOutcome>, SetupError> {
+    let run = || -> Result<Vec<GameOutcome>, ArenaError> {
         (0..config.games)
             .into_par_iter()
             .map(|i| {
                 let rot = i as usize % n;
-                // seats[s] = level of the entry sitting in seat s; entry k sits in seat (k + rot) % n.
+                // entry_of_seat[s] = the entry sitting in seat s; entry k sits in seat (k + rot) % n.
                 let mut entry_of_seat = vec![0; n];
                 for k in 0..n {
                     entry_of_seat[(k + rot) % n] = k;
                 }
-                let seats: Vec<Level> = entry_of_seat.iter().map(|&k| config.bots[k]).collect();
-                let rec = play_game(
-                    config.rules,
-                    config.mode,
-                    &seats,
-                    mix_seed(config.seed, i as u64),
-                    config.max_actions,
-                )?;
+                let dice_seed = mix_seed(config.seed, i as u64);
+                let failed = |k: usize, message: String| ArenaError::Bot {
+                    entrant: config.bots[k].name().to_owned(),
+                    message,
+                };
+                let bots = entry_of_seat
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &k)| {
+                        config.bots[k]
+                            .make(bot_seed(dice_seed, s))
+                            .map_err(|m| failed(k, m))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (rec, bots) = play_game_keeping(start, bots, dice_seed, config.max_actions);
+                if let Some((s, message)) = bots
+                    .iter()
+                    .enumerate()
+                    .find_map(|(s, b)| b.failure().map(|m| (s, m)))
+                {
+                    return Err(failed(entry_of_seat[s], message));
+                }
                 let layout = *rec.last.layout();
                 let winners = rec.winner.map(|side| {
                     (0..n)
@@ -259,7 +372,7 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                     .times
                     .into_iter()
                     .enumerate()
-                    .map(|(s, t)| (seats[s], t))
+                    .map(|(s, t)| (entry_of_seat[s], t))
                     .collect();
                 Ok((winners, rec.actions.len() as u32, times))
             })
@@ -273,30 +386,31 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             .build()
             .map_err(|e| ArenaError::Threads(e.to_string()))?
             .install(run)
-    }
-    .map_err(ArenaError::Setup)?;
+    }?;
 
     let mut wins = vec![0u32; n];
     let mut unfinished = 0;
     let mut total_actions = 0u64;
-    let mut times: Vec<(Level, Vec<u64>)> = Vec::new();
+    // Decision times per entrant (entries with the same entrant together).
+    let mut times: Vec<(&Entrant, Vec<u64>)> = Vec::new();
     for (winners, actions, t) in results {
         total_actions += actions as u64;
         match winners {
             Some(w) => w.into_iter().for_each(|k| wins[k] += 1),
             None => unfinished += 1,
         }
-        for (level, v) in t {
-            match times.iter_mut().find(|(l, _)| *l == level) {
+        for (k, v) in t {
+            let entrant = &config.bots[k];
+            match times.iter_mut().find(|(e, _)| *e == entrant) {
                 Some((_, all)) => all.extend(v),
-                None => times.push((level, v)),
+                None => times.push((entrant, v)),
             }
         }
     }
     let entries = (0..n)
         .map(|k| EntryStats {
             entry: k,
-            level: config.bots[k],
+            level: config.bots[k].name().to_owned(),
             wins: wins[k],
             games: config.games,
             win_rate: if config.games == 0 {
@@ -307,10 +421,10 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
             ci95: wilson95(wins[k], config.games),
         })
         .collect();
-    times.sort_by_key(|(l, _)| *l);
+    times.sort_by(|(a, _), (b, _)| a.order().cmp(&b.order()));
     let timings = times
         .into_iter()
-        .map(|(level, mut v)| {
+        .map(|(entrant, mut v)| {
             v.sort_unstable();
             let q = |f: f64| -> Duration {
                 if v.is_empty() {
@@ -320,7 +434,7 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
                 Duration::from_nanos(v[i])
             };
             LevelTiming {
-                level,
+                level: entrant.name().to_owned(),
                 decisions: v.len() as u64,
                 p50: q(0.5),
                 p99: q(0.99),
@@ -345,7 +459,7 @@ pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {
 impl fmt::Display for ArenaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.config;
-        let bots: Vec<&str> = c.bots.iter().map(|l| l.name()).collect();
+        let bots: Vec<&str> = c.bots.iter().map(Entrant::name).collect();
         writeln!(
             f,
             "arena: rules {} mode {} bots {} games {} seed {} ({:.1} s, {:.0} actions/game, {} unfinished)",

@@ -32,9 +32,10 @@
 //!
 //! ## Arena
 //!
-//! [`arena::arena`] plays [`ArenaConfig::games`] games of one rule set × mode with one [`Level`] per seat
-//! (*entries*), on all cores, and returns an [`ArenaReport`] (printable with `Display`): each entry's win
-//! rate with a 95 % Wilson interval, and decision times (p50 / p99) per level.
+//! [`arena::arena`] plays [`ArenaConfig::games`] games of one rule set × mode with one [`Entrant`] per seat
+//! (*entries*: a [`Level`], or any bot a [`BotMaker`] makes, such as the `parchis` CLI's external engines),
+//! on all cores, and returns an [`ArenaReport`] (printable with `Display`): each entry's win rate with a
+//! 95 % Wilson interval, and decision times (p50 / p99) per level or maker.
 //!
 //! ```
 //! use parchis_bots::{ArenaConfig, Level, arena};
@@ -68,8 +69,8 @@ pub mod sharp;
 pub mod value;
 
 pub use arena::{
-    ArenaConfig, ArenaError, ArenaReport, EntryStats, GameRecord, LevelTiming, arena, play_game,
-    play_game_with, wilson95,
+    ArenaConfig, ArenaError, ArenaReport, BotMaker, Entrant, EntryStats, GameRecord, LevelTiming,
+    arena, bot_seed, play_game, play_game_with, wilson95,
 };
 pub use expert::{ExpertBot, Search};
 pub use greedy::GreedyBot;
@@ -87,6 +88,13 @@ pub trait Bot: Send {
     /// Picks one of `legal`, the non-empty legal moves of `game` (as [`Game::legal_moves`] returns them) for
     /// the seat to act. The returned move is one of `legal`.
     fn choose(&mut self, game: &Game, legal: &[Move]) -> Move;
+
+    /// Why this bot can no longer be trusted, if it failed (an engine in another process that crashed, said
+    /// something other than a legal move or took too long): it then plays the first legal move to keep the
+    /// game valid, and an [`arena`] stops with this message. The bots of this crate never fail.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A bot strength.

@@ -2,9 +2,11 @@
 //!
 //! `new` prints a start position, `legal` lists legal moves, `play` applies rolls and moves, `simulate` plays
 //! seeded random games and measures speed, `perft` counts the sequences of actions from a position, `bot`
-//! prints a bot's move. Bad input gets a clear message and a non-zero exit.
+//! prints a bot's move, `engine` plays one over the engine protocol (ENGINE.md), which `arena --engine` also
+//! speaks to seat bots from other programs. Bad input gets a clear message and a non-zero exit.
 
 mod commands;
+mod external;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -40,6 +42,8 @@ enum Command {
     Perft(commands::perft::Args),
     /// Print the move a bot (expert by default) picks in a position (rolling --die first if it waits for a roll).
     Bot(commands::bot::Args),
+    /// Play a bot over the engine protocol on standard input and output (ENGINE.md).
+    Engine(commands::engine::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => commands::arena::run(a),
         Command::Perft(a) => commands::perft::run(a),
         Command::Bot(a) => commands::bot::run(a),
+        Command::Engine(a) => commands::engine::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,10 @@
+use crate::external::External;
 use clap::Args as ClapArgs;
-use parchis_bots::Level;
 use parchis_bots::arena::{ArenaConfig, arena};
+use parchis_bots::{Entrant, Level};
 use parchis_rules::{Mode, RuleSet};
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -9,9 +12,17 @@ pub struct Args {
     rules: String,
     #[arg(long)]
     mode: String,
-    /// One bot level per seat, comma-separated: random, greedy or expert (e.g. expert,greedy,greedy,greedy).
+    /// One bot per seat, comma-separated: random, greedy, expert or the NAME of an --engine (e.g.
+    /// expert,greedy,greedy,greedy or mine,greedy).
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<String>,
+    /// A bot in another program, as NAME=COMMAND (a shell command line speaking the engine protocol of
+    /// ENGINE.md, e.g. mine="python3 my_bot.py"); may be given several times.
+    #[arg(long = "engine", value_name = "NAME=COMMAND")]
+    engines: Vec<String>,
+    /// How long an engine may take to start and to answer each move, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    engine_timeout_ms: u64,
     #[arg(long, default_value_t = 100)]
     games: u32,
     #[arg(long, default_value_t = 0)]
@@ -30,11 +41,41 @@ pub fn run(a: Args) -> Result<(), String> {
         .mode
         .parse()
         .map_err(|e: parchis_rules::SetupError| e.to_string())?;
+    let mut engines: Vec<Arc<External>> = Vec::new();
+    for spec in &a.engines {
+        let (name, command) = spec
+            .split_once('=')
+            .map(|(n, c)| (n.trim(), c.trim()))
+            .filter(|(n, c)| !n.is_empty() && !c.is_empty())
+            .ok_or_else(|| format!("--engine wants NAME=COMMAND, not `{spec}`"))?;
+        if name.parse::<Level>().is_ok() || name.contains(',') {
+            return Err(format!(
+                "--engine name `{name}` is taken: choose one that is not a level or a list"
+            ));
+        }
+        if engines.iter().any(|e| e.name == name) {
+            return Err(format!("--engine `{name}` is given twice"));
+        }
+        engines.push(Arc::new(External {
+            name: name.to_owned(),
+            command: command.to_owned(),
+            timeout: Duration::from_millis(a.engine_timeout_ms),
+        }));
+    }
     let bots = a
         .bots
         .iter()
-        .map(|b| b.trim().parse::<Level>().map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|b| {
+            let b = b.trim();
+            match engines.iter().find(|e| e.name == b) {
+                Some(e) => Ok(Entrant::Other(e.clone())),
+                None => b
+                    .parse::<Level>()
+                    .map(Entrant::Level)
+                    .map_err(|e| format!("{e}, or the name of an --engine")),
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }

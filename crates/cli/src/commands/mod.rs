@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod bot;
+pub mod engine;
 pub mod legal;
 pub mod new;
 pub mod perft;
