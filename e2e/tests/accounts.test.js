@@ -129,6 +129,24 @@ test('a device signed out from another stops playing at once: its game page goes
   await phone.context.close();
 });
 
+test('downloading your data saves one JSON file of what the server keeps about you, without secrets', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Quim');
+  const who = await identity(p.page);
+  await p.page.click('#export-me summary');
+  assert.match(await p.page.textContent('#export-me'), /JSON file/);
+  const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('#export-me-download')]);
+  assert.equal(download.suggestedFilename(), `parchis-data-${who.id}.json`);
+  const file = await download.path();
+  const data = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+  assert.equal(data.player.id, who.id);
+  assert.equal(data.player.display_name, 'Quim');
+  assert.equal(data.account, null, 'a guest has no account');
+  assert.ok(!JSON.stringify(data).includes(who.token), 'the token is not in it');
+  assertNoErrors(p.page);
+  await p.context.close();
+});
+
 test('deleting your data erases the player on every device after a second click', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Olga');

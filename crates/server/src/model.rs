@@ -561,3 +561,98 @@ pub struct ReportList {
     /// Reported messages still standing (their writer not erased), most recently reported first.
     pub messages: Vec<ReportedMessage>,
 }
+
+/// Response of `GET /api/players/me/export`: everything the server keeps about you, as one JSON file.
+/// Secrets stay out (token and password hashes, the seeds of games still being played).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DataExport {
+    /// When it was made, Unix ms.
+    pub exported_at: i64,
+    /// You as a player.
+    pub player: ExportedPlayer,
+    /// Your account, if you made one.
+    pub account: Option<ExportedAccount>,
+    /// Every room you sat in, newest first, with its game.
+    pub rooms: Vec<ExportedRoom>,
+    /// Every finished game you sat at, newest first.
+    pub results: Vec<RecentGame>,
+    /// Your ratings, per rule set.
+    pub ratings: Vec<ExportedRating>,
+    /// Every chat message you wrote, oldest first.
+    pub chat_messages: Vec<ExportedMessage>,
+    /// Every report you made of someone's message, oldest first.
+    pub reports: Vec<ExportedReport>,
+}
+
+/// You as a player (`DataExport::player`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedPlayer {
+    pub id: String,
+    pub display_name: String,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// Your account (`DataExport::account`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedAccount {
+    pub username: String,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Devices signed in to it besides the one the player was made on.
+    pub signed_in_devices: i64,
+}
+
+/// A room you sat in (`DataExport::rooms`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedRoom {
+    pub room_id: String,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// Your seat.
+    pub seat: i64,
+    /// The room's settings.
+    #[schema(value_type = Object)]
+    pub settings: Value,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Its game, once started (its record: `GET /api/games/{id}/record`).
+    pub game_id: Option<String>,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+/// A rating of yours (`DataExport::ratings`), with the skill estimate behind it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedRating {
+    pub rules: String,
+    /// As shown.
+    pub rating: Rating,
+    /// Skill estimate (Weng-Lin μ; the rating shown is 60 μ).
+    pub mu: f64,
+    /// Its uncertainty (σ).
+    pub sigma: f64,
+    /// When a rated game last changed it, Unix ms.
+    pub updated_at: i64,
+}
+
+/// A chat message you wrote (`DataExport::chat_messages`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedMessage {
+    pub room_id: String,
+    pub seq: i64,
+    pub text: String,
+    /// Unix ms.
+    pub at: i64,
+}
+
+/// A report you made (`DataExport::reports`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedReport {
+    pub room_id: String,
+    /// The reported message's number in its room's chat.
+    pub seq: i64,
+    pub reason: String,
+    /// Unix ms.
+    pub at: i64,
+}

@@ -20,6 +20,7 @@
 
 mod accounts;
 mod chat;
+mod export;
 mod games;
 mod log_writer;
 mod players;
@@ -36,6 +37,7 @@ use sqlx::sqlite::{
 
 pub use accounts::AccountRow;
 pub use chat::ChatRow;
+pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
 pub use games::{GameRow, LeaderRow, LogRow, NewGame, RatingRow, RecordRow, ResultRow};
 pub use players::PlayerRow;
 pub use reports::{ReportRow, Reported};

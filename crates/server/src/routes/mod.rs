@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod analysis;
+pub mod export;
 pub mod games;
 pub mod health;
 pub mod leaderboard;
@@ -41,6 +42,7 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         )
         .route("/api/players/me/rooms", get(players::my_rooms))
         .route("/api/players/me/stats", get(stats::my_stats))
+        .route("/api/players/me/export", get(export::export_me))
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/rules", get(rules::rules))
         .route("/api/accounts/{username}/stats", get(stats::player_stats))

@@ -98,20 +98,22 @@ fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>, ratings: &[RatingRow]) -
         games: rules.iter().map(|r| r.games).sum(),
         wins: rules.iter().map(|r| r.wins).sum(),
         rules,
-        recent: latest
-            .into_iter()
-            .map(|r| RecentGame {
-                game_id: r.game_id,
-                rules: r.rules,
-                won: r.won != 0,
-                people: r.people,
-                house_rules: r.house_rules != 0,
-                finished_at: r.finished_at,
-                rating_change: r
-                    .mu_before
-                    .zip(r.mu_after)
-                    .map(|(before, after)| points(after) - points(before)),
-            })
-            .collect(),
+        recent: latest.into_iter().map(recent_game).collect(),
+    }
+}
+
+/// A finished game of a player's record.
+pub(crate) fn recent_game(r: ResultRow) -> RecentGame {
+    RecentGame {
+        game_id: r.game_id,
+        rules: r.rules,
+        won: r.won != 0,
+        people: r.people,
+        house_rules: r.house_rules != 0,
+        finished_at: r.finished_at,
+        rating_change: r
+            .mu_before
+            .zip(r.mu_after)
+            .map(|(before, after)| points(after) - points(before)),
     }
 }

@@ -82,6 +82,19 @@ export async function signOut() {
 }
 
 /** Erases this player for good (name, account, chat messages, every device) and forgets it here. */
+/** Everything the server keeps about this player, as a JSON file the browser saves. */
+export async function downloadMyData() {
+  const data = await call('GET', '/api/players/me/export');
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `parchis-data-${data.player.id}.json`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export async function eraseMe() {
   await call('DELETE', '/api/players/me');
   forget();

@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -94,6 +94,7 @@ function nameCard(onChange) {
       h('div.row', h('button', { type: 'button', id: 'change-name', onclick: () => { edit.classList.toggle('hidden'); input.focus(); } }, t('change_name'))),
       edit, err,
       who.username ? signedInPart(who, onChange) : accountPart(onChange),
+      exportPart(),
       erasePart(onChange),
     );
   } else {
@@ -113,6 +114,19 @@ function nameCard(onChange) {
     );
   }
   return card;
+}
+
+/** Downloading your data: what the server keeps about you, as a file. */
+function exportPart() {
+  const err = h('p.error', { role: 'alert' });
+  return h('details.account', { id: 'export-me' },
+    h('summary', t('export_me')),
+    h('p.muted', t('export_me_hint')),
+    h('div.row', h('button', {
+      type: 'button', id: 'export-me-download',
+      onclick: async () => { err.textContent = ''; try { await downloadMyData(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
+    }, t('export_me'))),
+    err);
 }
 
 /** Deleting your data, behind a second, explicit click. */

@@ -1,0 +1,97 @@
+//! What a player's data export (`GET /api/players/me/export`) reads beyond their rooms and results.
+
+use super::{Db, DbError, on_pool};
+
+/// A player's account, without its password hash.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportAccountRow {
+    pub username: String,
+    pub created_at: i64,
+    /// Devices signed in with a session token (the first device's token is the player's own).
+    pub sessions: i64,
+}
+
+/// A rating in full: its skill estimate and uncertainty, as the ratings table holds them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportRatingRow {
+    pub rules: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+    pub updated_at: i64,
+}
+
+/// A chat message the player wrote.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportMessageRow {
+    pub room_id: String,
+    pub seq: i64,
+    pub text: String,
+    pub at: i64,
+}
+
+/// A report the player made of someone's message.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportReportRow {
+    pub room_id: String,
+    pub seq: i64,
+    pub reason: String,
+    pub at: i64,
+}
+
+impl Db {
+    /// The player's account, if they made one.
+    pub async fn export_account(
+        &self,
+        player_id: &str,
+    ) -> Result<Option<ExportAccountRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportAccountRow>(
+                "SELECT a.username, a.created_at, \
+                 (SELECT COUNT(*) FROM sessions s WHERE s.player_id = a.player_id) AS sessions \
+                 FROM accounts a WHERE a.player_id = $1",
+            )
+            .bind(player_id)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// Every rating of the player, by rule set.
+    pub async fn export_ratings(&self, player_id: &str) -> Result<Vec<ExportRatingRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportRatingRow>(
+                "SELECT rules, mu, sigma, games, updated_at FROM ratings WHERE player_id = $1 ORDER BY rules",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Every chat message the player wrote, oldest first.
+    pub async fn export_messages(&self, player_id: &str) -> Result<Vec<ExportMessageRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportMessageRow>(
+                "SELECT room_id, seq, text, at FROM chat_messages WHERE player_id = $1 \
+                 ORDER BY at, room_id, seq",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Every report the player made, oldest first.
+    pub async fn export_reports(&self, player_id: &str) -> Result<Vec<ExportReportRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportReportRow>(
+                "SELECT room_id, seq, reason, at FROM chat_reports WHERE reporter_id = $1 \
+                 ORDER BY at, room_id, seq",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+}

@@ -1,0 +1,98 @@
+//! `GET /api/players/me/export`: everything the server keeps about the caller, as one JSON file to keep
+//! (the right of access, beside `DELETE /api/players/me`, the right to be forgotten).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+
+use super::stats::recent_game;
+use crate::AppState;
+use crate::db::now_ms;
+use crate::error::{AppError, ErrorBody};
+use crate::extract::AuthPlayer;
+use crate::model::{
+    DataExport, ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport,
+    ExportedRoom, Rating,
+};
+
+/// Everything the server keeps about you: player, account, rooms, results, ratings, chat messages and
+/// reports. Served as a file to download (`parchis-data-<id>.json`).
+#[utoipa::path(get, path = "/api/players/me/export", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Your data", body = DataExport),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody)))]
+pub async fn export_me(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<impl IntoResponse, AppError> {
+    let db = &state.db;
+    let me = db.player(&player.id).await?.ok_or(AppError::InvalidToken)?;
+    let account = db.export_account(&me.id).await?;
+    let rooms = db.player_rooms(&me.id, i64::MAX).await?;
+    let results = db.player_results(&me.id, i64::MAX).await?;
+    let ratings = db.export_ratings(&me.id).await?;
+    let messages = db.export_messages(&me.id).await?;
+    let reports = db.export_reports(&me.id).await?;
+    let export = DataExport {
+        exported_at: now_ms(),
+        account: account.map(|a| ExportedAccount {
+            username: a.username,
+            created_at: a.created_at,
+            signed_in_devices: a.sessions,
+        }),
+        rooms: rooms
+            .into_iter()
+            .map(|r| ExportedRoom {
+                room_id: r.room_id,
+                status: r.status,
+                seat: r.seat,
+                settings: serde_json::to_value(&r.settings.0).unwrap_or_default(),
+                created_at: r.created_at,
+                game_id: r.game_id,
+                started_at: r.started_at,
+                finished_at: r.finished_at,
+            })
+            .collect(),
+        results: results.into_iter().map(recent_game).collect(),
+        ratings: ratings
+            .into_iter()
+            .map(|r| ExportedRating {
+                rating: Rating::of(r.mu, r.games),
+                rules: r.rules,
+                mu: r.mu,
+                sigma: r.sigma,
+                updated_at: r.updated_at,
+            })
+            .collect(),
+        chat_messages: messages
+            .into_iter()
+            .map(|m| ExportedMessage {
+                room_id: m.room_id,
+                seq: m.seq,
+                text: m.text,
+                at: m.at,
+            })
+            .collect(),
+        reports: reports
+            .into_iter()
+            .map(|r| ExportedReport {
+                room_id: r.room_id,
+                seq: r.seq,
+                reason: r.reason,
+                at: r.at,
+            })
+            .collect(),
+        player: ExportedPlayer {
+            id: me.id,
+            display_name: me.display_name,
+            created_at: me.created_at,
+        },
+    };
+    let file = format!(
+        "attachment; filename=\"parchis-data-{}.json\"",
+        export.player.id
+    );
+    Ok(([(header::CONTENT_DISPOSITION, file)], Json(export)))
+}

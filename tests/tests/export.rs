@@ -1,0 +1,146 @@
+//! A player's data export (`GET /api/players/me/export`): everything kept about them, in one file, with
+//! no secret in it; nothing of anyone else's.
+mod common;
+
+use common::game::two_play;
+use common::ws::WsClient;
+use common::{Player, TestServer};
+use serde_json::{Value, json};
+
+async fn export(server: &TestServer, player: &Player) -> (u16, Value, Option<String>) {
+    let resp = server
+        .get("/api/players/me/export")
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    let disposition = resp
+        .headers()
+        .get("content-disposition")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    (status, resp.json().await.unwrap(), disposition)
+}
+
+#[tokio::test]
+async fn a_player_downloads_everything_kept_about_them_and_nothing_secret() {
+    exported(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn the_export_on_postgres() {
+    exported(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
+}
+
+async fn exported(server: TestServer) {
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
+    let game = two_play(&server, &ana, &bea, quick).await;
+    // In a room of their own, Bea and Ana chat; Ana reports Bea's message.
+    let room = server
+        .room(
+            &bea,
+            json!({ "rules": "ludoteka", "mode": "individual", "players": 4, "public": true }),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, _) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    for (ws, text) in [(&mut bea_ws, "hola"), (&mut ana_ws, "good luck, Bea")] {
+        let ack = ws.request(json!({ "type": "chat", "text": text })).await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    }
+    let (status, _) = server
+        .post_as(
+            &ana,
+            &format!("/api/rooms/{room}/chat/1/report"),
+            json!({ "reason": "rude" }),
+        )
+        .await;
+    assert_eq!(status, 201);
+
+    let (status, data, disposition) = export(&server, &ana).await;
+    assert_eq!(status, 200, "{data}");
+    assert_eq!(
+        disposition.as_deref(),
+        Some(format!("attachment; filename=\"parchis-data-{}.json\"", ana.id).as_str()),
+        "a file to keep"
+    );
+    assert_eq!(
+        (&data["player"]["id"], &data["player"]["display_name"]),
+        (&json!(ana.id), &json!("Ana"))
+    );
+    assert_eq!(data["account"]["username"], "ana");
+    // Both rooms, newest first, with Ana's seat; the finished one with its game.
+    let rooms: Vec<(&str, i64, &str)> = data["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["room_id"].as_str().unwrap(),
+                r["seat"].as_i64().unwrap(),
+                r["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rooms[0], (room.as_str(), 1, "waiting"), "{rooms:?}");
+    assert_eq!((rooms.len(), rooms[1].2), (2, "finished"), "{rooms:?}");
+    assert_eq!(data["rooms"][1]["game_id"], game["id"]);
+    assert_eq!(data["rooms"][1]["settings"]["rules"], "playgridia");
+    // The finished game, rated, and the rating it gave.
+    assert_eq!(data["results"].as_array().unwrap().len(), 1);
+    assert_eq!(data["results"][0]["game_id"], game["id"]);
+    let change = data["results"][0]["rating_change"].as_i64().expect("rated");
+    assert_eq!(data["ratings"][0]["rules"], "playgridia");
+    assert_eq!(
+        data["ratings"][0]["rating"]["value"].as_i64(),
+        Some(1500 + change)
+    );
+    assert!(
+        data["ratings"][0]["sigma"]
+            .as_f64()
+            .is_some_and(|s| s > 0.0 && s < 25.0 / 3.0)
+    );
+    // Her own message, not Bea's; her report.
+    let texts: Vec<&str> = data["chat_messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["good luck, Bea"]);
+    assert_eq!(
+        data["reports"],
+        json!([{ "room_id": room, "seq": 1, "reason": "rude", "at": data["reports"][0]["at"] }])
+    );
+    // No secret: no token, no hash of one, no password hash.
+    let text = data.to_string();
+    for secret in [ana.token.as_str(), "token_hash", "password", "$argon2"] {
+        assert!(!text.contains(secret), "`{secret}` in the export: {text}");
+    }
+
+    // A guest has no account; a wrong token gets nothing.
+    let guest = server.player("Guest").await;
+    let (status, data, _) = export(&server, &guest).await;
+    assert_eq!(
+        (status, &data["account"], &data["rooms"]),
+        (200, &Value::Null, &json!([]))
+    );
+    let nobody = Player {
+        id: "x".into(),
+        token: "not-a-token".into(),
+    };
+    let (status, body, _) = export(&server, &nobody).await;
+    assert_eq!((status, &body["code"]), (401, &json!("invalid_token")));
+    server.finish().await;
+}
