@@ -22,6 +22,12 @@ async fn my_stats(server: &TestServer, player: &Player) -> Value {
     stats
 }
 
+/// The stored result of a finished game (as its replay gives it).
+async fn result_of(server: &TestServer, game: &Value) -> Value {
+    let path = format!("/api/games/{}/replay", game["id"].as_str().unwrap());
+    get(server, &path).await["result"].clone()
+}
+
 /// A player's record of one rule set.
 fn rules_line<'a>(stats: &'a Value, rules: &str) -> &'a Value {
     stats["rules"]
@@ -48,15 +54,8 @@ async fn rated_game(server: TestServer) {
     let ana_won = game["won"].as_bool().expect("a finished game");
 
     // The result everyone in the room and the replay see: both people, from 1500.
-    let replay = get(
-        &server,
-        &format!("/api/games/{}/replay", game["id"].as_str().unwrap()),
-    )
-    .await;
-    let ratings = replay["result"]["ratings"]
-        .as_array()
-        .expect("a rated game")
-        .clone();
+    let result = result_of(&server, &game).await;
+    let ratings = result["ratings"].as_array().expect("a rated game").clone();
     assert_eq!(ratings.len(), 2, "{ratings:?}");
     assert_eq!(
         ratings
@@ -152,21 +151,9 @@ async fn games_against_bots_between_partners_or_at_house_rules_are_not_rated() {
     let house = two_play(&server, &ana, &bea, house).await;
 
     for g in [&game, &partners, &house] {
-        let replay = get(
-            &server,
-            &format!("/api/games/{}/replay", g["id"].as_str().unwrap()),
-        )
-        .await;
-        assert!(
-            replay["result"]["winner_side"].is_u64(),
-            "{}",
-            replay["result"]
-        );
-        assert!(
-            replay["result"].get("ratings").is_none(),
-            "not rated: {}",
-            replay["result"]
-        );
+        let result = result_of(&server, g).await;
+        assert!(result["winner_side"].is_u64(), "{result}");
+        assert!(result.get("ratings").is_none(), "not rated: {}", result);
     }
     for player in [&ana, &bea] {
         let stats = my_stats(&server, player).await;
@@ -289,12 +276,8 @@ async fn a_rated_four_player_game_counts_every_person_and_leaves_the_bots_out() 
     let four = json!({ "rules": "playgridia", "mode": "quick", "players": 4, "turn_time_secs": null,
                        "public": true, "bots": [null, null, "random", "random"] });
     let game = two_play(&server, &ana, &bea, four).await;
-    let replay = get(
-        &server,
-        &format!("/api/games/{}/replay", game["id"].as_str().unwrap()),
-    )
-    .await;
-    let ratings = replay["result"]["ratings"]
+    let result = result_of(&server, &game).await;
+    let ratings = result["ratings"]
         .as_array()
         .expect("rated: two people")
         .clone();
@@ -303,7 +286,7 @@ async fn a_rated_four_player_game_counts_every_person_and_leaves_the_bots_out() 
         .map(|r| r["seat"].as_i64().unwrap())
         .collect();
     assert_eq!(seats, vec![0, 1], "people only: {ratings:?}");
-    let winners = replay["result"]["winner_seats"].as_array().unwrap().clone();
+    let winners = result["winner_seats"].as_array().unwrap().clone();
     for r in &ratings {
         let won = winners.contains(&r["seat"]);
         let change = r["after"].as_i64().unwrap() - r["before"].as_i64().unwrap();
@@ -334,17 +317,13 @@ async fn concurrent(server: TestServer) {
     );
     let mut ana_changes = Vec::new();
     for g in [&one, &two] {
-        let replay = get(
-            &server,
-            &format!("/api/games/{}/replay", g["id"].as_str().unwrap()),
-        )
-        .await;
+        let result = result_of(&server, g).await;
         // Ana joined second: seat 1.
-        let line = replay["result"]["ratings"]
+        let line = result["ratings"]
             .as_array()
             .and_then(|r| r.iter().find(|r| r["seat"] == 1))
             .cloned()
-            .unwrap_or_else(|| panic!("Ana rated: {}", replay["result"]));
+            .unwrap_or_else(|| panic!("Ana rated: {result}"));
         ana_changes.push((
             line["before"].as_i64().unwrap(),
             line["after"].as_i64().unwrap(),

@@ -118,25 +118,24 @@ fn an_engine_seated_in_the_arena_plays_exactly_as_the_same_bot_built_in() {
     );
 }
 
+/// `parchis arena` of playgridia 1v1 with `extra` arguments: its exit status and standard error.
+fn arena_1v1(extra: &[&str]) -> (bool, String) {
+    let o = parchis(
+        &[
+            &["arena", "--rules", "playgridia", "--mode", "1v1"][..],
+            extra,
+        ]
+        .concat(),
+    );
+    (o.status.success(), text(&o.stderr))
+}
+
 #[test]
 fn an_engine_that_answers_an_illegal_move_stops_the_arena_naming_the_move_and_the_position() {
     // Reads the greeting, the new game and one question, then answers with a piece that does not exist.
     let liar = "bad=echo ready; read a; read b; read c; read d; read e; echo 'move y9:1-2'; cat >/dev/null";
-    let o = parchis(&[
-        "arena",
-        "--rules",
-        "playgridia",
-        "--mode",
-        "1v1",
-        "--games",
-        "2",
-        "--engine",
-        liar,
-        "--bots",
-        "bad,greedy",
-    ]);
-    assert!(!o.status.success());
-    let err = text(&o.stderr);
+    let (ok, err) = arena_1v1(&["--games", "2", "--engine", liar, "--bots", "bad,greedy"]);
+    assert!(!ok);
     assert!(
         err.contains("bad: `move y9:1-2` is not one of the legal moves"),
         "{err}"
@@ -150,12 +149,7 @@ fn an_engine_that_answers_an_illegal_move_stops_the_arena_naming_the_move_and_th
 #[test]
 fn an_engine_that_does_not_answer_in_time_or_exits_stops_the_arena() {
     let silent = "slow=echo ready; cat >/dev/null";
-    let o = parchis(&[
-        "arena",
-        "--rules",
-        "playgridia",
-        "--mode",
-        "1v1",
+    let (ok, err) = arena_1v1(&[
         "--games",
         "1",
         "--engine",
@@ -165,19 +159,11 @@ fn an_engine_that_does_not_answer_in_time_or_exits_stops_the_arena() {
         "--bots",
         "greedy,slow",
     ]);
-    assert!(!o.status.success());
     assert!(
-        text(&o.stderr).contains("slow: no `move …` within 300 ms"),
-        "{}",
-        text(&o.stderr)
+        !ok && err.contains("slow: no `move …` within 300 ms"),
+        "{err}"
     );
-
-    let gone = parchis(&[
-        "arena",
-        "--rules",
-        "playgridia",
-        "--mode",
-        "1v1",
+    let (ok, err) = arena_1v1(&[
         "--games",
         "1",
         "--engine",
@@ -185,19 +171,8 @@ fn an_engine_that_does_not_answer_in_time_or_exits_stops_the_arena() {
         "--bots",
         "gone,greedy",
     ]);
-    assert!(!gone.status.success());
-    assert!(
-        text(&gone.stderr).contains("gone: "),
-        "{}",
-        text(&gone.stderr)
-    );
-
-    let missing = parchis(&[
-        "arena",
-        "--rules",
-        "playgridia",
-        "--mode",
-        "1v1",
+    assert!(!ok && err.contains("gone: "), "{err}");
+    let (ok, err) = arena_1v1(&[
         "--games",
         "1",
         "--engine",
@@ -205,7 +180,7 @@ fn an_engine_that_does_not_answer_in_time_or_exits_stops_the_arena() {
         "--bots",
         "quiet,greedy",
     ]);
-    assert!(!missing.status.success());
+    assert!(!ok && err.contains("quiet: "), "{err}");
 }
 
 #[test]
@@ -228,18 +203,7 @@ fn engine_names_and_specs_are_checked_before_any_game() {
             "or the name of an --engine",
         ),
     ] {
-        let o = parchis(
-            &[
-                &["arena", "--rules", "playgridia", "--mode", "1v1"][..],
-                &args[..],
-            ]
-            .concat(),
-        );
-        assert!(!o.status.success(), "{args:?}");
-        assert!(
-            text(&o.stderr).contains(message),
-            "{args:?}: {}",
-            text(&o.stderr)
-        );
+        let (ok, err) = arena_1v1(&args);
+        assert!(!ok && err.contains(message), "{args:?}: {err}");
     }
 }
