@@ -461,7 +461,8 @@ function myRoomsCard() {
 }
 
 function joinCard() {
-  const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off' });
+  // A code is written left to right in every language.
+  const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off', dir: 'ltr' });
   return h('section.card', { 'aria-labelledby': 'join-h' },
     h('h2', { id: 'join-h' }, t('join_by_code')),
     h('form.row', {
