@@ -300,7 +300,7 @@ export function mountReplay(main, gameId) {
       }
       status.className = ok ? 'verified' : 'not-verified';
       status.dataset.verified = String(ok);
-      status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (log ${bad})` : ''}`;
+      status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (${t('log_entry', { n: bad })})` : ''}`;
     }
     void slotColours;
   })();

@@ -204,7 +204,7 @@ export function mountRoom(main, ref) {
     const s = st.room.settings;
     clear(root.querySelector('#wr-settings'),
       h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
-      `${s.players} ${t('players').toLowerCase()} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
+      `${t('n_players', { n: s.players })} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
