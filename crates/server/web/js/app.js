@@ -402,10 +402,11 @@ function leaderboardCard() {
     const mine = ++asked;
     const byRating = by.value === 'rating';
     period.textContent = t(byRating ? 'leaders_period_rating' : 'leaders_period');
-    list.dataset.by = by.value;
     try {
       const board = await api.leaderboard(rules.value, 30, by.value);
       if (mine !== asked) return; // an answer for a choice since changed
+      // Said once the rows are this ranking's (not while the previous one's are still shown).
+      list.dataset.by = by.value;
       clear(list, board.players.length
         ? board.players.slice(0, 10).map((p) => h('li', { 'data-username': p.username },
           h('span.rank', `${p.rank}.`), ' ', h('a', { href: `/players/${encodeURIComponent(p.username)}`, 'data-link': true, class: 'player-link' }, h('strong', { dir: 'auto' }, p.display_name)), ' ', h('span.muted', { dir: 'ltr' }, `@${p.username}`), ' ',
