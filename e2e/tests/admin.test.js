@@ -163,12 +163,14 @@ test('the host lists reported messages, dismisses one and erases a writer', { ti
   await writer.context.close();
 });
 
-test('in Spanish and French the page speaks the language', async () => {
-  for (const [locale, label] of [['es-ES', 'Token de administrador'], ['fr-FR', 'Jeton d’administration']]) {
+test('in Spanish, French and Arabic the page speaks the language', async () => {
+  for (const [locale, label] of [['es-ES', 'Token de administrador'], ['fr-FR', 'Jeton d’administration'], ['ar-MA', 'مفتاح المشرف']]) {
     const p = await newPage(browser, { locale });
     await p.page.goto(`${srv.url}/admin`);
     await p.page.waitForSelector('#admin-login:not(.hidden)');
     assert.equal((await p.page.textContent('label[for="admin-token"]')).trim(), label);
+    assert.equal(await p.page.evaluate(() => document.documentElement.dir), locale.startsWith('ar') ? 'rtl' : 'ltr');
+    if (locale.startsWith('ar')) await shot(p.page, 'rtl-admin-login');
     assertNoErrors(p.page, EXPECTED);
     await p.context.close();
   }

@@ -209,7 +209,7 @@ test('Play now against bots plays the house rules set on the form; a quick match
   await p.context.close();
 });
 
-test('every house rule the server offers has a name, and each of its values a text, in English, Spanish and French', async () => {
+test('every house rule the server offers has a name, and each of its values a text, in English, Spanish, French and Arabic', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/`);
   const missing = await p.page.evaluate(async (cat) => {
@@ -230,6 +230,12 @@ test('every house rule the server offers has a name, and each of its values a te
   assert.equal(await p.page.textContent('#house-rules summary'), 'Règles maison');
   assert.equal(await p.page.textContent('label[for="house-capture_bonus"]'), 'Cases pour une capture');
   assert.equal(await p.page.$eval('#house-three_sixes option[value="off"]', (o) => o.textContent), 'sans pénalité');
+  // And the Arabic one, right to left.
+  await p.page.selectOption('#lang', 'ar');
+  await setHouseRules(p.page, {});
+  assert.equal(await p.page.textContent('#house-rules summary'), 'قواعد خاصة');
+  assert.equal(await p.page.textContent('label[for="house-capture_bonus"]'), 'مكافأة الأكل');
+  assert.equal(await p.page.$eval('#house-rules', (d) => getComputedStyle(d).direction), 'rtl');
   assertNoErrors(p.page);
   await p.context.close();
 });
@@ -238,7 +244,7 @@ test('the open house rules fit the create card at 1280, 900 and 375 px in every 
   for (const width of [1280, 900, 375]) {
     const p = await newPage(browser, { viewport: { width, height: 900 }, isMobile: width < 500 });
     await register(p.page, srv.url, `Ivo ${width}`);
-    for (const lang of ['en', 'es', 'fr']) {
+    for (const lang of ['en', 'es', 'fr', 'ar']) {
       await p.page.selectOption('#lang', lang);
       await setHouseRules(p.page, { capture_bonus: '10', three_sixes: 'second', partner_moves: 'stuck' });
       const overflowing = await p.page.evaluate(() => [...document.querySelectorAll('section.card, #house-rules')]

@@ -56,3 +56,43 @@ test('the how-to-play page says as much in every language: the same rule sets, m
     assert.deepEqual(shape(HOWTO_TEXT[lang]), shape(HOWTO_TEXT.en), `${lang} differs from English`);
   }
 });
+
+test('Arabic has every text in Arabic: no English left, arrows pointing the way it reads, Western digits', () => {
+  assert.equal(LANGS.ar, 'العربية');
+  // Latin words an Arabic text may hold: proper names, the server's setting and the name erased players get.
+  const allowed = new Set(['Parchís', 'Playgridia', 'Ludoteka', 'Weng', 'Lin', 'OpenSkill', 'SHA', 'ADMIN_TOKEN', 'README', 'Deleted', 'player']);
+  const texts = { ...flat(STRINGS.ar), ...Object.fromEntries(Object.entries(flat(HOWTO_TEXT.ar)).map(([k, v]) => [`howto.${k}`, v])) };
+  for (const [key, text] of Object.entries(texts)) {
+    const words = String(text).replace(/\{\w+\}/g, '').match(/[A-Za-zÀ-ÿ_]{2,}/g) || [];
+    assert.deepEqual(words.filter((w) => !allowed.has(w)), [], `ar.${key} is not in Arabic: ${text}`);
+    assert.ok(!/→/.test(text), `ar.${key}: an arrow pointing left to right`);
+    assert.ok(!/[\u0660-\u0669\u06f0-\u06f9]/.test(text), `ar.${key}: Western digits (0–9) as in Morocco`);
+  }
+  // Nearly every text has Arabic letters (the others are names and numbers).
+  const arabic = Object.values(texts).filter((v) => /[\u0600-\u06ff]/.test(v)).length;
+  assert.ok(arabic > Object.keys(texts).length * 0.95, `${arabic} of ${Object.keys(texts).length} texts in Arabic letters`);
+});
+
+test('an Arabic browser gets Arabic, right to left; what fills a hole keeps its own direction; English is left to right again', async () => {
+  const saved = [];
+  globalThis.navigator = { languages: ['ar-MA', 'fr'] };
+  globalThis.localStorage = { getItem: () => null, setItem: (k, v) => saved.push([k, v]) };
+  globalThis.document = { documentElement: {} };
+  // A fresh copy of the module, reading this browser's languages.
+  const i18n = await import(new URL('js/i18n.js?arabic', WEB));
+  assert.equal(i18n.getLang(), 'ar');
+  assert.deepEqual(document.documentElement, { lang: 'ar', dir: 'rtl' });
+  // A name, a piece or a signed number between isolates (FSI … PDI); a plain number as it is.
+  assert.equal(i18n.t('turn_of', { name: 'Ana B.' }), 'دور \u2068Ana B.\u2069');
+  assert.equal(i18n.t('rating_change', { change: '+23' }), 'التصنيف \u2068+23\u2069');
+  assert.equal(i18n.t('seats_free', { n: 3 }), 'شاغرة: 3');
+  assert.equal(i18n.t('path', { from: 'A', to: 'B' }), '\u2068A\u2069 ← \u2068B\u2069');
+  assert.equal(i18n.listNames(['Ana', 'Bot 2', 'Rim']), 'Ana، Bot 2 و Rim');
+  assert.equal(i18n.dateLocale(), 'ar-MA-u-nu-latn');
+  assert.equal(new Date(Date.UTC(2026, 0, 31)).toLocaleDateString(i18n.dateLocale(), { timeZone: 'UTC' }).replace(/[^\d/]/g, ''), '31/1/2026');
+  i18n.setLang('en');
+  assert.deepEqual(document.documentElement, { lang: 'en', dir: 'ltr' });
+  assert.deepEqual(saved, [['parchis.lang', 'en']]);
+  assert.equal(i18n.t('turn_of', { name: 'Ana B.' }), "Ana B.'s turn");
+  assert.equal(i18n.dateLocale(), undefined);
+});

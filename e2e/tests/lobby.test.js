@@ -70,10 +70,10 @@ test('lobby on a phone (375x667) and language switch', async () => {
   await p.context.close();
 });
 
-test('the home page fits every card at every width, in every language (long French labels included)', async () => {
+test('the home page fits every card at every width, in every language (long French labels and Arabic right to left included)', async () => {
   for (const width of [1280, 900, 375]) {
     const p = await newPage(browser, { viewport: { width, height: 900 }, isMobile: width < 500 });
-    for (const lang of ['en', 'es', 'fr']) {
+    for (const lang of ['en', 'es', 'fr', 'ar']) {
       await p.page.goto(`${srv.url}/`);
       await p.page.selectOption('#lang', lang);
       await p.page.waitForSelector('#create-room');

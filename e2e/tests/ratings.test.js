@@ -232,7 +232,7 @@ test('ratings on a phone, in the dark: your own record, the end of a game and th
 
 test('the how-to-play page explains ratings in every language', async () => {
   const { page, context } = await newPage(browser, { ...PHONE });
-  for (const [lang, words] of [['en', /1500.*provisional.*5 rated games/], ['es', /1500.*provisional.*5 partidas puntuables/], ['fr', /1500.*provisoire.*5 parties classées/]]) {
+  for (const [lang, words] of [['en', /1500.*provisional.*5 rated games/], ['es', /1500.*provisional.*5 partidas puntuables/], ['fr', /1500.*provisoire.*5 parties classées/], ['ar', /1500.*مؤقت.*5 مباريات مصنَّفة/]]) {
     await page.goto(`${srv.url}/rules`);
     await page.selectOption('#lang', lang);
     await page.waitForFunction((l) => document.documentElement.lang === l, lang);

@@ -2,7 +2,7 @@
 // ADMIN_TOKEN, the chat messages players reported, to dismiss or to erase their writer (PROTOCOL.md,
 // Moderation and Reports). The token stays in this tab's sessionStorage only, never in localStorage.
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, dateLocale } from './i18n.js';
 import { admin } from './api.js';
 
 const KEY = 'parchis.admin-token';
@@ -111,7 +111,7 @@ export function mountAdmin(main) {
 
   /** One reported message: writer, text, reports, reasons, when, the room, and what to do. */
   function item(m) {
-    const when = new Date(m.last_reported_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+    const when = new Date(m.last_reported_at).toLocaleString(dateLocale(), { dateStyle: 'short', timeStyle: 'short' });
     const dismiss = h('button', { type: 'button', class: 'admin-dismiss', 'aria-label': t('admin_dismiss_by', { name: m.display_name }) }, t('admin_dismiss'));
     const erase = h('button.danger', { type: 'button', class: 'admin-erase', 'aria-label': t('admin_erase_by', { name: m.display_name }) }, t('admin_erase'));
     const buttons = [dismiss, erase];
@@ -122,12 +122,12 @@ export function mountAdmin(main) {
     };
     return h('li', { 'data-room': m.room_id, 'data-seq': m.seq, 'data-player': m.player_id },
       h('div.info',
-        h('div', h('strong.report-writer', m.display_name), ' ',
+        h('div', h('strong.report-writer', { dir: 'auto' }, m.display_name), ' ',
           h('span.chip.report-count', t('admin_report_count', { n: m.reports }))),
         // The message as the characters written: text, never markup.
-        h('blockquote.report-text', m.text),
+        h('blockquote.report-text', { dir: 'auto' }, m.text),
         m.reasons.length
-          ? h('div.report-reasons', h('span.muted', t('admin_reasons')), h('ul', m.reasons.map((r) => h('li', r))))
+          ? h('div.report-reasons', h('span.muted', t('admin_reasons')), h('ul', m.reasons.map((r) => h('li', { dir: 'auto' }, r))))
           : h('p.muted.report-reasons', t('admin_no_reason')),
         h('p.muted.report-when', t('admin_last_reported', { when }), ' · ',
           h('a', { href: `/room/${encodeURIComponent(m.room_id)}?watch=1`, 'data-link': true, class: 'report-room' }, t('admin_room', { id: m.room_id })))),

@@ -1,7 +1,7 @@
 // Entry point: router (history API; the server answers index.html for /room/…, /replay/…, /admin…),
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
-import { t, LANGS, getLang, setLang, onLangChange, translate } from './i18n.js';
+import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale } from './i18n.js';
 import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
@@ -356,7 +356,7 @@ function roomsCard() {
         return h('li', { 'data-room': r.id },
           h('div.info',
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
-            h('span.muted', `${owner ? owner.display_name + ' · ' : ''}${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`),
+            h('span.muted', owner ? [h('bdi', owner.display_name), ' · '] : null, `${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`),
             houseTag(r.settings.house_rules)),
           // A room whose seats are all taken (by people or bots) can only be watched.
           free > 0 ? h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))) : null,
@@ -384,7 +384,7 @@ function liveGamesCard() {
         ? rooms.map((r) => h('li', { 'data-room': r.id },
           h('div.info',
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
-            h('span.muted', r.seats.map((s, i) => s.display_name || `Bot ${i + 1}`).join(' · ')),
+            h('span.muted', r.seats.map((s, i) => [i ? ' · ' : '', h('bdi', s.display_name || t('bot_n', { n: i + 1 }))])),
             houseTag(r.settings.house_rules)),
           h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'watch-link' }, h('button', { type: 'button', tabindex: -1 }, t('watch')))))
         : h('li.muted', t('no_live_games')));
@@ -416,13 +416,14 @@ function leaderboardCard() {
     const mine = ++asked;
     const byRating = by.value === 'rating';
     period.textContent = t(byRating ? 'leaders_period_rating' : 'leaders_period');
-    list.dataset.by = by.value;
     try {
       const board = await api.leaderboard(rules.value, 30, by.value);
       if (mine !== asked) return; // an answer for a choice since changed
+      // Said once the rows are this ranking's (not while the previous one's are still shown).
+      list.dataset.by = by.value;
       clear(list, board.players.length
         ? board.players.slice(0, 10).map((p) => h('li', { 'data-username': p.username },
-          h('span.rank', `${p.rank}.`), ' ', h('a', { href: `/players/${encodeURIComponent(p.username)}`, 'data-link': true, class: 'player-link' }, h('strong', p.display_name)), ' ', h('span.muted', `@${p.username}`), ' ',
+          h('span.rank', `${p.rank}.`), ' ', h('a', { href: `/players/${encodeURIComponent(p.username)}`, 'data-link': true, class: 'player-link' }, h('strong', { dir: 'auto' }, p.display_name)), ' ', h('span.muted', { dir: 'ltr' }, `@${p.username}`), ' ',
           // Ranked by rating: the rating first; by wins: the wins first.
           byRating ? [ratingChip(p.rating), ' '] : null,
           h('span.chip', t('wins_games', { wins: p.wins, games: p.games })),
@@ -460,7 +461,7 @@ function myRoomsCard() {
       const result = r.game && r.game.won !== null && r.game.won !== undefined
         ? h('span.chip', { class: r.game.won ? 'ok' : '', 'data-result': r.game.won ? 'won' : 'lost' }, r.game.won ? t('won') : t('lost'))
         : h('span.chip', { class: r.status === 'playing' ? 'away' : '' }, t('status.' + r.status));
-      const when = new Date(r.game ? r.game.started_at : r.created_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+      const when = new Date(r.game ? r.game.started_at : r.created_at).toLocaleString(dateLocale(), { dateStyle: 'short', timeStyle: 'short' });
       const open = r.status === 'finished' && r.game
         ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))
         : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: 'resume-link' }, h('button', { type: 'button', tabindex: -1, class: r.status === 'playing' ? 'primary' : '' }, r.status === 'playing' ? t('resume') : t('open')));
@@ -475,7 +476,8 @@ function myRoomsCard() {
 }
 
 function joinCard() {
-  const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off' });
+  // A code is written left to right in every language.
+  const input = h('input', { id: 'join-code', placeholder: 'ABC123', autocapitalize: 'characters', autocomplete: 'off', dir: 'ltr' });
   return h('section.card', { 'aria-labelledby': 'join-h' },
     h('h2', { id: 'join-h' }, t('join_by_code')),
     h('form.row', {

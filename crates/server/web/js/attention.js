@@ -2,6 +2,8 @@
 // messages came while they were away from the tab, and a short chime (with a buzz on phones, both
 // switchable off) marks the start of their turn.
 
+import { isRtl } from './i18n.js';
+
 const SOUND_KEY = 'parchis.sound';
 
 export class Attention {
@@ -68,7 +70,8 @@ export class Attention {
   update() {
     const marks = [];
     if (this.unread) marks.push(`(${this.unread})`);
-    if (this.myTurn && this.yourTurnText) marks.push(`▶ ${this.yourTurnText} ·`);
+    // The mark points into the title the way the language reads.
+    if (this.myTurn && this.yourTurnText) marks.push(`${isRtl() ? '◀' : '▶'} ${this.yourTurnText} ·`);
     document.title = [...marks, this.base()].join(' ');
   }
 

@@ -285,7 +285,7 @@ export class BoardView {
         pe.setAttribute('role', 'button');
         const mv = this.moves.filter((m) => m.piece === id);
         pe.setAttribute('aria-label', can
-          ? `${pieceName(id)}: ${mv.map((m) => `${placeName(m.from)} → ${placeName(m.to)}`).join(', ')}`
+          ? `${pieceName(id)}: ${mv.map((m) => t('path', { from: placeName(m.from), to: placeName(m.to) })).join(t('list_sep'))}`
           : `${pieceName(id)} — ${t('preselect')}`);
       } else {
         pe.removeAttribute('tabindex');

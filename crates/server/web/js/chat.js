@@ -135,7 +135,7 @@ export class ChatPanel {
     clear(this.list, shown.length
       ? shown.map((m) => h('li', { class: this.isMine(m) ? 'mine' : '', 'data-seq': m.seq },
         h('span.chat-dot', { style: `background:${this.colourOfSeat(m.seat)}`, 'aria-hidden': 'true' }),
-        h('strong.chat-name', name(m)), ' ', h('span.chat-text', m.text),
+        h('strong.chat-name', { dir: 'auto' }, name(m)), ' ', h('span.chat-text', { dir: 'auto' }, m.text),
         this.isMine(m) ? null : h('button', {
           type: 'button', class: 'chat-mute', title: t('mute_name', { name: name(m) }), 'aria-label': t('mute_name', { name: name(m) }),
           onclick: () => this.setMuted(m.player_id, true),
@@ -149,7 +149,7 @@ export class ChatPanel {
       : h('li.muted', t('chat_none')));
     // Who is muted here (among this room's writers), each with a way back.
     const mutedWriters = new Map(this.messages.filter((m) => this.isMuted(m)).map((m) => [m.player_id, name(m)]));
-    clear(this.mutedLine, mutedWriters.size ? [t('muted'), ': ', [...mutedWriters].map(([id, who]) => h('span.chat-muted-one', who, ' ',
+    clear(this.mutedLine, mutedWriters.size ? [t('muted'), ': ', [...mutedWriters].map(([id, who]) => h('span.chat-muted-one', h('bdi', who), ' ',
       h('button', { type: 'button', class: 'chat-unmute', 'data-player': id, onclick: () => this.setMuted(id, false) }, t('unmute')), ' '))] : []);
     // Follow new messages unless the reader scrolled up to read older ones.
     if (atBottom || this.isMine(this.messages[this.messages.length - 1] || {})) this.list.scrollTop = this.list.scrollHeight;

@@ -1,4 +1,6 @@
-// Spanish, French and English texts. The language comes from localStorage, else navigator.language.
+// Spanish, French, English and Arabic texts. The language comes from localStorage, else navigator.language.
+// Arabic is written right to left: the page gets dir="rtl", and what is put into its texts (names, moves,
+// codes) is isolated so that it keeps its own direction.
 
 const S = {
   en: {
@@ -39,6 +41,7 @@ const S = {
     ev_bonus: '{who} earns a count of {n}', ev_bonus_lost: '{who} loses the count of {n}', ev_reroll_lost: '{who} loses the extra roll',
     ev_three_sixes: 'Three sixes for {who}!', ev_three_sixes_home: 'Three sixes for {who}: {piece} goes home from {at}',
     ev_extra: '{who} rolls again', ev_turn: "{who}'s turn", ev_won: '{names} win the game!', ev_won_one: '{names} wins the game!', and: 'and',
+    list_sep: ', ', path: '{from} → {to}', bot_n: 'Bot {n}', skip_to_content: 'Skip to content', n_players: '{n} players', log_entry: 'log {n}',
     leaders_by: 'Rank by', leaders_by_wins: 'Most wins', leaders_by_rating: 'Rating', leaders_period_rating: 'Best rating in these rules in the last 30 days, among players with an account, at least 5 rated games and a rated game in the period.', leaders_none_rating: 'Nobody has 5 rated games and a rated game in this period yet.',
     rating_value: 'rating {value}', rating_provisional: 'provisional: fewer than 5 rated games', rating_games: '{n} rated games', rating_change: 'rating {change}', ratings_after_game: 'Ratings', game_result: 'Result',
     modes: { individual: 'Individual', quick: 'Quick', pairs: 'Pairs (2 v 2)', '1v1': '1 v 1 (two colours each)', '6-piece': '6 pieces', '3v3': '3 v 3 (six colours)' },
@@ -102,6 +105,7 @@ const S = {
     ev_bonus: '{who} se cuenta {n}', ev_bonus_lost: '{who} pierde la cuenta de {n}', ev_reroll_lost: '{who} pierde la tirada extra',
     ev_three_sixes: '¡Tres seises para {who}!', ev_three_sixes_home: 'Tres seises para {who}: {piece} vuelve a casa desde {at}',
     ev_extra: '{who} vuelve a tirar', ev_turn: 'Turno de {who}', ev_won: '¡{names} ganan la partida!', ev_won_one: '¡{names} gana la partida!', and: 'y',
+    list_sep: ', ', path: '{from} → {to}', bot_n: 'Bot {n}', skip_to_content: 'Saltar al contenido', n_players: '{n} jugadores', log_entry: 'registro {n}',
     leaders_by: 'Ordenar por', leaders_by_wins: 'Más victorias', leaders_by_rating: 'Puntuación', leaders_period_rating: 'Mejor puntuación en estas reglas en los últimos 30 días, entre jugadores con cuenta, al menos 5 partidas puntuables y una partida puntuable en el periodo.', leaders_none_rating: 'Aún nadie tiene 5 partidas puntuables y una partida puntuable en este periodo.',
     rating_value: 'puntuación {value}', rating_provisional: 'provisional: menos de 5 partidas puntuables', rating_games: '{n} partidas puntuables', rating_change: 'puntuación {change}', ratings_after_game: 'Puntuaciones', game_result: 'Resultado',
     modes: { individual: 'Individual', quick: 'Rápida', pairs: 'Parejas (2 c 2)', '1v1': '1 c 1 (dos colores cada uno)', '6-piece': '6 fichas', '3v3': '3 c 3 (seis colores)' },
@@ -165,6 +169,7 @@ const S = {
     ev_bonus: '{who} gagne {n} cases', ev_bonus_lost: '{who} perd les {n} cases', ev_reroll_lost: '{who} perd le lancer supplémentaire',
     ev_three_sixes: 'Trois six pour {who} !', ev_three_sixes_home: 'Trois six pour {who} : {piece} retourne à la maison depuis {at}',
     ev_extra: '{who} rejoue', ev_turn: 'Au tour de {who}', ev_won: '{names} gagnent la partie !', ev_won_one: '{names} gagne la partie !', and: 'et',
+    list_sep: ', ', path: '{from} → {to}', bot_n: 'Bot {n}', skip_to_content: 'Aller au contenu', n_players: '{n} joueurs', log_entry: 'journal {n}',
     leaders_by: 'Classer par', leaders_by_wins: 'Le plus de victoires', leaders_by_rating: 'Cote', leaders_period_rating: 'Meilleure cote dans ces règles sur les 30 derniers jours, parmi les joueurs avec un compte, au moins 5 parties classées et une partie classée dans la période.', leaders_none_rating: 'Personne n’a encore 5 parties classées et une partie classée dans cette période.',
     rating_value: 'cote {value}', rating_provisional: 'provisoire : moins de 5 parties classées', rating_games: '{n} parties classées', rating_change: 'cote {change}', ratings_after_game: 'Cotes', game_result: 'Résultat',
     modes: { individual: 'Individuel', quick: 'Rapide', pairs: 'Équipes (2 c. 2)', '1v1': '1 c. 1 (deux couleurs chacun)', '6-piece': '6 pions', '3v3': '3 c. 3 (six couleurs)' },
@@ -190,9 +195,75 @@ const S = {
       partner_moves: { never: 'jamais', finished: 'une fois tous vos pions arrivés', stuck: 'si vous ne pouvez pas jouer' },
     },
   },
+  ar: {
+    quick_match: 'البحث عن مباراة', quick_match_hint: 'العب عبر الإنترنت مع أشخاص آخرين، بهذه القواعد والنمط وعدد اللاعبين.',
+    looking_for_players: 'جارٍ البحث عن لاعبين… {n}/{total}', qm_seat_open: 'في انتظار لاعب',
+    qm_auto_start: 'تبدأ المباراة وحدها عندما تُشغَل كل المقاعد.', qm_start_early: 'يمكنك أيضًا البدء الآن: تجلس الروبوتات في المقاعد الفارغة.',
+    title: 'Parchís', tagline: 'بارتشيس على الإنترنت — قواعد Playgridia وLudoteka والمغرب (الشمال)',
+    language: 'اللغة', your_name: 'اسمك', save_name: 'حفظ', change_name: 'تغيير الاسم',
+    username: 'اسم المستخدم', password: 'كلمة المرور', account_make: 'العب على أجهزتك الأخرى أيضًا', account_hint: 'اختر اسم مستخدم وكلمة مرور: عند تسجيل الدخول بهما على هاتف أو حاسوب آخر تجد هناك اسمك ومبارياتك.', account_create: 'إنشاء حساب', sign_in_have: 'لديك حساب؟ سجّل الدخول', sign_in_replaces: 'تسجيل الدخول هنا يحلّ محلّ هذا اللاعب الضيف على هذا الجهاز.', sign_in: 'تسجيل الدخول', signed_in_as: 'مسجَّل الدخول باسم {name}', sign_out: 'تسجيل الخروج', change_password: 'تغيير كلمة المرور', current_password: 'كلمة المرور الحالية', new_password: 'كلمة المرور الجديدة', password_changed: 'تم تغيير كلمة المرور. سُجِّل خروج أجهزتك الأخرى.', erase_me: 'حذف بياناتي', erase_me_hint: 'يمحو اسمك وحسابك وما كتبته في الدردشات، على كل أجهزتك وبشكل نهائي. تبقى مبارياتك، ويظهر فيها اسم «Deleted player» (لاعب محذوف).', erase_me_confirm: 'حذف نهائي', export_me: 'تنزيل بياناتي', export_me_hint: 'كل ما يحتفظ به هذا الخادم عنك (اسمك وحسابك وغرفك ومبارياتك وتصنيفاتك ورسائلك في الدردشة وبلاغاتك) في ملف JSON واحد.', leaderboard: 'الترتيب', leaders_period: 'أكثر الانتصارات في آخر 30 يومًا، في مباريات فيها شخصان على الأقل وبلا قواعد خاصة (لاعبون لديهم حساب).', leaders_none: 'لا توجد مباريات محسوبة بعد: أنشئ حسابًا والعب ضد أشخاص لتظهر هنا.', wins_games: 'فاز في {wins} من {games}',
+    hello: 'مرحبًا، {name}', create_room: 'إنشاء غرفة', rules: 'القواعد', mode: 'النمط', players: 'اللاعبون',
+    bots: 'المقاعد الفارغة', seat_n: 'المقعد {n}', human: 'إنسان', human_or_bot: 'إنسان (روبوت إن بقي فارغًا)', bot_random: 'روبوت (سهل)', bot_greedy: 'روبوت (متوسط)', bot_expert: 'روبوت (صعب)',
+    turn_timer: 'مؤقّت الدور', no_limit: 'بلا حدّ', seconds: '{n} ث', preview: 'أظهر رميتي التالية مسبقًا',
+    public_room: 'غرفة عامة (تظهر في القائمة أدناه)', create: 'إنشاء', public_rooms: 'غرف عامة في الانتظار', no_rooms: 'لا توجد غرفة عامة في الانتظار. أنشئ واحدة!',
+    live_games: 'مباريات جارية', no_live_games: 'لا توجد الآن أي مباراة عامة جارية.',
+    refresh: 'تحديث', join: 'انضمام', watch: 'مشاهدة', join_by_code: 'الانضمام برمز أو رابط', code: 'الرمز', go: 'اذهب',
+    waiting_room: 'غرفة الانتظار', share_link: 'شارك هذا الرابط', copy: 'نسخ', copied: 'تم النسخ!', room_code: 'رمز الغرفة',
+    seat: 'المقعد', empty_seat: 'فارغ', bot_fills: 'سيلعب روبوت ({level})', owner: 'صاحب الغرفة', you: 'أنت',
+    preferred_colour: 'اللون المفضّل', any_colour: 'أيّ لون', take_seat: 'خذ مقعدًا', leave_seat: 'غادر المقعد',
+    start_game: 'ابدأ المباراة', start_hint: 'تجلس الروبوتات في المقاعد الفارغة.', wait_owner: 'في انتظار أن يبدأ صاحب الغرفة…',
+    connected: 'متصل', away: 'غائب', bot: 'روبوت', spectators: 'المشاهدون: {n}', spectator_mode: 'أنت تشاهد',
+    roll: 'ارمِ النرد', auto_roll: 'رمي تلقائي', your_turn: 'دورك', turn_of: 'دور {name}', moves_to_play: 'الحركات',
+    count_to_play: 'مكافأة {n}: حرّك بيدقًا {n} خانة', pick_move: 'اختر حركة', no_moves: 'لا توجد حركة ممكنة',
+    next_roll: 'رميتك التالية: {n}', sixes_in_a_row: 'ستّات متتالية: {n}', log: 'سجلّ المباراة', timer: 'الوقت المتبقي',
+    reconnecting: 'انقطع الاتصال — جارٍ إعادة الاتصال…', reconnected: 'عاد الاتصال', offline_protocol: 'اللعب المباشر غير متاح على هذا الخادم بعد.',
+    expert_view: 'رأي الخبير', ask_expert: 'ماذا كان الخبير سيلعب هنا؟', expert_thinking: 'الخبير يفكّر…', expert_played: 'الحركة الملعوبة: {move}', expert_would: 'كان الخبير سيلعب: {move}', expert_agrees: 'الخبير يلعب الحركة نفسها.', expert_only_move: 'كانت الحركة الممكنة الوحيدة.', expert_choices: 'الحركات الممكنة: {n}', expert_pick_move: 'انتقل إلى حركة (لا إلى رمية) لمقارنتها بحركة الخبير.',
+    report_message: 'أبلغ مضيف الخادم عن هذه الرسالة', report_message_by: 'أبلغ المضيف عن رسالة {name}', report_confirm: 'هل تبلغ المضيف عن رسالة {name} هذه بأنها مسيئة؟\n\n«{text}»', reported: 'تم الإبلاغ', reported_thanks: 'تم الإبلاغ للمضيف. شكرًا لك.',
+    admin_title: 'الإشراف', admin_hint: 'رسائل الدردشة التي أبلغ عنها اللاعبون مضيفَ هذا الخادم.', admin_token: 'مفتاح المشرف', admin_token_hint: 'قيمة ADMIN_TOKEN الخاصة بالخادم. يُحفظ في هذا التبويب فقط، إلى أن تغلقه.', admin_open: 'فتح', admin_forget: 'انسَ المفتاح', admin_reports: 'الرسائل المُبلَّغ عنها', admin_none: 'لا توجد رسائل مُبلَّغ عنها.', admin_wrong_token: 'هذا ليس مفتاح المشرف لهذا الخادم.', admin_off: 'لا يملك هذا الخادم مفتاح مشرف: الإشراف معطَّل (انظر ADMIN_TOKEN في ملف README).', admin_dismiss: 'تجاهل', admin_dismiss_by: 'تجاهل البلاغات عن رسالة {name}', admin_erase: 'امحُ الكاتب', admin_erase_by: 'امحُ {name}', admin_erase_confirm: 'هل تمحو {name} نهائيًا؟ يصبح اسمه «Deleted player»، ويُفرَّغ كل ما كتبه في الدردشات، ويُسجَّل خروجه من كل الأجهزة.', admin_report_count: 'البلاغات: {n}', admin_reasons: 'الأسباب:', admin_no_reason: 'لم يُذكر أي سبب.', admin_last_reported: 'آخر بلاغ: {when}', admin_room: 'الغرفة {id}',
+    game_over: 'انتهت المباراة', winner: 'الفائز: {names}', you_won: 'فزت!', you_lost: 'خسرت.', replay: 'إعادة العرض', rematch: 'مباراة أخرى', back_home: 'الصفحة الرئيسية',
+    sound: 'الصوت', how_to_play: 'طريقة اللعب', signed_out_here: 'سُجِّل خروجك على هذا الجهاز (خروج من جهاز آخر، أو كلمة مرور جديدة، أو حذف بياناتك).', signed_out: 'لم يعد هذا الخادم يعرفك (أُعيد ضبط بياناته): اختر اسمًا من جديد.', play_now: 'العب الآن ضد الروبوتات', mute_name: 'كتم {name}', muted: 'مكتومون', unmute: 'إلغاء الكتم', my_games: 'مبارياتك', my_stats: 'سجلّك', recent_games: 'آخر المباريات', vs_bots: 'ضد الروبوتات', with_people: 'أشخاص: {n}', stats_none: 'لا توجد مباراة منتهية بعد.', player_unknown: 'لا يوجد لاعب باسم المستخدم هذا.', stats_line: 'المباريات: {games} · الانتصارات: {wins} ({pct}%)', stats_people: 'ضد أشخاص: فاز في {wins} من {games}', resume: 'استئناف', open: 'فتح', won: 'فوز', lost: 'خسارة', chat: 'الدردشة', chat_placeholder: 'اكتب إلى الطاولة…', send: 'إرسال', chat_none: 'لا توجد رسائل بعد.', chat_spectator: 'اللاعبون وحدهم يكتبون هنا؛ يمكنك القراءة.', chat_too_fast: 'تمهّل: 5 رسائل على الأكثر كل 10 ثوانٍ.', chat_too_long: '200 حرف على الأكثر.',
+    dice_proof: 'نزاهة النرد', seed_hash: 'بصمة البذرة (تُنشر عند البداية)', seed: 'البذرة (تُكشف في النهاية)', verified: 'تم التحقق: SHA-256(البذرة) = البصمة',
+    not_verified: 'لم يتم التحقق: البصمة غير مطابقة', seed_hidden: 'مخفية حتى نهاية المباراة', first: 'الأولى', prev: 'السابقة', next: 'التالية', last: 'الأخيرة', play: 'تشغيل', pause: 'إيقاف مؤقت',
+    step: 'الخطوة {i} من {n}', preselect: 'اختره مسبقًا لحركتك التالية', preselected: 'مختار مسبقًا: {piece}',
+    board_four: 'لوحة بارتشيس بأربعة ألوان', board_six: 'لوحة بارتشيس بستة ألوان',
+    home: 'البيت', square: 'الخانة {n}', lane: 'الممرّ {n}', goal: 'الهدف', blockade: 'حاجز', captures: 'يأكل',
+    ev_rolled: '{who} رمى {die}', ev_no_move: '{who} رمى {die}: لا حركة ممكنة', ev_moved: '{who}: {piece} {from} ← {to}',
+    ev_count: '{who} يأخذ مكافأة {n}: {piece} {from} ← {to}', ev_captured: '{by} يأكل {piece} في {at}! يعود إلى البيت',
+    ev_goal: '{piece} يصل إلى الهدف', ev_blockade: 'حاجز في {at}', ev_blockade_open: 'فُتح الحاجز في {at}',
+    ev_bonus: '{who} يحصل على مكافأة {n}', ev_bonus_lost: '{who} يخسر مكافأة {n}', ev_reroll_lost: '{who} يخسر الرمية الإضافية',
+    ev_three_sixes: 'ثلاث ستّات لـ{who}!', ev_three_sixes_home: 'ثلاث ستّات لـ{who}: {piece} يعود إلى البيت من {at}',
+    ev_extra: '{who} يرمي مرة أخرى', ev_turn: 'دور {who}', ev_won: 'فاز {names} بالمباراة!', ev_won_one: 'فاز {names} بالمباراة!', and: 'و',
+    list_sep: '، ', path: '{from} ← {to}', bot_n: 'روبوت {n}', skip_to_content: 'انتقل إلى المحتوى', n_players: 'اللاعبون: {n}', log_entry: 'السجل {n}',
+    leaders_by: 'الترتيب حسب', leaders_by_wins: 'أكثر الانتصارات', leaders_by_rating: 'التصنيف', leaders_period_rating: 'أفضل تصنيف في هذه القواعد خلال آخر 30 يومًا، بين اللاعبين الذين لديهم حساب و5 مباريات مصنَّفة على الأقل ومباراة مصنَّفة في هذه الفترة.', leaders_none_rating: 'لا أحد لديه بعدُ 5 مباريات مصنَّفة ومباراة مصنَّفة في هذه الفترة.',
+    rating_value: 'التصنيف {value}', rating_provisional: 'مؤقت: أقل من 5 مباريات مصنَّفة', rating_games: 'مباريات مصنَّفة: {n}', rating_change: 'التصنيف {change}', ratings_after_game: 'التصنيفات', game_result: 'النتيجة',
+    modes: { individual: 'فردي', quick: 'سريع', pairs: 'ثنائيات (2 ضد 2)', '1v1': '1 ضد 1 (لونان لكل لاعب)', '6-piece': '6 بيادق', '3v3': '3 ضد 3 (ستة ألوان)' },
+    rulesets: { playgridia: 'Playgridia', ludoteka: 'Ludoteka', morocco: 'المغرب (الشمال)' },
+    colours: { yellow: 'أصفر', blue: 'أزرق', red: 'أحمر', green: 'أخضر', orange: 'برتقالي', turquoise: 'فيروزي' },
+    status: { waiting: 'في الانتظار', playing: 'جارية', finished: 'منتهية' },
+    error: 'خطأ: {msg}', private_room_closed: 'هذه الغرفة خاصة: افتحها بالرابط أو بالرمز الذي يشاركه لاعبوها.', room_not_found: 'الغرفة غير موجودة.', name_required: 'اختر اسمًا أولًا.', loading: 'جارٍ التحميل…',
+    side: 'الفريق {n}', seats_free: 'شاغرة: {n}', game: 'المباراة', close: 'إغلاق', move_log: 'الحركات', rolls_checked: 'رميات مطابقة للبذرة: {n}',
+    house_rules: 'قواعد خاصة', house_hint: 'غيّر قواعد اللعب في هذه الغرفة. المباريات بقواعد خاصة لا تُحسب في الترتيب.',
+    house_changed: 'مُغيَّرة: {n}', house_reset: 'العودة إلى القواعد الأصلية', house_yes: 'نعم', house_no: 'لا', label_value: '{label}: {value}',
+    house_bad_number: '{name}: اختر عددًا صحيحًا من {min} إلى {max}.', house_not_ranked: 'لُعبت بقواعد خاصة: لا تُحسب في الترتيب',
+    house_qm: 'البحث عن مباراة يكون بالقواعد العادية: قواعدك الخاصة للغرفة التي تنشئها أنت.',
+    house: {
+      exit_mandatory: 'الـ5 يُلزم بإخراج بيدق', six: 'الـ6 يحرّك', three_sixes: 'ثلاث ستّات', penalty_spares_safe_and_blockade: 'عقوبة الستّات الثلاث تستثني الخانات الآمنة والحواجز',
+      capture_bonus: 'مكافأة الأكل', goal_bonus: 'مكافأة الوصول إلى الهدف', exit_capture: 'الخروج إلى خانة خروجك', must_open_blockade_on_six: 'الـ6 يُلزم بفتح حاجز',
+      morocco_priorities: 'الأكل إجباري (أولويات المغرب)', allied_blockade_on_safe: 'حاجز الحلفاء على خانة آمنة', mixed_pairs_only_on_safe: 'لونان لا يتشاركان إلا الخانات الآمنة',
+      lane_blockades: 'حواجز في ممرّات الهدف', capture_allies: 'يمكن للحلفاء أن يأكل بعضهم بعضًا', partner_moves: 'تحريك بيادق الشريك', first_roll: 'الرمية الأولى (المغرب)',
+    },
+    house_values: {
+      six: { 6: '6', '7player': '7 عندما يكون بيتك فارغًا', '7colour': '7 عندما يكون بيت اللون فارغًا', 12: '12 والبيادق الأربعة في اللعب' },
+      three_sixes: { off: 'بلا عقوبة', last: 'آخر بيدق تحرّك يعود إلى البيت', second: 'بيدق الستّة الثانية يعود إلى البيت' },
+      exit_capture: { never: 'لا يأكل أبدًا', full: 'يأكل إذا امتلأت خانة الخروج', all: 'يأكل كل الخصوم هناك' },
+      partner_moves: { never: 'أبدًا', finished: 'بعد وصول كل بيادقك', stuck: 'عندما لا تستطيع الحركة' },
+    },
+  },
 };
 
-export const LANGS = { es: 'Español', fr: 'Français', en: 'English' };
+export const LANGS = { es: 'Español', fr: 'Français', en: 'English', ar: 'العربية' };
+/** The languages written right to left. */
+const RTL = new Set(['ar']);
 /** Every text, per language (read by the translation tests). */
 export const STRINGS = S;
 
@@ -212,11 +283,23 @@ let lang = detect();
 const listeners = new Set();
 
 export function getLang() { return lang; }
+/** Whether the language (the page's by default) is written right to left. */
+export function isRtl(l = lang) { return RTL.has(l); }
+/** The page's `lang` and `dir` follow the language. */
+function applyToDocument() {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = isRtl() ? 'rtl' : 'ltr';
+}
+/**
+ * The locale for dates: the browser's own, except in Arabic, written with Western digits (0–9) as in
+ * Morocco whatever the browser's region.
+ */
+export function dateLocale() { return lang === 'ar' ? 'ar-MA-u-nu-latn' : undefined; }
 export function setLang(l) {
   if (!S[l]) return;
   lang = l;
   try { localStorage.setItem('parchis.lang', l); } catch { /* ignore */ }
-  document.documentElement.lang = l;
+  applyToDocument();
   listeners.forEach((f) => f(l));
 }
 export function onLangChange(f) { listeners.add(f); return () => listeners.delete(f); }
@@ -225,7 +308,7 @@ export function onLangChange(f) { listeners.add(f); return () => listeners.delet
 export function listNames(names) {
   const list = [...names];
   if (list.length < 2) return list.join('');
-  return `${list.slice(0, -1).join(', ')} ${t('and')} ${list[list.length - 1]}`;
+  return `${list.slice(0, -1).join(t('list_sep'))} ${t('and')} ${list[list.length - 1]}`;
 }
 
 /** Translates a key; `vars` fill `{name}` holes. Dotted keys reach nested tables (modes.pairs). */
@@ -234,7 +317,18 @@ export function t(key, vars = {}) {
   let s = get(S[lang]);
   if (s === undefined) s = get(S.en);
   if (s === undefined) return key;
-  return String(s).replace(/\{(\w+)\}/g, (_, k) => (vars[k] !== undefined ? vars[k] : `{${k}}`));
+  return String(s).replace(/\{(\w+)\}/g, (_, k) => (vars[k] !== undefined ? isolate(vars[k]) : `{${k}}`));
+}
+
+/**
+ * In a right-to-left text, what fills a hole (a name, a move, a place, a signed number) is put between
+ * Unicode isolates (FSI … PDI, as `<bdi>` does): "Ana B." stays left to right and does not pull the
+ * words around it out of order. A plain number needs none (digits keep their order anyway).
+ */
+function isolate(v) {
+  const text = String(v);
+  if (!isRtl() || text === '' || /^\d+$/.test(text)) return text;
+  return `\u2068${text}\u2069`;
 }
 
 const LETTER = { y: 'yellow', b: 'blue', r: 'red', g: 'green', o: 'orange', t: 'turquoise' };
@@ -258,4 +352,4 @@ export function translate(root = document) {
   root.querySelectorAll('[data-i18n-label]').forEach((e) => { e.setAttribute('aria-label', t(e.dataset.i18nLabel)); });
 }
 
-document.documentElement.lang = lang;
+applyToDocument();

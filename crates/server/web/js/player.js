@@ -1,7 +1,7 @@
 // A player's record per rule set: on the home page (yours) and on a player's page (/players/{username},
 // opened from the leaderboard).
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, dateLocale } from './i18n.js';
 import { api } from './api.js';
 import { ratingChip, changeChip } from './rating.js';
 
@@ -22,7 +22,7 @@ export function recentItems(recent) {
   return recent.map((g) => h('li', { 'data-game': g.game_id },
     h('div.info',
       h('strong', t('rulesets.' + g.rules)), ' ',
-      h('span.muted', `${new Date(g.finished_at).toLocaleDateString(undefined, { dateStyle: 'short' })} · ${g.people > 1 ? t('with_people', { n: g.people }) : t('vs_bots')}`),
+      h('span.muted', `${new Date(g.finished_at).toLocaleDateString(dateLocale(), { dateStyle: 'short' })} · ${g.people > 1 ? t('with_people', { n: g.people }) : t('vs_bots')}`),
       // Played with house rules: counted here, not on the leaderboard.
       g.house_rules ? [' ', h('span.chip.house', { title: t('house_not_ranked') }, t('house_rules'))] : null),
     h('span.chip', { class: g.won ? 'ok' : '', 'data-result': g.won ? 'won' : 'lost' }, g.won ? t('won') : t('lost')),
@@ -33,7 +33,7 @@ export function recentItems(recent) {
 
 /** The page of the player with `username`: their name, record and latest games. */
 export function mountPlayer(main, username) {
-  const heading = h('h2', { id: 'player-h' }, `@${username}`);
+  const heading = h('h2', { id: 'player-h' }, h('bdi', `@${username}`));
   const list = h('ul.stats', { id: 'player-stats', 'aria-labelledby': 'player-h' });
   const summary = h('p.muted', { id: 'player-summary' });
   const latestHeading = h('h3.hidden', { id: 'player-recent-h' }, t('recent_games'));
@@ -43,7 +43,7 @@ export function mountPlayer(main, username) {
   let gone = false;
   api.playerStats(username).then((p) => {
     if (gone) return;
-    clear(heading, p.display_name, ' ', h('span.muted', `@${p.username}`));
+    clear(heading, h('bdi', p.display_name), ' ', h('span.muted', { dir: 'ltr' }, `@${p.username}`));
     summary.textContent = p.games ? t('stats_line', { games: p.games, wins: p.wins, pct: Math.round((100 * p.wins) / p.games) }) : t('stats_none');
     clear(list, recordItems(p.rules));
     latestHeading.classList.toggle('hidden', p.recent.length === 0);

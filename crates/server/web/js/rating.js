@@ -54,8 +54,9 @@ export function ratingsList(result, nameOf, { id = 'ratings', decorate = () => n
       const d = r.after - r.before;
       return h('li', { 'data-seat': r.seat, 'data-before': r.before, 'data-after': r.after },
         decorate(r.seat), ' ',
-        h('span.rating-name', nameOf(r.seat)), ' ',
-        h('span.rating-values', `${r.before} \u2192 ${r.after}`), ' ',
+        h('span.rating-name', { dir: 'auto' }, nameOf(r.seat)), ' ',
+        // Numbers with their arrow: left to right in every language.
+        h('span.rating-values', { dir: 'ltr' }, `${r.before} \u2192 ${r.after}`), ' ',
         h('span.rating-delta', { class: d > 0 ? 'up' : d < 0 ? 'down' : 'same', 'data-rating-change': d }, `(${signed(d)})`));
     })));
 }

@@ -6,7 +6,7 @@
 // home are guessed from the record, and the last step is the server's current view.
 // The dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName } from './i18n.js';
+import { t, pieceName, placeName, isRtl } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
@@ -36,7 +36,7 @@ const samePlace = (a, b) => a && b && a.kind === b.kind && (a.at ?? null) === (b
 
 function seatLabel(rec, i) {
   const s = rec.seats[i];
-  return (s && (s.display_name || (s.bot ? `Bot ${i + 1}` : null))) || `#${i + 1}`;
+  return (s && (s.display_name || (s.bot ? t('bot_n', { n: i + 1 }) : null))) || `#${i + 1}`;
 }
 
 /** Log lines (in words) from a record, for the live page after a reload. */
@@ -143,10 +143,10 @@ function buildSteps(rec, final) {
   return { count: steps.length, viewAt, movedAt, lines: historyFromRecord(rec) };
 }
 
-/** A move text in words: "Y1 square 20 → square 25" (both halves of a double move). */
+/** A move text in words: "Y1 square 20 → square 25" (both halves of a double move; the arrow follows the language). */
 function moveWords(text) {
   const parts = parseMoveText(text);
-  return parts.length ? parts.map((m) => `${pieceName(m.piece)} ${placeName(m.from)} → ${placeName(m.to)}`).join(' + ') : text;
+  return parts.length ? parts.map((m) => `${pieceName(m.piece)} ${t('path', { from: placeName(m.from), to: placeName(m.to) })}`).join(' + ') : text;
 }
 
 /**
@@ -161,7 +161,7 @@ function resultCard(rec, replay) {
   const name = (seat) => seatLabel(rec, seat);
   return h('section.card', { id: 'replay-result' },
     h('h2', t('game_result')),
-    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(', ') })),
+    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
     ratingsList(result, name, { id: 'replay-ratings', decorate: colours }));
 }
 
@@ -261,28 +261,31 @@ export function mountReplay(main, gameId) {
       play.textContent = t('pause');
       timer = setInterval(() => { if (k >= n) { clearInterval(timer); timer = null; play.textContent = t('play'); } else show(k + 1); }, 500);
     };
+    // Right to left the steps run leftwards: the arrows (« » turn by themselves) and the arrow keys follow.
+    const rtl = isRtl();
+    const [back, forward] = rtl ? ['▶', '◀'] : ['◀', '▶'];
     clear(root,
       h('div.game',
         h('div', h('section.card',
           h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
           houseLine(rec.settings.house_rules, 'replay-house-line'),
           h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '« ', t('first')),
-            h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, '◀ ', t('prev')),
+            h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, `${back} `, t('prev')),
             play,
-            h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ' ▶'),
+            h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ` ${forward}`),
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
         h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;
-      if (e.key === 'ArrowRight') { e.preventDefault(); show(k + 1); } else if (e.key === 'ArrowLeft') { e.preventDefault(); show(k - 1); }
+      if (e.key === (rtl ? 'ArrowLeft' : 'ArrowRight')) { e.preventDefault(); show(k + 1); } else if (e.key === (rtl ? 'ArrowRight' : 'ArrowLeft')) { e.preventDefault(); show(k - 1); }
     });
     show(n);
     // Dice proof: the seed hashes to the published hash, and every roll follows from the seed.
     const status = h('p', { id: 'proof-status' });
-    clear(proof, h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash' }, rec.seed_hash)),
-      h('p', t('seed'), ': ', rec.seed ? h('code', { id: 'seed' }, rec.seed) : h('em.muted', t('seed_hidden'))), status);
+    clear(proof, h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash', dir: 'ltr' }, rec.seed_hash)),
+      h('p', t('seed'), ': ', rec.seed ? h('code', { id: 'seed', dir: 'ltr' }, rec.seed) : h('em.muted', t('seed_hidden'))), status);
     if (rec.seed) {
       let ok = await verifySeed(rec.seed, rec.seed_hash).catch(() => false);
       let rolls = 0;
@@ -297,7 +300,7 @@ export function mountReplay(main, gameId) {
       }
       status.className = ok ? 'verified' : 'not-verified';
       status.dataset.verified = String(ok);
-      status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (log ${bad})` : ''}`;
+      status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (${t('log_entry', { n: bad })})` : ''}`;
     }
     void slotColours;
   })();

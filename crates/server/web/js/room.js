@@ -160,7 +160,7 @@ export function mountRoom(main, ref) {
     const s = ctx.state.seats[i];
     if (!s) return `#${i + 1}`;
     if (s.display_name) return s.display_name;
-    if (s.bot) return `Bot ${i + 1}`;
+    if (s.bot) return t('bot_n', { n: i + 1 });
     return `${t('seat')} ${i + 1}`;
   }
   function sideNames(side) {
@@ -204,7 +204,7 @@ export function mountRoom(main, ref) {
     const s = st.room.settings;
     clear(root.querySelector('#wr-settings'),
       h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
-      `${s.players} ${t('players').toLowerCase()} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
+      `${t('n_players', { n: s.players })} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
@@ -213,8 +213,8 @@ export function mountRoom(main, ref) {
     const link = `${location.origin}/room/${code || st.room.id}`;
     const share = root.querySelector('#wr-share');
     clear(share,
-      code ? h('p', t('room_code'), ': ', h('span.code-big', { id: 'join-code-value' }, code)) : null,
-      h('p.row', h('span', t('share_link'), ': '), h('span.share', { id: 'share-link' }, link),
+      code ? h('p', t('room_code'), ': ', h('span.code-big', { id: 'join-code-value', dir: 'ltr' }, code)) : null,
+      h('p.row', h('span', t('share_link'), ': '), h('span.share', { id: 'share-link', dir: 'ltr' }, link),
         h('button', {
           type: 'button',
           onclick: async (e) => {
@@ -235,7 +235,7 @@ export function mountRoom(main, ref) {
       return h('li', { class: isMe ? 'me' : '', 'data-seat': seat.seat },
         h('strong', `${seat.seat + 1}.`),
         seat.preferred_colour ? swatch(seat.preferred_colour) : null,
-        h('span', { style: 'flex:1' }, seat.display_name || (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${emptySeat}`)),
+        h('span', { style: 'flex:1' }, seat.display_name ? h('bdi', seat.display_name) : (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${emptySeat}`)),
           isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
         statusChip(seat));
     }));
@@ -395,7 +395,7 @@ export function mountRoom(main, ref) {
       const seat = st.seats[s.seat] || {};
       return h('li', { class: `${mine === s.seat ? 'me' : ''} ${v.turn.seat === s.seat && v.turn.phase !== 'over' ? 'turn' : ''}`, 'data-seat': s.seat },
         s.colours.map(swatch),
-        h('span', { style: 'flex:1' }, seatName(s.seat), mine === s.seat ? ` (${t('you')})` : ''),
+        h('span', { style: 'flex:1' }, h('bdi', seatName(s.seat)), mine === s.seat ? ` (${t('you')})` : ''),
         v.seats.length > 2 && new Set(v.seats.map((x) => x.side)).size < v.seats.length ? h('span.muted', t('side', { n: s.side + 1 })) : null,
         statusChip(seat));
     }));
@@ -452,7 +452,7 @@ export function mountRoom(main, ref) {
       type: 'button', class: m.captures ? 'capture' : '', 'data-move': m.text,
       onclick: () => playMove(m.text),
     }, swatch(v.pieces.find((p) => p.id === m.piece)?.colour || 'yellow'),
-    `${m.piece.toUpperCase()} ${placeName(m.from)} → ${placeName(m.to)}${m.captures ? ` (${t('captures')})` : ''}`))));
+    `${m.piece.toUpperCase()} ${t('path', { from: placeName(m.from), to: placeName(m.to) })}${m.captures ? ` (${t('captures')})` : ''}`))));
     const colours = new Set(myColours());
     ctx.board.preselectable = !over && mine !== null && !my ? (id) => {
       const p = v.pieces.find((x) => x.id === id);
@@ -520,7 +520,7 @@ export function mountRoom(main, ref) {
     clear(end,
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map((s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null)), ' ',
-        t('winner', { names: seats.map(seatName).join(', ') })),
+        t('winner', { names: seats.map(seatName).join(t('list_sep')) })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
@@ -559,8 +559,8 @@ export function mountRoom(main, ref) {
     box.dataset.key = key;
     const status = h('p', { id: 'proof-status' });
     clear(box,
-      h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash' }, g.seed_hash || '…')),
-      h('p', t('seed'), ': ', g.seed ? h('code', { id: 'seed' }, g.seed) : h('em.muted', t('seed_hidden'))),
+      h('p', t('seed_hash'), ': ', h('code', { id: 'seed-hash', dir: 'ltr' }, g.seed_hash || '…')),
+      h('p', t('seed'), ': ', g.seed ? h('code', { id: 'seed', dir: 'ltr' }, g.seed) : h('em.muted', t('seed_hidden'))),
       status);
     if (g.seed && g.seed_hash) {
       const ok = await verifySeed(g.seed, g.seed_hash).catch(() => false);
