@@ -59,8 +59,9 @@ test('the how-to-play page says as much in every language: the same rule sets, m
 
 test('Arabic has every text in Arabic: no English left, arrows pointing the way it reads, Western digits', () => {
   assert.equal(LANGS.ar, 'العربية');
-  // Latin words an Arabic text may hold: proper names, the server's setting and the name erased players get.
-  const allowed = new Set(['Parchís', 'Playgridia', 'Ludoteka', 'Weng', 'Lin', 'OpenSkill', 'SHA', 'ADMIN_TOKEN', 'README', 'Deleted', 'player']);
+  // Latin words an Arabic text may hold: proper names, the server's setting, the name erased players get and
+  // the data file's format.
+  const allowed = new Set(['Parchís', 'Playgridia', 'Ludoteka', 'Weng', 'Lin', 'OpenSkill', 'SHA', 'ADMIN_TOKEN', 'README', 'Deleted', 'player', 'JSON']);
   const texts = { ...flat(STRINGS.ar), ...Object.fromEntries(Object.entries(flat(HOWTO_TEXT.ar)).map(([k, v]) => [`howto.${k}`, v])) };
   for (const [key, text] of Object.entries(texts)) {
     const words = String(text).replace(/\{\w+\}/g, '').match(/[A-Za-zÀ-ÿ_]{2,}/g) || [];
