@@ -66,7 +66,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}, ...children) {
   const e = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   return e;
 }
 
