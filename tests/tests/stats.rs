@@ -144,6 +144,13 @@ async fn counted(server: TestServer) {
             .remove("last_finished_at")
             .unwrap();
         assert!(finished.as_i64().unwrap() > 0);
+        // Only the game against Bea was rated (ratings.rs checks the numbers).
+        let rating = rules.as_object_mut().unwrap().remove("rating").unwrap();
+        if rules["rules"] == "playgridia" {
+            assert_eq!(rating["games"], 1, "{rating}");
+        } else {
+            assert_eq!(rating, Value::Null);
+        }
     }
     assert_eq!(
         ana_stats,
@@ -264,15 +271,15 @@ async fn old_games_are_in_the_records(server: TestServer) {
     assert_eq!(
         solo,
         json!({ "games": 1, "wins": 1, "rules": [
-            { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000 },
+            { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000, "rating": null },
         ], "recent": [
-            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000 },
+            { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000, "rating_change": null },
         ] })
     );
     let ana = stats(&server, &player("p-ana", "ana-token")).await;
     assert_eq!(
         ana["rules"],
-        json!([{ "rules": "playgridia", "games": 1, "wins": 0, "games_with_people": 1, "wins_with_people": 0, "last_finished_at": 2000 }])
+        json!([{ "rules": "playgridia", "games": 1, "wins": 0, "games_with_people": 1, "wins_with_people": 0, "last_finished_at": 2000, "rating": null }])
     );
     let bea = stats(&server, &player("p-bea", "bea-token")).await;
     assert_eq!(
