@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
-import { assertNoErrors, shot, textContrast } from '../lib/checks.js';
+import { assertNoErrors, shot, textContrast, luminanceOf } from '../lib/checks.js';
 
 let srv; let browser;
 // Seats whose people are away are played by bots after a second: a game between two absent members
@@ -240,5 +240,126 @@ test('the how-to-play page explains ratings in every language', async () => {
     assert.match(await page.textContent('#howto-ratings p'), words, lang);
   }
   assertNoErrors(page);
+  await context.close();
+});
+
+test('ratings beside the names in the waiting room and the game, and the rating chart on a player page, as the API says', { timeout: 240000 }, async () => {
+  const tomas = await member('Tomas');
+  const uma = await member('Uma');
+  const vera = await member('Vera');
+  await play(tomas, uma);
+  await play(uma, tomas);
+  await statsOf(tomas, 2);
+  await statsOf(uma, 2);
+
+  // A waiting room: Tomas (owner), Uma and Vera, a newcomer; the page is Vera's, on a phone in the dark.
+  const room = await rest('POST', '/api/rooms', { rules: 'playgridia', mode: 'individual', players: 4, turn_time_secs: null, public: true }, tomas.token);
+  await rest('POST', `/api/rooms/${room.id}/join`, {}, uma.token);
+  const joined = await rest('POST', `/api/rooms/${room.id}/join`, {}, vera.token);
+  const expected = joined.seats.map((s) => s.rating);
+  assert.ok(expected[0] && expected[0].games === 2 && expected[1] && expected[1].games === 2, JSON.stringify(joined.seats));
+  assert.equal(expected[2], null, 'a newcomer has no rating');
+  assert.equal(expected[3], null, 'nobody in the last seat');
+  const { page, context } = await newPage(browser, { ...PHONE, colorScheme: 'dark' });
+  await page.goto(`${srv.url}/`);
+  await page.evaluate((p) => localStorage.setItem('parchis.player', JSON.stringify({ id: p.id, display_name: p.display_name, token: p.token, username: p.username })), vera);
+  await page.goto(`${srv.url}/room/${room.id}`);
+  await page.waitForSelector('#seats li[data-seat="2"]');
+  await page.waitForFunction(() => document.querySelectorAll('#seats .chip.rating').length === 2);
+  const chips = async (list) => page.$$eval(`${list} li[data-seat]`, (lis) => lis.map((li) => {
+    const chip = li.querySelector('.chip.rating');
+    return { seat: Number(li.dataset.seat), text: chip ? chip.textContent : null, value: chip ? Number(chip.dataset.rating) : null };
+  }));
+  const assertChips = (shownChips, ratings, where) => {
+    for (const c of shownChips) {
+      const r = ratings[c.seat];
+      if (!r) { assert.equal(c.text, null, `${where}: no rating at seat ${c.seat}`); continue; }
+      assert.equal(c.value, r.value, `${where}: seat ${c.seat}`);
+      assert.ok(c.text.startsWith(`rating ${shown(r)}`), `${where}: seat ${c.seat} says ${c.text}, not rating ${shown(r)} (provisional: "?")`);
+    }
+  };
+  assertChips(await chips('#seats'), expected, 'waiting room');
+  const state = await page.evaluate(() => window.__parchis.state.seats.map((s) => s.rating));
+  assert.deepEqual(state, expected, 'the room state carries the API’s ratings');
+  const contrast = async (sels, label) => {
+    const results = await textContrast(page, sels);
+    assert.deepEqual(results.filter((r) => r.missing).map((r) => r.what), [], `${label}: nothing to measure`);
+    assert.deepEqual(results.filter((r) => r.ratio < 4.5), [], `${label}: below 4.5:1`);
+  };
+  await contrast(['#seats .chip.rating'], 'waiting room');
+  const overflow = async () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(await overflow() <= 0, 'no sideways scrolling on a phone');
+  await page.evaluate(() => document.querySelector('#seats').scrollIntoView());
+  await shot(page, 'ratings-waiting-room-phone-dark');
+
+  // Started: the seat list of the game shows the same ratings, and none for the bot (Vera is there, so the
+  // game waits for her turn).
+  // (Tomas stayed away, so the room may have passed to Vera, who is there.)
+  const owner = (await rest('GET', `/api/rooms/${room.id}`)).owner_id;
+  await rest('POST', `/api/rooms/${room.id}/start`, {}, [tomas, uma, vera].find((p) => p.id === owner).token);
+  await page.waitForSelector('#players li[data-seat="3"]');
+  await page.waitForFunction(() => document.querySelectorAll('#players .chip.rating').length === 2);
+  assertChips(await chips('#players'), expected, 'game');
+  await contrast(['#players .chip.rating'], 'game');
+  assert.ok(await overflow() <= 0, 'no sideways scrolling on a phone');
+  assertNoErrors(page);
+  // Vera's page stays open to the end: the game waits for her, so no third game moves the ratings below.
+
+  // Tomas's page: the chart of his Playgridia rating, point for point what the API says.
+  const history = await rest('GET', `/api/accounts/${tomas.username}/ratings?rules=playgridia`);
+  assert.equal(history.history.length, 2);
+  const values = [history.history[0].before, ...history.history.map((p) => p.after)];
+  for (const dark of [false, true]) {
+    const { page: p2, context: c2 } = await newPage(browser, dark ? { ...PHONE, colorScheme: 'dark' } : {});
+    await p2.goto(`${srv.url}/players/${tomas.username}`);
+    await p2.waitForSelector('#rating-chart');
+    assert.equal(await p2.inputValue('#rating-history-rules'), 'playgridia');
+    const chart = await p2.$eval('#rating-chart', (svg) => ({
+      role: svg.getAttribute('role'),
+      title: svg.querySelector('title').textContent,
+      labelledBy: svg.getAttribute('aria-labelledby'), titleId: svg.querySelector('title').id,
+      points: [...svg.querySelectorAll('circle.point')].map((c) => Number(c.dataset.value)),
+      line: svg.querySelector('polyline.line').getAttribute('points').split(' ').length,
+    }));
+    assert.equal(chart.role, 'img');
+    assert.equal(chart.labelledBy, chart.titleId, 'the chart is named by its title');
+    assert.deepEqual(chart.points, values, 'one point per rating: before the first game, then after each');
+    assert.equal(chart.line, values.length);
+    assert.equal(chart.title, `Playgridia: from ${values[0]} to ${values[values.length - 1]} over 2 rated games`);
+    const items = await p2.$$eval('#rating-chart-points li', (lis) => lis.map((li) => ({ game: li.dataset.game, text: li.textContent })));
+    assert.deepEqual(items.map((i) => i.game), history.history.map((p) => p.game_id), 'every game, oldest first, as text');
+    history.history.forEach((p, i) => assert.ok(items[i].text.includes(`${p.before} \u2192 ${p.after} (${signed(p.after - p.before)})`), items[i].text));
+    assert.match(await p2.textContent('#rating-history-now'), new RegExp(`rating ${shown(history.rating)}`));
+    const results = await textContrast(p2, ['#rating-chart-summary', '#rating-history-h', '#rating-history-now .chip.rating']);
+    assert.deepEqual(results.filter((r) => r.missing).map((r) => r.what), [], 'chart: nothing to measure');
+    assert.deepEqual(results.filter((r) => r.ratio < 4.5), [], `chart (${dark ? 'dark' : 'light'}): below 4.5:1`);
+    // The chart's own paint (SVG fill and stroke, which the text check does not read) against the card.
+    const paint = await p2.$eval('#rating-chart', (svg) => ({
+      card: getComputedStyle(svg.closest('.card')).backgroundColor,
+      line: getComputedStyle(svg.querySelector('polyline.line')).stroke,
+      axis: getComputedStyle(svg.querySelector('text.axis')).fill,
+    }));
+    const ratioOf = (a, b) => { const [hi, lo] = [luminanceOf(a), luminanceOf(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+    for (const what of ['line', 'axis']) {
+      assert.ok(ratioOf(paint[what], paint.card) >= 4.5, `chart ${what} (${dark ? 'dark' : 'light'}): ${paint[what]} on ${paint.card} is below 4.5:1`);
+    }
+    const sideways = await p2.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(sideways <= 0, `no sideways scrolling (${sideways} px)`);
+    await p2.evaluate(() => document.querySelector('#rating-history-section').scrollIntoView());
+    await shot(p2, dark ? 'ratings-chart-phone-dark' : 'ratings-chart');
+    // Another rule set: nothing rated there yet.
+    await p2.selectOption('#rating-history-rules', 'ludoteka');
+    await p2.waitForSelector('#rating-history-none');
+    assert.equal(await p2.$('#rating-chart'), null);
+    assertNoErrors(p2);
+    await c2.close();
+  }
+  // The same in Spanish and French: the chart's words come from the translations.
+  const { page: p3, context: c3 } = await newPage(browser, { locale: 'fr-FR' });
+  await p3.goto(`${srv.url}/players/${tomas.username}`);
+  await p3.waitForSelector('#rating-chart');
+  assert.match(await p3.textContent('#rating-chart title'), /^Playgridia : de \d+ à \d+ en 2 parties classées$/);
+  assertNoErrors(p3);
+  await c3.close();
   await context.close();
 });

@@ -74,7 +74,7 @@ pub struct Leader {
 
 /// A player's skill rating in one rule set (Weng-Lin, shown on a scale where everyone starts at 1500).
 /// A game is rated when it has no house rules and people sit on at least two sides.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Rating {
     /// The rating shown (1500 before the first rated game).
     #[schema(example = 1563)]
@@ -180,6 +180,37 @@ pub struct PlayerStats {
     pub recent: Vec<RecentGame>,
 }
 
+/// Response of `GET /api/accounts/{username}/ratings`: a player's rating in one rule set and how the
+/// rated games moved it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingHistory {
+    /// The account's username, as its owner wrote it.
+    pub username: String,
+    /// The rule set.
+    #[schema(example = "playgridia")]
+    pub rules: String,
+    /// Their rating in it now; `null` before their first rated game of it.
+    pub rating: Option<Rating>,
+    /// Their latest rated games of it (at most 100), oldest first: each game's `before` is the previous
+    /// one's `after`.
+    pub history: Vec<RatingPoint>,
+}
+
+/// One rated game of a player's rating history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingPoint {
+    /// The game (its replay: `GET /api/games/{id}/replay`).
+    pub game_id: String,
+    /// When it finished, Unix ms.
+    pub finished_at: i64,
+    /// The rating shown before it.
+    #[schema(example = 1500)]
+    pub before: i64,
+    /// The rating shown after it.
+    #[schema(example = 1527)]
+    pub after: i64,
+}
+
 /// Body of `PATCH /api/account`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ChangePasswordRequest {
@@ -246,6 +277,20 @@ pub struct SeatView {
     /// Colour the seated human asked for.
     #[schema(value_type = Option<String>, example = "yellow")]
     pub preferred_colour: Option<Colour>,
+    /// The seated person's rating in the room's rule set, as it is now (after a rated game ends, the new
+    /// one); `null` for a bot, an empty seat, a person without a rated game of these rules, and in a game
+    /// record (whose `result.ratings` says what the game did).
+    pub rating: Option<Rating>,
+}
+
+impl SeatView {
+    /// The view of a seat whose person has `rating`.
+    pub fn rated(row: &SeatRow, rating: Option<Rating>) -> Self {
+        SeatView {
+            rating,
+            ..SeatView::from(row)
+        }
+    }
 }
 
 impl From<&SeatRow> for SeatView {
@@ -256,6 +301,7 @@ impl From<&SeatRow> for SeatView {
             display_name: row.display_name.clone(),
             bot: row.bot_level.as_deref().and_then(BotLevel::parse),
             preferred_colour: row.preferred_colour.as_deref().and_then(Colour::from_name),
+            rating: None,
         }
     }
 }

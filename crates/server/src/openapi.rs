@@ -9,9 +9,9 @@ use crate::model::{
     ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, GameRecord,
     GameReplay, Health, HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard,
     LogEntry, ModeInfo, MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats,
-    PlayerView, Rating, RecentGame, RenamePlayerRequest, ReplayPiece, ReplayStep, ReportList,
-    ReportRequest, ReportView, ReportedMessage, RoomList, RoomStatus, RoomView, RuleSetInfo,
-    RuleSetStats, RulesCatalogue, SeatView, SignedIn,
+    PlayerView, Rating, RatingHistory, RatingPoint, RecentGame, RenamePlayerRequest, ReplayPiece,
+    ReplayStep, ReportList, ReportRequest, ReportView, ReportedMessage, RoomList, RoomStatus,
+    RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -32,6 +32,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::stats::my_stats,
         crate::routes::export::export_me,
         crate::routes::stats::player_stats,
+        crate::routes::stats::rating_history,
         crate::routes::admin::erase_player,
         crate::routes::admin::list_reports,
         crate::routes::admin::dismiss_reports,
@@ -60,7 +61,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        ChangePasswordRequest, Leader, Leaderboard, MyStats, Rating, PlayerStats,
+        ChangePasswordRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,

@@ -35,6 +35,39 @@ pub struct GameRow {
     pub result: Option<Json<Value>>,
 }
 
+/// What [`Db::finish_game`] stored: the result, and the ratings the game's people have now.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// The result as stored (with `ratings` for a rated game).
+    pub result: Value,
+    /// For a rated game, each person's seat and rating in the game's rules as the game left it
+    /// (empty when the game was not rated).
+    pub ratings: Vec<SeatRating>,
+}
+
+/// A seated person's rating after a rated game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeatRating {
+    /// The seat.
+    pub seat: i64,
+    /// Skill estimate (Weng-Lin μ).
+    pub mu: f64,
+    /// Rated games behind it, this one included.
+    pub games: i64,
+}
+
+/// One rated game of a player (their rating history).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RatingChangeRow {
+    /// The game.
+    pub game_id: String,
+    /// When it finished, Unix ms.
+    pub finished_at: i64,
+    /// The player's skill estimate before and after it.
+    pub mu_before: f64,
+    pub mu_after: f64,
+}
+
 /// One line of the leaderboard.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeaderRow {
@@ -209,7 +242,8 @@ impl Db {
     /// person seated (`player_results`: their own record, and the leaderboard when at least two sat)
     /// and, when the game is rated (see [`crate::ratings`]), updates their ratings, all in one
     /// transaction. `sides` is the side of each seat. Returns the result as stored: `result` with, for a
-    /// rated game, `ratings` (each person's seat and rating before and after).
+    /// rated game, `ratings` (each person's seat and rating before and after), and the people's ratings
+    /// as the game left them, read in the same transaction.
     #[allow(clippy::too_many_arguments)]
     pub async fn finish_game(
         &self,
@@ -220,7 +254,8 @@ impl Db {
         house_rules: bool,
         sides: &[u8],
         winner_side: u8,
-    ) -> Result<Value, DbError> {
+    ) -> Result<Finished, DbError> {
+        let mut now_rated: Vec<SeatRating> = Vec::new();
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             // A write first: on SQLite it takes the database's write lock for the whole transaction,
@@ -343,6 +378,25 @@ impl Db {
                 }
                 if !changes.is_empty() {
                     changes.sort_by_key(|c| c.seat);
+                    // The ratings as this game left them, for the seats' display (gone: erased since).
+                    for c in &changes {
+                        let Some(player_id) = usize::try_from(c.seat)
+                            .ok()
+                            .and_then(|s| players.get(s).copied().flatten())
+                        else {
+                            continue;
+                        };
+                        let now: Option<(f64, i64)> = sqlx::query_as(
+                            "SELECT mu, games FROM ratings WHERE player_id = $1 AND rules = $2",
+                        )
+                        .bind(player_id)
+                        .bind(rules)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                        if let Some((mu, games)) = now.filter(|(_, games)| *games > 0) {
+                            now_rated.push(SeatRating { seat: c.seat, mu, games });
+                        }
+                    }
                     result["ratings"] = changes
                         .iter()
                         .map(|c| {
@@ -363,7 +417,10 @@ impl Db {
                 .await?;
             tx.commit().await?;
         });
-        Ok(result)
+        Ok(Finished {
+            result,
+            ratings: now_rated,
+        })
     }
 
     /// The most wins among players with an account, in games of `rules` (without house rules) with at
@@ -439,6 +496,48 @@ impl Db {
             .fetch_all(pool)
             .await?
         }))
+    }
+
+    /// A player's rating in `rules`, if they have finished a rated game of them.
+    pub async fn player_rating(
+        &self,
+        player_id: &str,
+        rules: &str,
+    ) -> Result<Option<RatingRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, RatingRow>(
+                "SELECT rules, mu, games FROM ratings WHERE player_id = $1 AND rules = $2 AND games > 0",
+            )
+            .bind(player_id)
+            .bind(rules)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// A player's `limit` latest rated games of `rules`, oldest first.
+    pub async fn rating_history(
+        &self,
+        player_id: &str,
+        rules: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingChangeRow>, DbError> {
+        let mut rows = on_pool!(self, pool => {
+            sqlx::query_as::<_, RatingChangeRow>(
+                "SELECT c.game_id, r.finished_at, c.mu_before, c.mu_after \
+                 FROM rating_changes c \
+                 JOIN player_results r ON r.game_id = c.game_id AND r.player_id = c.player_id \
+                 WHERE c.player_id = $1 AND r.rules = $2 \
+                 ORDER BY r.finished_at DESC, c.game_id DESC LIMIT $3",
+            )
+            .bind(player_id)
+            .bind(rules)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        });
+        rows.reverse();
+        Ok(rows)
     }
 
     /// A player's finished games per rule set: `(rules, games, wins, games with people, wins with

@@ -38,7 +38,10 @@ use sqlx::sqlite::{
 pub use accounts::AccountRow;
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
-pub use games::{GameRow, LeaderRow, LogRow, NewGame, RatingRow, RecordRow, ResultRow};
+pub use games::{
+    Finished, GameRow, LeaderRow, LogRow, NewGame, RatingChangeRow, RatingRow, RecordRow,
+    ResultRow, SeatRating,
+};
 pub use players::PlayerRow;
 pub use reports::{ReportRow, Reported};
 pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};

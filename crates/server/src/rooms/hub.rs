@@ -21,6 +21,7 @@ use tokio::sync::mpsc::error::TrySendError;
 
 use super::patch::{PatchWriter, Seg, into_text, write_json};
 use super::protocol::Outbound;
+use crate::model::Rating;
 use crate::settings::{BotLevel, RoomSettings};
 
 /// Identifies one connection within its room.
@@ -77,6 +78,8 @@ pub struct SeatState {
     pub player_id: Option<String>,
     /// Their display name.
     pub display_name: Option<String>,
+    /// Their rating in the room's rules (`None`: a bot, an empty seat, or no rated game yet).
+    pub rating: Option<Rating>,
     /// Bot level of a bot seat.
     pub bot: Option<BotLevel>,
     /// `bot`, `empty`, `connected` or `away`.
@@ -579,6 +582,7 @@ mod tests {
                     seat: i,
                     player_id: Some(format!("p{i}")),
                     display_name: Some(format!("Player ~/{i}")),
+                    rating: (i as usize >= connected).then(|| Rating::of(25.0 + i as f64, i)),
                     bot: None,
                     status: if (i as usize) < connected {
                         "connected"

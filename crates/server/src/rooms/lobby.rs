@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::auth;
 use crate::db::{GameRow, NewGame, RoomRow, SeatRow, now_ms};
 use crate::error::AppError;
-use crate::model::RoomStatus;
+use crate::model::{Rating, RoomStatus, SeatView};
 use crate::settings::{Colour, DEFAULT_BOT_LEVEL};
 
 /// A request to a room's task. Replies carry the room's state afterwards.
@@ -107,6 +107,9 @@ pub struct RoomSnapshot {
     pub room: RoomRow,
     /// Seats in order.
     pub seats: Vec<SeatRow>,
+    /// The rating of each seat's person in the room's rules, in seat order (`None`: no person, or no
+    /// rating yet).
+    pub ratings: Vec<Option<Rating>>,
     /// Latest game of the room, if started.
     pub game_id: Option<String>,
     /// Seated players with an open realtime connection right now (the public list shows only rooms
@@ -121,6 +124,10 @@ pub struct Lobby {
     pub room: RoomRow,
     /// Seats in order.
     pub seats: Vec<SeatRow>,
+    /// The rating of each seat's person in the room's rules, in seat order: loaded by the room task when
+    /// the person sits down or the room is loaded, replaced when a rated game ends (never read on the
+    /// roll/move path).
+    pub ratings: Vec<Option<Rating>>,
     /// Latest game of the room, if started.
     pub game_id: Option<String>,
 }
@@ -139,6 +146,7 @@ impl Lobby {
     pub fn new(room: RoomRow, seats: Vec<SeatRow>, latest_game: Option<GameRow>) -> Self {
         Lobby {
             room,
+            ratings: vec![None; seats.len()],
             seats,
             game_id: latest_game.map(|g| g.id),
         }
@@ -149,6 +157,7 @@ impl Lobby {
         RoomSnapshot {
             room: self.room.clone(),
             seats: self.seats.clone(),
+            ratings: self.ratings.clone(),
             game_id: self.game_id.clone(),
             players_connected: 0,
         }
@@ -294,11 +303,37 @@ impl Lobby {
         })
     }
 
-    /// Writes a decided seat change into the state (after it was persisted).
-    pub fn apply_seat(&mut self, seat: SeatRow) {
-        if let Some(slot) = self.seats.iter_mut().find(|s| s.seat == seat.seat) {
-            *slot = seat;
+    /// Writes a decided seat change into the state (after it was persisted), with the rating of the
+    /// person now in the seat.
+    pub fn apply_seat(&mut self, seat: SeatRow, rating: Option<Rating>) {
+        if let Some(index) = self.seats.iter().position(|s| s.seat == seat.seat) {
+            self.ratings[index] = rating.filter(|_| seat.player_id.is_some());
+            self.seats[index] = seat;
         }
+    }
+
+    /// The rating shown at seat `index`.
+    pub fn rating(&self, index: usize) -> Option<Rating> {
+        self.ratings.get(index).copied().flatten()
+    }
+
+    /// Shows `rating` at the seat of `player_id` (if they sit here); false when nothing changed.
+    pub fn set_rating(&mut self, player_id: &str, rating: Option<Rating>) -> bool {
+        let Some(index) = self.seat_of(player_id) else {
+            return false;
+        };
+        let changed = self.ratings[index] != rating;
+        self.ratings[index] = rating;
+        changed
+    }
+
+    /// The seats as clients see them, with their ratings.
+    pub fn seat_views(&self) -> Vec<SeatView> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatView::rated(s, self.rating(i)))
+            .collect()
     }
 
     /// Shows a seated player's new display name (stored already, in `players`); false when they do not
@@ -326,7 +361,7 @@ impl Lobby {
     pub fn lobby_event(&self) -> RoomEvent {
         RoomEvent::LobbyChanged {
             status: self.status(),
-            seats: self.seats.iter().map(Into::into).collect(),
+            seats: self.seat_views(),
         }
     }
 }

@@ -19,7 +19,7 @@ use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
 use crate::db::{Db, now_ms};
 use crate::error::AppError;
-use crate::model::RoomStatus;
+use crate::model::{Rating, RoomStatus};
 use crate::settings::BotLevel;
 
 /// How long the server waits before acting for a seat.
@@ -155,10 +155,16 @@ impl Room {
         room
     }
 
-    /// Rebuilds the room's game (if any) from the stored log, and reloads its recent chat (even
-    /// when the game could not be rebuilt).
+    /// Rebuilds the room's game (if any) from the stored log, and reloads its recent chat and the
+    /// seated people's ratings (even when the game could not be rebuilt). Runs before any connection.
     pub async fn restore(&mut self) -> Result<(), String> {
         let game = self.restore_game().await;
+        let ratings = self.load_ratings().await;
+        if let Some(table) = self.table.as_mut() {
+            // Loaded just now, as they are stored.
+            table.take_new_ratings();
+        }
+        self.hub = Hub::new(self.public_parts());
         let limit = i64::try_from(CHAT_HISTORY).unwrap_or(i64::MAX);
         let chat = match self.db.recent_chat(&self.lobby.room.id, limit).await {
             Ok(recent) => {
@@ -167,7 +173,38 @@ impl Room {
             }
             Err(e) => Err(format!("cannot reload the chat: {e}")),
         };
-        game.and(chat)
+        game.and(chat).and(ratings)
+    }
+
+    /// The room's rule set, as ratings name it.
+    fn rules_name(&self) -> &'static str {
+        self.lobby.room.settings.0.rules.name()
+    }
+
+    /// The rating of `player_id` in `rules` (`None` before their first rated game of them). Takes the
+    /// storage, not the room: the room is not shared across an await.
+    async fn rating_of(db: &Db, rules: &str, player_id: &str) -> Result<Option<Rating>, AppError> {
+        Ok(db
+            .player_rating(player_id, rules)
+            .await?
+            .map(|r| Rating::of(r.mu, r.games)))
+    }
+
+    /// Loads the rating of every seated person (the room was loaded from storage).
+    async fn load_ratings(&mut self) -> Result<(), String> {
+        let people: Vec<String> = self
+            .lobby
+            .seats
+            .iter()
+            .filter_map(|s| s.player_id.clone())
+            .collect();
+        for player_id in people {
+            let rating = Self::rating_of(&self.db, self.rules_name(), &player_id)
+                .await
+                .map_err(|e| format!("cannot load the ratings: {e}"))?;
+            self.lobby.set_rating(&player_id, rating);
+        }
+        Ok(())
     }
 
     /// Rebuilds the room's game (if any) from the stored log.
@@ -286,6 +323,7 @@ impl Room {
                     seat: s.seat,
                     player_id: s.player_id.clone(),
                     display_name: s.display_name.clone(),
+                    rating: self.lobby.rating(i),
                     bot,
                     status,
                     bot_playing,
@@ -339,6 +377,7 @@ impl Room {
                     seat,
                     player_id,
                     display_name,
+                    rating,
                     bot,
                     status,
                     bot_playing,
@@ -348,6 +387,7 @@ impl Room {
                     || *seat != s.seat
                     || *player_id != s.player_id
                     || *display_name != s.display_name
+                    || *rating != self.lobby.rating(i)
             })
     }
 
@@ -590,6 +630,19 @@ impl Room {
 
     /// After an accepted roll or move: clocks, broadcast, previews, metrics.
     pub fn after_action(&mut self, events: &[Event], started: Instant) {
+        // A rated game just ended: its people's new ratings go out with the result.
+        let rated = self
+            .table
+            .as_mut()
+            .map(Table::take_new_ratings)
+            .unwrap_or_default();
+        for (seat, rating) in rated {
+            if let Some(slot) = self.lobby.ratings.get_mut(seat)
+                && self.lobby.seats[seat].player_id.is_some()
+            {
+                *slot = Some(rating);
+            }
+        }
         self.reset_decision();
         self.publish(events);
         self.game_version = self.hub.version();
@@ -770,8 +823,13 @@ impl Room {
                     self.lobby
                         .join(&player_id, &display_name, preferred_colour, code.as_deref())?
                 {
+                    // Read when the person sits down (a new colour wish keeps the one shown).
+                    let rating = match self.seat_of_player(&player_id) {
+                        Some(index) => self.lobby.rating(index),
+                        None => Self::rating_of(&self.db, self.rules_name(), &player_id).await?,
+                    };
                     self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                    self.seat_changed(seat);
+                    self.seat_changed(seat, rating);
                     if self.lobby.starts_by_itself() {
                         self.start_by_itself().await;
                     }
@@ -780,7 +838,7 @@ impl Room {
             RoomCommand::Leave { player_id } => {
                 let seat = self.lobby.leave(&player_id)?;
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                self.seat_changed(seat);
+                self.seat_changed(seat, None);
                 self.after_leaving(&player_id).await;
             }
             RoomCommand::Start { player_id } => {
@@ -795,7 +853,12 @@ impl Room {
                 player_id,
                 display_name,
             } => {
+                // Their ratings went with the rest of their data.
+                let unrated = self.lobby.set_rating(&player_id, None);
                 self.show_name(&player_id, &display_name);
+                if unrated {
+                    self.publish(&[]);
+                }
                 // Clients that reconnect or reload no longer get the messages; what is already on a
                 // screen stays there until then.
                 self.chat.forget_player(&player_id);
@@ -910,10 +973,11 @@ impl Room {
         self.publish(&[]);
     }
 
-    /// A seat row was persisted: apply it, keep presence right, broadcast.
-    pub fn seat_changed(&mut self, seat: crate::db::SeatRow) {
+    /// A seat row was persisted: apply it (with the rating of the person now in it), keep presence
+    /// right, broadcast.
+    pub fn seat_changed(&mut self, seat: crate::db::SeatRow, rating: Option<Rating>) {
         let index = usize::try_from(seat.seat).unwrap_or(usize::MAX);
-        self.lobby.apply_seat(seat);
+        self.lobby.apply_seat(seat, rating);
         if index < self.away_since.len() {
             self.away_since[index] = (self.lobby.seats[index].player_id.is_some()
                 && !self.connected(index))

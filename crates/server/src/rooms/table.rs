@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
+use crate::model::Rating;
 use crate::settings::RoomSettings;
 
 /// Why an action was not applied.
@@ -57,6 +58,8 @@ pub struct Table {
     seq: i64,
     /// Result once finished (also stored in `games.result`).
     pub result: Option<Value>,
+    /// The people's ratings as the game just left them (seat, rating), until the room takes them to show.
+    new_ratings: Vec<(usize, Rating)>,
 }
 
 /// A fresh game for the settings (validated at room creation).
@@ -83,6 +86,7 @@ impl Table {
             rolls: 0,
             seq: 0,
             result: None,
+            new_ratings: Vec::new(),
         })
     }
 
@@ -196,7 +200,7 @@ impl Table {
         let winner_seats: Vec<u8> = (0..layout.n_seats)
             .filter(|&s| sides[usize::from(s)] == side)
             .collect();
-        let result = db
+        let finished = db
             .finish_game(
                 &self.game_id,
                 json!({ "winner_side": side, "winner_seats": &winner_seats }),
@@ -208,7 +212,18 @@ impl Table {
                 side,
             )
             .await?;
-        self.result = Some(result);
+        self.result = Some(finished.result);
+        self.new_ratings = finished
+            .ratings
+            .iter()
+            .filter_map(|r| Some((usize::try_from(r.seat).ok()?, Rating::of(r.mu, r.games))))
+            .collect();
         Ok(())
+    }
+
+    /// The people's ratings as the game left them, once (empty before it ends, when it was not rated, and
+    /// after the first call).
+    pub fn take_new_ratings(&mut self) -> Vec<(usize, Rating)> {
+        std::mem::take(&mut self.new_ratings)
     }
 }

@@ -46,6 +46,10 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         .route("/api/leaderboard", get(leaderboard::leaderboard))
         .route("/api/rules", get(rules::rules))
         .route("/api/accounts/{username}/stats", get(stats::player_stats))
+        .route(
+            "/api/accounts/{username}/ratings",
+            get(stats::rating_history),
+        )
         .route("/api/admin/players/{id}", delete(admin::erase_player))
         .route("/api/admin/reports", get(admin::list_reports))
         .route(

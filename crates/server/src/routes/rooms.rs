@@ -11,7 +11,7 @@ use crate::auth;
 use crate::db::{DbError, NewRoom, RoomRow, SeatRow, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
-use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
+use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView, SeatView};
 use crate::rooms::{RoomCommand, RoomSnapshot};
 use crate::settings::{Colour, CreateRoomRequest, RoomSettings, validate_settings};
 use serde::Deserialize;
@@ -28,6 +28,7 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
     let RoomSnapshot {
         room,
         seats,
+        ratings,
         game_id,
         players_connected: _,
     } = snapshot;
@@ -41,7 +42,11 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         owner_id: room.owner_id,
         status: RoomStatus::parse(&room.status),
         settings,
-        seats: seats.iter().map(Into::into).collect(),
+        seats: seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatView::rated(s, ratings.get(i).copied().flatten()))
+            .collect(),
         created_at: room.created_at,
         game_id,
     }

@@ -1,19 +1,91 @@
 //! Players' records, per rule set: every finished game they sat at (against bots too), and apart the
 //! ones with other people (what the leaderboard counts). `GET /api/players/me/stats` is your own;
-//! `GET /api/accounts/{username}/stats` anyone's with an account (what a leaderboard name opens).
+//! `GET /api/accounts/{username}/stats` anyone's with an account (what a leaderboard name opens), and
+//! `GET /api/accounts/{username}/ratings` how their rated games moved their rating in one rule set.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use crate::AppState;
-use crate::db::{RatingRow, RecordRow, ResultRow};
+use crate::db::{AccountRow, RatingRow, RecordRow, ResultRow};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
-use crate::model::{MyStats, PlayerStats, Rating, RecentGame, RuleSetStats};
+use crate::model::{
+    MyStats, PlayerStats, Rating, RatingHistory, RatingPoint, RecentGame, RuleSetStats,
+};
 use crate::ratings::points;
+use crate::settings::RuleSet;
 
 /// How many of the latest games a record lists.
 const RECENT: i64 = 10;
+/// How many of the latest rated games a rating history lists.
+const HISTORY: i64 = 100;
+
+/// The account with this username (in any case).
+async fn account(state: &AppState, username: &str) -> Result<AccountRow, AppError> {
+    let key = username.trim().to_ascii_lowercase();
+    // Usernames are short plain words: anything longer is not one, and is not looked up.
+    if key.len() > 64 {
+        return Err(AppError::AccountNotFound);
+    }
+    state
+        .db
+        .account_by_username(&key)
+        .await?
+        .ok_or(AppError::AccountNotFound)
+}
+
+/// Query of `GET /api/accounts/{username}/ratings`.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct RatingsQuery {
+    /// `playgridia` (default), `ludoteka` or `morocco`.
+    #[param(value_type = Option<String>, example = "playgridia")]
+    rules: Option<RuleSet>,
+}
+
+/// The rating of the player with this username in one rule set, and what their latest rated games of it
+/// did to it (for a chart of it).
+#[utoipa::path(get, path = "/api/accounts/{username}/ratings", tag = "players",
+    params(("username" = String, Path, description = "Username, in any case"), RatingsQuery),
+    responses(
+        (status = 200, description = "Their rating now and their latest rated games, oldest first", body = RatingHistory),
+        (status = 404, description = "No account has that username (`account_not_found`)", body = ErrorBody),
+        (status = 422, description = "Unknown rules (`invalid_query`)", body = ErrorBody)))]
+pub async fn rating_history(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+    query: Result<Query<RatingsQuery>, QueryRejection>,
+) -> Result<Json<RatingHistory>, AppError> {
+    let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
+    let rules = query.rules.unwrap_or(RuleSet::Playgridia);
+    let account = account(&state, &username).await?;
+    let rating = state
+        .db
+        .player_rating(&account.player_id, rules.name())
+        .await?
+        .map(|r| Rating::of(r.mu, r.games));
+    let history = state
+        .db
+        .rating_history(&account.player_id, rules.name(), HISTORY)
+        .await?
+        .into_iter()
+        .map(|c| RatingPoint {
+            game_id: c.game_id,
+            finished_at: c.finished_at,
+            before: points(c.mu_before),
+            after: points(c.mu_after),
+        })
+        .collect();
+    Ok(Json(RatingHistory {
+        username: account.username,
+        rules: rules.name().to_owned(),
+        rating,
+        history,
+    }))
+}
 
 /// Your finished games and wins, per rule set played.
 #[utoipa::path(get, path = "/api/players/me/stats", tag = "players",
@@ -38,16 +110,7 @@ pub async fn player_stats(
     State(state): State<AppState>,
     Path(username): Path<String>,
 ) -> Result<Json<PlayerStats>, AppError> {
-    let key = username.trim().to_ascii_lowercase();
-    // Usernames are short plain words: anything longer is not one, and is not looked up.
-    if key.len() > 64 {
-        return Err(AppError::AccountNotFound);
-    }
-    let account = state
-        .db
-        .account_by_username(&key)
-        .await?
-        .ok_or(AppError::AccountNotFound)?;
+    let account = account(&state, &username).await?;
     let player = state
         .db
         .player(&account.player_id)

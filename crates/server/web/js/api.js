@@ -126,6 +126,7 @@ export const api = {
   myRooms: () => call('GET', '/api/players/me/rooms'),
   myStats: () => call('GET', '/api/players/me/stats'),
   playerStats: (username) => call('GET', `/api/accounts/${encodeURIComponent(username)}/stats`, undefined, false),
+  ratingHistory: (username, rules = 'playgridia') => call('GET', `/api/accounts/${encodeURIComponent(username)}/ratings?rules=${encodeURIComponent(rules)}`, undefined, false),
   /** `by`: `wins` (most wins in the period) or `rating` (best non-provisional rating, played in the period). */
   leaderboard: (rules, days = 30, by = 'wins') => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}&by=${encodeURIComponent(by)}`, undefined, false),
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),

@@ -12,7 +12,7 @@ import { historyFromRecord } from './replay.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
 import { loadRules, houseLine } from './house.js';
-import { ratingsList } from './rating.js';
+import { ratingsList, ratingChip } from './rating.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -169,6 +169,11 @@ export function mountRoom(main, ref) {
     return v.seats.filter((s) => s.side === side).map((s) => seatName(s.seat));
   }
 
+  /** The seated person's rating in the room's rules (the server's; nothing for bots and newcomers). */
+  function seatRating(s) {
+    return s && s.player_id && s.rating ? ratingChip(s.rating) : null;
+  }
+
   function statusChip(s) {
     const label = s.label || s.status;
     if (s.status === 'connected') return h('span.chip.ok', { 'data-status': 'connected' }, t('connected'));
@@ -237,6 +242,7 @@ export function mountRoom(main, ref) {
         seat.preferred_colour ? swatch(seat.preferred_colour) : null,
         h('span', { style: 'flex:1' }, seat.display_name ? h('bdi', seat.display_name) : (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${emptySeat}`)),
           isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
+        seatRating(seat),
         statusChip(seat));
     }));
     const actions = clear(root.querySelector('#wr-actions'));
@@ -396,6 +402,7 @@ export function mountRoom(main, ref) {
       return h('li', { class: `${mine === s.seat ? 'me' : ''} ${v.turn.seat === s.seat && v.turn.phase !== 'over' ? 'turn' : ''}`, 'data-seat': s.seat },
         s.colours.map(swatch),
         h('span', { style: 'flex:1' }, h('bdi', seatName(s.seat)), mine === s.seat ? ` (${t('you')})` : ''),
+        seatRating(seat),
         v.seats.length > 2 && new Set(v.seats.map((x) => x.side)).size < v.seats.length ? h('span.muted', t('side', { n: s.side + 1 })) : null,
         statusChip(seat));
     }));

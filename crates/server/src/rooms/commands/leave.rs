@@ -37,7 +37,7 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
         ));
     }
     let player = room.lobby.seats[seat].player_id.clone();
-    room.seat_changed(row);
+    room.seat_changed(row, None);
     if let Some(player) = player {
         room.after_leaving(&player).await;
     }
