@@ -302,7 +302,8 @@ export function mountRoom(main, ref) {
       players: h('ul.seats', { id: 'players' }),
       spect: h('p.muted', { id: 'spectators' }),
       rules: h('div.game-rules', { id: 'game-rules' }),
-      log: h('ol.log', { id: 'log', 'aria-label': t('log') }),
+      // It scrolls: focusable, so that a keyboard can scroll it too.
+      log: h('ol.log', { id: 'log', 'aria-label': t('log'), tabindex: 0 }),
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
       proof: h('div.proof', { id: 'proof' }),
     };
