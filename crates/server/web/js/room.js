@@ -25,7 +25,8 @@ export function dieFace(n, extra = '') {
 
 export function swatch(colour) {
   const c = COLOURS[colour] || COLOURS.yellow;
-  return h('span.swatch', { class: colour, style: `background:${c.fill}`, title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
+  // An image named by its colour (an aria-label on a plain span is not read): "Yellow", not its letter.
+  return h('span.swatch', { class: colour, style: `background:${c.fill}`, role: 'img', title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
 }
 
 /** Room state shape of the WebSocket, built from the REST room view (fallback before the WS answers). */
