@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser end-to-end tests: installs the pinned playwright-core (no browser download) and runs
+# Browser end-to-end tests: installs the pinned playwright-core and axe-core (no browser download) and runs
 # node's test runner against the real server binary with Debian's Chromium (/usr/bin/chromium).
 # Screenshots land in target/e2e/.
 set -euo pipefail

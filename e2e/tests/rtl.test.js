@@ -216,7 +216,8 @@ test('the board is the same board in Arabic as in English: never mirrored; names
   // A move in words: the arrow points the way Arabic reads; a piece's id stays as it is.
   const move = await page.waitForSelector('#moves button', { timeout: 15000 }).catch(() => null);
   if (move) {
-    const text = await move.textContent();
+    // The words after the colour's swatch (its letter drawn in a square, named by its colour).
+    const text = await move.evaluate((b) => [...b.childNodes].filter((n) => !n.classList?.contains('swatch')).map((n) => n.textContent).join(''));
     assert.match(text, /^[YBRG]\d /, text);
     assert.ok(text.includes('←') && !text.includes('→'), text);
   }

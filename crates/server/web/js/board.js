@@ -44,7 +44,9 @@ export class BoardView {
     const svg = el('svg', {
       viewBox: `0 0 ${g.size.toFixed(3)} ${g.size.toFixed(3)}`,
       class: `board board-${board}`,
-      role: 'img',
+      // A group, not an image: an image's children are hidden from screen readers, and the pieces one
+      // can move are buttons in it. The pieces are named by their <title>; the squares are drawing.
+      role: 'group',
       'aria-label': t(board === 'six' ? 'board_six' : 'board_four'),
       'data-board': board,
       'data-bottom-slot': bottomSlot,
@@ -67,7 +69,7 @@ export class BoardView {
       else el('circle', { cx: 0.4, cy: 0.4, r: 0.22, ...st }, p);
     });
     el('rect', { x: 0, y: 0, width: g.size, height: g.size, class: 'board-bg', rx: 0.3 }, svg);
-    const layer = el('g', { class: 'board-static' }, svg);
+    const layer = el('g', { class: 'board-static', 'aria-hidden': 'true' }, svg);
     // Bases.
     for (let k = 0; k < g.n; k++) {
       const c = COLOURS[this.slotCols[k]];
@@ -196,7 +198,8 @@ export class BoardView {
       pe.querySelector('.piece-body').setAttribute('r', pos.r);
       pe.querySelector('.piece-ring').setAttribute('r', pos.r * 0.72);
       pe.querySelector('.piece-label').setAttribute('font-size', (pos.r * 0.95).toFixed(3));
-      pe.querySelector('title').textContent = `${pieceName(p.id)} — ${placeName(p.place)}${p.in_blockade ? ' (' + t('blockade') + ')' : ''}`;
+      pe.dataset.where = `${pieceName(p.id)} — ${placeName(p.place)}${p.in_blockade ? ' (' + t('blockade') + ')' : ''}`;
+      this.namePiece(pe, p.id);
       const mv = moved.find((m) => m.piece === p.id);
       if (old && mv && mv.type === 'moved' && old.key !== pos.key) {
         this.animate(pe, p, mv.from, mv.to, pos.xy);
@@ -283,15 +286,11 @@ export class BoardView {
       if (can || mine) {
         pe.setAttribute('tabindex', '0');
         pe.setAttribute('role', 'button');
-        const mv = this.moves.filter((m) => m.piece === id);
-        pe.setAttribute('aria-label', can
-          ? `${pieceName(id)}: ${mv.map((m) => t('path', { from: placeName(m.from), to: placeName(m.to) })).join(t('list_sep'))}`
-          : `${pieceName(id)} — ${t('preselect')}`);
       } else {
         pe.removeAttribute('tabindex');
         pe.removeAttribute('role');
-        pe.removeAttribute('aria-label');
       }
+      this.namePiece(pe, id);
     }
     const shown = this.interactive ? this.moves.filter((m) => !this.selected || m.piece === this.selected) : [];
     for (const m of shown) {
@@ -307,6 +306,20 @@ export class BoardView {
       }, this.targetLayer);
       tg.addEventListener('click', () => this.chooseTarget(m));
     }
+  }
+
+  /**
+   * A piece's name, in its <title> (its tooltip too): where it is, or, when it is a button, where it can
+   * go (or that it can be chosen ahead). The title, not an aria-label: the label would differ from the
+   * text drawn on the piece ("Y1") followed by its title, which is what the piece says.
+   */
+  namePiece(pe, id) {
+    const can = this.interactive && this.moves.some((m) => m.piece === id);
+    const mine = !can && this.preselectable && this.preselectable(id);
+    const mv = this.moves.filter((m) => m.piece === id);
+    pe.querySelector('title').textContent = can
+      ? `${pieceName(id)}: ${mv.map((m) => t('path', { from: placeName(m.from), to: placeName(m.to) })).join(t('list_sep'))}`
+      : mine ? `${pieceName(id)} — ${t('preselect')}` : (pe.dataset.where || pieceName(id));
   }
 
   chooseTarget(m) {

@@ -231,7 +231,8 @@ export function mountReplay(main, gameId) {
     const boardBox = h('div.board-wrap', { id: 'board' });
     const pos = h('span', { id: 'replay-step', 'aria-live': 'polite' });
     const die = h('div');
-    const list = h('ol.log', { id: 'replay-log' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
+    // It scrolls: focusable, so that a keyboard can scroll it too, and named by its heading.
+    const list = h('ol.log', { id: 'replay-log', tabindex: 0, 'aria-labelledby': 'replay-log-h' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
     const proof = h('div.proof', { id: 'proof' });
     // Only a finished game (replayed exactly) is analysed: the server refuses running ones.
     const expert = replay ? expertCard(gameId, rec.log) : null;
@@ -275,7 +276,7 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ` ${forward}`),
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
-        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
+        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;

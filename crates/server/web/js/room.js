@@ -25,7 +25,8 @@ export function dieFace(n, extra = '') {
 
 export function swatch(colour) {
   const c = COLOURS[colour] || COLOURS.yellow;
-  return h('span.swatch', { class: colour, style: `background:${c.fill}`, title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
+  // An image named by its colour (an aria-label on a plain span is not read): "Yellow", not its letter.
+  return h('span.swatch', { class: colour, style: `background:${c.fill}`, role: 'img', title: t('colours.' + colour), 'aria-label': t('colours.' + colour) }, c.letter);
 }
 
 /** Room state shape of the WebSocket, built from the REST room view (fallback before the WS answers). */
@@ -308,7 +309,8 @@ export function mountRoom(main, ref) {
       players: h('ul.seats', { id: 'players' }),
       spect: h('p.muted', { id: 'spectators' }),
       rules: h('div.game-rules', { id: 'game-rules' }),
-      log: h('ol.log', { id: 'log', 'aria-label': t('log') }),
+      // It scrolls: focusable, so that a keyboard can scroll it too.
+      log: h('ol.log', { id: 'log', 'aria-label': t('log'), tabindex: 0 }),
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
       proof: h('div.proof', { id: 'proof' }),
     };
