@@ -104,7 +104,15 @@ export function rest(api) {
     return json;
   };
   return {
+    /** Any call: its JSON answer; an error status throws with the status and the body. */
+    call,
     player: (name) => call('POST', '/api/players', { display_name: name }),
+    /** A player with an account: username `name` in lower case, password "correct horse". */
+    member: async (name) => {
+      const p = await call('POST', '/api/players', { display_name: name });
+      const account = await call('POST', '/api/account', { username: name.toLowerCase(), password: 'correct horse' }, p.token);
+      return { ...p, username: account.username };
+    },
     room: (id, token) => call('GET', `/api/rooms/${id}`, undefined, token),
     record: (id) => call('GET', `/api/games/${id}/record`),
     replay: (id) => call('GET', `/api/games/${id}/replay`),

@@ -34,21 +34,8 @@ const RUNS = [
 let srv; let browser; let api;
 /** A finished game between two members (pau won or lost), a reported chat message in its room. */
 const done = {};
-
-async function call(method, p, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(`${srv.api}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await r.json().catch(() => null);
-  assert.ok(r.ok, `${method} ${p}: ${r.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function member(name) {
-  const p = await call('POST', '/api/players', { display_name: name });
-  await call('POST', '/api/account', { username: name.toLowerCase(), password: 'correct horse' }, p.token);
-  return { id: p.id, display_name: p.display_name, token: p.token, username: name.toLowerCase() };
-}
+const call = (...args) => api.call(...args);
+const member = (name) => api.member(name);
 
 /** Puts `player` (or nobody) in the page's storage, as signing in or registering would. */
 async function become(page, player) {

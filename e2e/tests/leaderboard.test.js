@@ -1,7 +1,7 @@
 // The leaderboard card: who won most among players with an account, per rule set.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.js';
+import { startServer, rest as restOf } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
 import { register } from '../lib/flows.js';
@@ -12,20 +12,9 @@ let srv; let browser;
 before(async () => { srv = await startServer({ AWAY_GRACE_SECS: '1', BOT_DELAY_MS: '0' }); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
-async function rest(method, path, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${srv.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json().catch(() => null);
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function member(name) {
-  const p = await rest('POST', '/api/players', { display_name: name });
-  await rest('POST', '/api/account', { username: name.toLowerCase(), password: 'correct horse' }, p.token);
-  return p;
-}
+// REST calls and members made through the API (lib/server.js).
+const rest = (...args) => restOf(srv.url).call(...args);
+const member = (name) => restOf(srv.url).member(name);
 
 test('two members play a game: the home page ranks them, per rule set', async () => {
   const pau = await member('Pau');

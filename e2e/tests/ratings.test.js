@@ -3,7 +3,7 @@
 // in the room and in the replay. Every number on the page is compared with what the API answers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.js';
+import { startServer, rest as restOf } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot, textContrast, luminanceOf } from '../lib/checks.js';
 
@@ -13,22 +13,11 @@ let srv; let browser;
 before(async () => { srv = await startServer({ AWAY_GRACE_SECS: '1', BOT_DELAY_MS: '0' }); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
+// REST calls and members made through the API (lib/server.js).
+const rest = (...args) => restOf(srv.url).call(...args);
+const member = (name) => restOf(srv.url).member(name);
+
 const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true };
-
-async function rest(method, path, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${srv.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json().catch(() => null);
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function member(name) {
-  const p = await rest('POST', '/api/players', { display_name: name });
-  const account = await rest('POST', '/api/account', { username: name.toLowerCase(), password: 'correct horse' }, p.token);
-  return { ...p, username: account.username };
-}
 
 /** A quick 2-player game between two absent members, played to the end by the bots covering them. */
 async function play(a, b, rules = 'playgridia') {

@@ -4,7 +4,7 @@ mod common;
 
 use common::game::two_play;
 use common::ws::WsClient;
-use common::{Player, TestServer};
+use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
 
 async fn export(server: &TestServer, player: &Player) -> (u16, Value, Option<String>) {
@@ -37,7 +37,7 @@ async fn the_export_on_postgres() {
 async fn exported(server: TestServer) {
     let ana = server.member("Ana").await;
     let bea = server.member("Bea").await;
-    let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
+    let quick = quick_two();
     let game = two_play(&server, &ana, &bea, quick).await;
     // In a room of their own, Bea and Ana chat; Ana reports Bea's message.
     let room = server

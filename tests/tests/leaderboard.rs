@@ -3,7 +3,7 @@
 mod common;
 
 use common::game::{members_play, play_through};
-use common::{TestServer, status_and_json};
+use common::{TestServer, quick_two, status_and_json};
 use serde_json::{Value, json};
 
 async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {
@@ -28,7 +28,7 @@ async fn the_leaderboard_on_postgres() {
 }
 
 async fn counted(server: TestServer) {
-    let quick = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true });
+    let quick = quick_two();
     let (ana, _bea, game) = members_play(&server, quick.clone()).await;
     let ana_won = game["won"].as_bool().expect("a finished game");
     // Ana against a bot alone: not counted.

@@ -3,18 +3,8 @@
 mod common;
 
 use common::game::{members_play, play_through, two_play};
-use common::{Player, TestServer, status_and_json};
+use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
-
-fn quick_two() -> Value {
-    json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true })
-}
-
-async fn get(server: &TestServer, path: &str) -> Value {
-    let (status, body) = status_and_json(server.get(path).send().await.unwrap()).await;
-    assert_eq!(status.as_u16(), 200, "{path}: {body}");
-    body
-}
 
 async fn my_stats(server: &TestServer, player: &Player) -> Value {
     let (status, stats) = server.get_as(&player.token, "/api/players/me/stats").await;
@@ -25,7 +15,7 @@ async fn my_stats(server: &TestServer, player: &Player) -> Value {
 /// The stored result of a finished game (as its replay gives it).
 async fn result_of(server: &TestServer, game: &Value) -> Value {
     let path = format!("/api/games/{}/replay", game["id"].as_str().unwrap());
-    get(server, &path).await["result"].clone()
+    server.get_ok(&path).await["result"].clone()
 }
 
 /// A player's record of one rule set.
@@ -96,14 +86,14 @@ async fn rated_game(server: TestServer) {
         );
     }
     // Anyone's page shows the same.
-    let page = get(&server, "/api/accounts/bea/stats").await;
+    let page = server.get_ok("/api/accounts/bea/stats").await;
     assert_eq!(
         rules_line(&page, "playgridia")["rating"]["value"],
         json!(bea_after)
     );
 
     // The wins leaderboard shows the ratings beside the wins; the rating one waits for five games.
-    let board = get(&server, "/api/leaderboard").await;
+    let board = server.get_ok("/api/leaderboard").await;
     assert_eq!(board["by"], "wins");
     let shown: Vec<(String, i64)> = board["players"]
         .as_array()
@@ -119,7 +109,7 @@ async fn rated_game(server: TestServer) {
     let mut expected = vec![("ana".to_owned(), ana_after), ("bea".to_owned(), bea_after)];
     expected.sort_by_key(|(_, v)| -v);
     assert_eq!(shown, expected, "{board}");
-    let by_rating = get(&server, "/api/leaderboard?by=rating").await;
+    let by_rating = server.get_ok("/api/leaderboard?by=rating").await;
     assert_eq!(
         (&by_rating["by"], &by_rating["players"]),
         (&json!("rating"), &json!([]))
@@ -212,11 +202,9 @@ async fn five_games(server: TestServer) {
 
     // The rating leaderboard: the two settled ratings, best first, as the records show them.
     values.sort_by_key(|&(name, v)| (-v, name));
-    let board = get(
-        &server,
-        "/api/leaderboard?by=rating&rules=playgridia&days=1",
-    )
-    .await;
+    let board = server
+        .get_ok("/api/leaderboard?by=rating&rules=playgridia&days=1")
+        .await;
     let listed: Vec<(&str, i64, i64)> = board["players"]
         .as_array()
         .unwrap()
@@ -251,13 +239,15 @@ async fn five_games(server: TestServer) {
         .unwrap();
     assert_eq!(bea_line["games"], 5);
     // Other rule sets have their own ratings.
-    let other = get(&server, "/api/leaderboard?by=rating&rules=ludoteka").await;
+    let other = server
+        .get_ok("/api/leaderboard?by=rating&rules=ludoteka")
+        .await;
     assert_eq!(other["players"], json!([]));
 
     // Erased, Bea is no longer ranked; Ana stays.
     let (status, body) = server.delete_as(&bea.token, "/api/players/me").await;
     assert!(status.is_success(), "{body}");
-    let board = get(&server, "/api/leaderboard?by=rating").await;
+    let board = server.get_ok("/api/leaderboard?by=rating").await;
     let names: Vec<&str> = board["players"]
         .as_array()
         .unwrap()

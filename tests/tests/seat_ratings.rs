@@ -4,21 +4,11 @@
 mod common;
 
 use common::ws::WsClient;
-use common::{Player, TestServer, status_and_json};
+use common::{Player, TestServer, quick_two, status_and_json};
 use serde_json::{Value, json};
-
-fn quick_two() -> Value {
-    json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true })
-}
 
 fn playgridia_four() -> Value {
     json!({ "rules": "playgridia", "mode": "individual", "players": 4, "turn_time_secs": null, "public": true })
-}
-
-async fn get(server: &TestServer, path: &str) -> Value {
-    let (status, body) = status_and_json(server.get(path).send().await.unwrap()).await;
-    assert_eq!(status.as_u16(), 200, "{path}: {body}");
-    body
 }
 
 /// The `rating` of each seat of a room's seats (REST view or WebSocket state).
@@ -102,7 +92,7 @@ async fn seats_show_ratings(server: TestServer) {
     assert_ne!(after[0], 1500);
     ws.close().await;
     // The room as the API shows it, and as loaded again from storage, says the same.
-    let view = get(&server, &format!("/api/rooms/{room}")).await;
+    let view = server.get_ok(&format!("/api/rooms/{room}")).await;
     assert_eq!(
         seat_ratings(&view["seats"]),
         vec![rating(after[0], 1), rating(after[1], 1)]
@@ -205,7 +195,7 @@ async fn seats_show_ratings(server: TestServer) {
         .await;
     assert_eq!(status, 200, "{started}");
     ana_ws.until_state(|s| !s["game"].is_null()).await;
-    let view = get(&server, &format!("/api/rooms/{four}")).await;
+    let view = server.get_ok(&format!("/api/rooms/{four}")).await;
     assert!(!view["seats"][3]["bot"].is_null(), "{view}");
     assert_eq!(
         seat_ratings(&ana_ws.state["seats"]),
@@ -248,7 +238,7 @@ async fn rating_history(server: TestServer) {
     let bea = server.member("Bea").await;
 
     // Nothing yet: no rating, no history.
-    let empty = get(&server, "/api/accounts/ana/ratings").await;
+    let empty = server.get_ok("/api/accounts/ana/ratings").await;
     assert_eq!(
         empty,
         json!({ "username": "ana", "rules": "playgridia", "rating": null, "history": [] })
@@ -269,11 +259,9 @@ async fn rating_history(server: TestServer) {
     common::game::play_through(&server, &ana, &room).await;
 
     for (who, player) in [("ana", &ana), ("bea", &bea)] {
-        let history = get(
-            &server,
-            &format!("/api/accounts/{who}/ratings?rules=playgridia"),
-        )
-        .await;
+        let history = server
+            .get_ok(&format!("/api/accounts/{who}/ratings?rules=playgridia"))
+            .await;
         assert_eq!(history["username"], who);
         assert_eq!(history["rules"], "playgridia");
         let points = history["history"].as_array().unwrap();
@@ -292,11 +280,12 @@ async fn rating_history(server: TestServer) {
         }
         // Each game's change is the one the game's result stored for this player.
         for p in points {
-            let replay = get(
-                &server,
-                &format!("/api/games/{}/replay", p["game_id"].as_str().unwrap()),
-            )
-            .await;
+            let replay = server
+                .get_ok(&format!(
+                    "/api/games/{}/replay",
+                    p["game_id"].as_str().unwrap()
+                ))
+                .await;
             let changes = replay["result"]["ratings"].as_array().unwrap();
             assert!(
                 changes
@@ -321,11 +310,15 @@ async fn rating_history(server: TestServer) {
 
     // The default rule set is playgridia; the username in any case; another rule set has nothing yet.
     assert_eq!(
-        get(&server, "/api/accounts/ANA/ratings").await,
-        get(&server, "/api/accounts/ana/ratings?rules=playgridia").await
+        server.get_ok("/api/accounts/ANA/ratings").await,
+        server
+            .get_ok("/api/accounts/ana/ratings?rules=playgridia")
+            .await
     );
     assert_eq!(
-        get(&server, "/api/accounts/ana/ratings?rules=ludoteka").await,
+        server
+            .get_ok("/api/accounts/ana/ratings?rules=ludoteka")
+            .await,
         json!({ "username": "ana", "rules": "ludoteka", "rating": null, "history": [] })
     );
 

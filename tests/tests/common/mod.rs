@@ -245,6 +245,13 @@ impl TestServer {
         resp.json().await.expect("json")
     }
 
+    /// GETs `path` without a token, insists on `200` and returns the JSON body.
+    pub async fn get_ok(&self, path: &str) -> Value {
+        let (status, body) = status_and_json(self.get(path).send().await.expect("request")).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        body
+    }
+
     /// GETs `path` with `token` and returns status and JSON body.
     pub async fn get_as(&self, token: &str, path: &str) -> (StatusCode, Value) {
         let resp = self
@@ -299,6 +306,11 @@ pub async fn status_and_json(resp: Response) -> (StatusCode, Value) {
     let status = resp.status();
     let body = resp.json().await.unwrap_or(Value::Null);
     (status, body)
+}
+
+/// Two-player public quick Playgridia game without a turn timer (short, and rated between two people).
+pub fn quick_two() -> Value {
+    json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true })
 }
 
 /// Four-player public individual game.
