@@ -129,6 +129,21 @@ test('a device signed out from another stops playing at once: its game page goes
   await phone.context.close();
 });
 
+test('a refusal from the server reads in the page\'s language (its own words for the error code)', async () => {
+  for (const [locale, words] of [['es-ES', /Usuario desconocido o contraseña incorrecta/], ['ar-MA', /اسم مستخدم غير معروف أو كلمة مرور خاطئة/], ['en-GB', /Unknown username or wrong password/]]) {
+    const p = await newPage(browser, { locale });
+    await p.page.goto(`${srv.url}/`);
+    await p.page.click('#sign-in summary');
+    await p.page.fill('#sign-in-username', 'nobody_here');
+    await p.page.fill('#sign-in-password', 'not this one');
+    await p.page.click('#sign-in-submit');
+    await p.page.waitForFunction(() => (document.querySelector('#sign-in .error')?.textContent || '').length > 0);
+    assert.match(await p.page.textContent('#sign-in .error'), words, locale);
+    assertNoErrors(p.page, [/401/]);
+    await p.context.close();
+  }
+});
+
 test('downloading your data saves one JSON file of what the server keeps about you, without secrets', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Quim');

@@ -1,5 +1,7 @@
 // REST client and the locally stored identity (player id + token).
 
+import { errorText } from './i18n.js';
+
 const KEY = 'parchis.player';
 
 export function me() {
@@ -9,7 +11,7 @@ export function forget() { localStorage.removeItem(KEY); }
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.message) || `HTTP ${status}`);
+    super(errorText(body && body.code, (body && body.message) || `HTTP ${status}`));
     this.status = status;
     this.code = body && body.code;
   }

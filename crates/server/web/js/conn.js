@@ -1,6 +1,7 @@
 // The room WebSocket (PROTOCOL.md): snapshot + updates (JSON Patch) with versions, resume by
 // version/epoch after a disconnect, exponential backoff, commands with ids answered by ack/error.
 import { applyPatch } from './patch.js';
+import { errorText } from './i18n.js';
 
 export class RoomConnection {
   /**
@@ -114,6 +115,8 @@ export class RoomConnection {
         break;
       }
       case 'error': {
+        // The page's own words for the refusal, in its language (the server's message otherwise).
+        msg = { ...msg, message: errorText(msg.code, msg.message) };
         const p = this.pending.get(String(msg.id));
         if (p) { this.pending.delete(String(msg.id)); p.reject(Object.assign(new Error(msg.message || msg.code), msg)); }
         this.h.onError?.(msg);

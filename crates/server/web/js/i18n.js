@@ -61,6 +61,16 @@ const S = {
       morocco_priorities: 'Mandatory captures (Morocco priorities)', allied_blockade_on_safe: 'Allies block on safe squares', mixed_pairs_only_on_safe: 'Two colours share only safe squares',
       lane_blockades: 'Blockades in the home lanes', capture_allies: 'Allies can capture each other', partner_moves: 'Moving a partner’s pieces', first_roll: 'Morocco’s first roll',
     },
+    errors: {
+      network: 'The server cannot be reached: check your connection.', internal_error: 'Something went wrong on the server; nothing was changed.', internal: 'Something went wrong on the server; nothing was changed.',
+      service_unavailable: 'The server is not answering right now; try again shortly.', room_busy: 'The room is busy; try again shortly.', analysis_busy: 'The server is busy analysing other games; try again shortly.',
+      rate_limited: 'Too many requests from here; try again in a little while.', too_many_attempts: 'Too many wrong passwords for this username; try again later.',
+      username_taken: 'That username is taken; choose another.', account_exists: 'You already have an account: sign in with it on your other devices.', wrong_credentials: 'Unknown username or wrong password.', no_account: 'Create an account before signing out, or this player could never be used again.',
+      room_not_found: 'No room has that link or code.', game_not_found: 'No game has that link.', account_not_found: 'No player has that username.', game_not_finished: 'The game is still being played: its replay opens once it is over.',
+      not_room_owner: 'Only the room owner can do that.', wrong_join_code: 'This room is private: its code is needed to join.', room_full: 'Every seat in this room is taken.', room_not_waiting: 'The room is no longer waiting for players.', colour_taken: 'Another player here already asked for that colour.',
+      not_seated: 'You are not seated in this room.', not_started: 'The game has not started yet.', game_over: 'The game is over.', not_your_turn: 'It is not your turn.', must_roll: 'Roll the die first.', must_move: 'Move first: the die is rolled.', illegal_move: 'That move is not allowed.', stale_version: 'The board changed meanwhile: look again and choose.',
+      chat_empty: 'The message is empty.', chat_too_long: 'The message is too long (200 characters at most).', chat_too_fast: 'Too many messages at once: wait a few seconds.', message_not_found: 'That message is no longer there.', own_message: 'You cannot report your own message.',
+    },
     house_values: {
       six: { 6: '6', '7player': '7 when your home is empty', '7colour': '7 when its home is empty', 12: '12 with all four in play' },
       three_sixes: { off: 'no penalty', last: 'last piece moved goes home', second: 'second six’s piece goes home' },
@@ -125,6 +135,16 @@ const S = {
       capture_bonus: 'Cuenta por comer', goal_bonus: 'Cuenta por llegar a la meta', exit_capture: 'Al salir a tu casilla de salida', must_open_blockade_on_six: 'Con un 6 hay que abrir barrera',
       morocco_priorities: 'Comer obligatorio (prioridades de Marruecos)', allied_blockade_on_safe: 'Barrera de aliados en un seguro', mixed_pairs_only_on_safe: 'Dos colores comparten solo los seguros',
       lane_blockades: 'Barreras en los pasillos de meta', capture_allies: 'Los aliados pueden comerse', partner_moves: 'Mover fichas del compañero', first_roll: 'Primera tirada de Marruecos',
+    },
+    errors: {
+      network: 'No se puede llegar al servidor: revisa tu conexión.', internal_error: 'Algo falló en el servidor; no se ha cambiado nada.', internal: 'Algo falló en el servidor; no se ha cambiado nada.',
+      service_unavailable: 'El servidor no responde ahora; inténtalo en un momento.', room_busy: 'La sala está ocupada; inténtalo en un momento.', analysis_busy: 'El servidor está analizando otras partidas; inténtalo en un momento.',
+      rate_limited: 'Demasiadas peticiones desde aquí; inténtalo dentro de un rato.', too_many_attempts: 'Demasiadas contraseñas erróneas para este usuario; inténtalo más tarde.',
+      username_taken: 'Ese usuario ya existe; elige otro.', account_exists: 'Ya tienes una cuenta: entra con ella en tus otros dispositivos.', wrong_credentials: 'Usuario desconocido o contraseña incorrecta.', no_account: 'Crea una cuenta antes de salir, o este jugador no se podría volver a usar.',
+      room_not_found: 'Ninguna sala tiene ese enlace o código.', game_not_found: 'Ninguna partida tiene ese enlace.', account_not_found: 'Ningún jugador tiene ese usuario.', game_not_finished: 'La partida aún se está jugando: su repetición se abre cuando termine.',
+      not_room_owner: 'Solo quien creó la sala puede hacer eso.', wrong_join_code: 'Esta sala es privada: hace falta su código para entrar.', room_full: 'Todos los asientos de esta sala están ocupados.', room_not_waiting: 'La sala ya no espera jugadores.', colour_taken: 'Otro jugador de esta sala ya pidió ese color.',
+      not_seated: 'No estás sentado en esta sala.', not_started: 'La partida aún no ha empezado.', game_over: 'La partida ha terminado.', not_your_turn: 'No es tu turno.', must_roll: 'Tira primero el dado.', must_move: 'Mueve primero: el dado ya está tirado.', illegal_move: 'Ese movimiento no está permitido.', stale_version: 'El tablero cambió mientras tanto: míralo otra vez y elige.',
+      chat_empty: 'El mensaje está vacío.', chat_too_long: 'El mensaje es demasiado largo (200 caracteres como mucho).', chat_too_fast: 'Demasiados mensajes seguidos: espera unos segundos.', message_not_found: 'Ese mensaje ya no está.', own_message: 'No puedes denunciar tu propio mensaje.',
     },
     house_values: {
       six: { 6: '6', '7player': '7 con tu casa vacía', '7colour': '7 con su casa vacía', 12: '12 con las cuatro en juego' },
@@ -191,6 +211,16 @@ const S = {
       morocco_priorities: 'Capture obligatoire (priorités du Maroc)', allied_blockade_on_safe: 'Barrage d’alliés sur case sûre', mixed_pairs_only_on_safe: 'Deux couleurs ne partagent que les cases sûres',
       lane_blockades: 'Barrages dans les couloirs', capture_allies: 'Les alliés peuvent se capturer', partner_moves: 'Jouer les pions du partenaire', first_roll: 'Premier lancer du Maroc',
     },
+    errors: {
+      network: 'Le serveur est injoignable : vérifiez votre connexion.', internal_error: 'Une erreur est survenue sur le serveur ; rien n’a été changé.', internal: 'Une erreur est survenue sur le serveur ; rien n’a été changé.',
+      service_unavailable: 'Le serveur ne répond pas pour l’instant ; réessayez dans un moment.', room_busy: 'Le salon est occupé ; réessayez dans un moment.', analysis_busy: 'Le serveur analyse d’autres parties ; réessayez dans un moment.',
+      rate_limited: 'Trop de requêtes depuis ici ; réessayez d’ici peu.', too_many_attempts: 'Trop de mots de passe erronés pour cet identifiant ; réessayez plus tard.',
+      username_taken: 'Cet identifiant est pris ; choisissez-en un autre.', account_exists: 'Vous avez déjà un compte : connectez-vous avec lui sur vos autres appareils.', wrong_credentials: 'Identifiant inconnu ou mot de passe erroné.', no_account: 'Créez un compte avant de vous déconnecter, sinon ce joueur ne pourrait plus jamais servir.',
+      room_not_found: 'Aucun salon n’a ce lien ou ce code.', game_not_found: 'Aucune partie n’a ce lien.', account_not_found: 'Aucun joueur n’a cet identifiant.', game_not_finished: 'La partie est encore en cours : son rejeu s’ouvre quand elle est finie.',
+      not_room_owner: 'Seul le créateur du salon peut faire cela.', wrong_join_code: 'Ce salon est privé : son code est nécessaire pour le rejoindre.', room_full: 'Toutes les places de ce salon sont prises.', room_not_waiting: 'Le salon n’attend plus de joueurs.', colour_taken: 'Un autre joueur de ce salon a déjà demandé cette couleur.',
+      not_seated: 'Vous n’êtes pas assis dans ce salon.', not_started: 'La partie n’a pas encore commencé.', game_over: 'La partie est finie.', not_your_turn: 'Ce n’est pas votre tour.', must_roll: 'Lancez d’abord le dé.', must_move: 'Jouez d’abord : le dé est lancé.', illegal_move: 'Ce coup n’est pas permis.', stale_version: 'Le plateau a changé entre-temps : regardez de nouveau et choisissez.',
+      chat_empty: 'Le message est vide.', chat_too_long: 'Le message est trop long (200 caractères au plus).', chat_too_fast: 'Trop de messages d’affilée : attendez quelques secondes.', message_not_found: 'Ce message n’est plus là.', own_message: 'Vous ne pouvez pas signaler votre propre message.',
+    },
     house_values: {
       six: { 6: '6', '7player': '7 si votre maison est vide', '7colour': '7 si sa maison est vide', 12: '12 avec les quatre en jeu' },
       three_sixes: { off: 'sans pénalité', last: 'le dernier pion joué rentre', second: 'le pion du deuxième 6 rentre' },
@@ -256,6 +286,16 @@ const S = {
       morocco_priorities: 'الأكل إجباري (أولويات المغرب)', allied_blockade_on_safe: 'حاجز الحلفاء على خانة آمنة', mixed_pairs_only_on_safe: 'لونان لا يتشاركان إلا الخانات الآمنة',
       lane_blockades: 'حواجز في ممرّات الهدف', capture_allies: 'يمكن للحلفاء أن يأكل بعضهم بعضًا', partner_moves: 'تحريك بيادق الشريك', first_roll: 'الرمية الأولى (المغرب)',
     },
+    errors: {
+      network: 'تعذّر الوصول إلى الخادم: تحقّق من اتصالك.', internal_error: 'حدث خطأ في الخادم؛ لم يتغيّر شيء.', internal: 'حدث خطأ في الخادم؛ لم يتغيّر شيء.',
+      service_unavailable: 'الخادم لا يجيب الآن؛ أعد المحاولة بعد قليل.', room_busy: 'الغرفة مشغولة؛ أعد المحاولة بعد قليل.', analysis_busy: 'الخادم مشغول بتحليل مباريات أخرى؛ أعد المحاولة بعد قليل.',
+      rate_limited: 'طلبات كثيرة جدًا من هنا؛ أعد المحاولة بعد قليل.', too_many_attempts: 'كلمات مرور خاطئة كثيرة لاسم المستخدم هذا؛ أعد المحاولة لاحقًا.',
+      username_taken: 'اسم المستخدم هذا مأخوذ؛ اختر اسمًا آخر.', account_exists: 'لديك حساب من قبل: سجّل الدخول به على أجهزتك الأخرى.', wrong_credentials: 'اسم مستخدم غير معروف أو كلمة مرور خاطئة.', no_account: 'أنشئ حسابًا قبل تسجيل الخروج، وإلا فلن يمكن استعمال هذا اللاعب مرة أخرى.',
+      room_not_found: 'لا توجد غرفة بهذا الرابط أو الرمز.', game_not_found: 'لا توجد مباراة بهذا الرابط.', account_not_found: 'لا يوجد لاعب باسم المستخدم هذا.', game_not_finished: 'المباراة ما زالت جارية: تُفتح إعادة عرضها عندما تنتهي.',
+      not_room_owner: 'وحده صاحب الغرفة يستطيع ذلك.', wrong_join_code: 'هذه الغرفة خاصة: يلزم رمزها للانضمام.', room_full: 'كل مقاعد هذه الغرفة مشغولة.', room_not_waiting: 'الغرفة لم تعد تنتظر لاعبين.', colour_taken: 'لاعب آخر في هذه الغرفة طلب هذا اللون من قبل.',
+      not_seated: 'لست جالسًا في هذه الغرفة.', not_started: 'المباراة لم تبدأ بعد.', game_over: 'انتهت المباراة.', not_your_turn: 'ليس دورك.', must_roll: 'ارمِ النرد أولًا.', must_move: 'حرّك أولًا: النرد مرميّ.', illegal_move: 'هذه الحركة غير مسموح بها.', stale_version: 'تغيّرت اللوحة في الأثناء: انظر من جديد واختر.',
+      chat_empty: 'الرسالة فارغة.', chat_too_long: 'الرسالة طويلة جدًا (200 حرف على الأكثر).', chat_too_fast: 'رسائل كثيرة متتالية: انتظر بضع ثوانٍ.', message_not_found: 'هذه الرسالة لم تعد موجودة.', own_message: 'لا يمكنك الإبلاغ عن رسالتك.',
+    },
     house_values: {
       six: { 6: '6', '7player': '7 عندما يكون بيتك فارغًا', '7colour': '7 عندما يكون بيت اللون فارغًا', 12: '12 والبيادق الأربعة في اللعب' },
       three_sixes: { off: 'بلا عقوبة', last: 'آخر بيدق تحرّك يعود إلى البيت', second: 'بيدق الستّة الثانية يعود إلى البيت' },
@@ -313,6 +353,15 @@ export function listNames(names) {
   const list = [...names];
   if (list.length < 2) return list.join('');
   return `${list.slice(0, -1).join(t('list_sep'))} ${t('and')} ${list[list.length - 1]}`;
+}
+
+/**
+ * What to show for an error the server (or the network) answered with `code`: the page's own words when it
+ * has them, else the server's `message` (errors whose message names a detail: a rule, a limit, a field).
+ */
+export function errorText(code, message) {
+  const own = code && S[lang].errors && S[lang].errors[code];
+  return own || message || code || '';
 }
 
 /** Translates a key; `vars` fill `{name}` holes. Dotted keys reach nested tables (modes.pairs). */
