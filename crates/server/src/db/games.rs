@@ -297,6 +297,22 @@ impl Db {
                 .await?;
             }
             if !house_rules {
+                // Each person's seat index, in the order of `people` (by player id: the order their
+                // rating rows are locked in).
+                let seated: Vec<(usize, &str)> = people
+                    .iter()
+                    .filter_map(|(seat, id)| {
+                        let s = usize::try_from(*seat).ok().filter(|&s| s < sides.len())?;
+                        Some((s, id.as_str()))
+                    })
+                    .collect();
+                let mut seats: Vec<RatedSeat> = sides
+                    .iter()
+                    .map(|&side| RatedSeat { side, skill: None })
+                    .collect();
+                for &(s, _) in &seated {
+                    seats[s].skill = Some(Skill::NEW);
+                }
                 // Already rated (the game replayed after a restart): the changes as they were.
                 let mut changes: Vec<ChangeRow> = sqlx::query_as(
                     "SELECT seat, mu_before, mu_after FROM rating_changes WHERE game_id = $1",
@@ -304,29 +320,15 @@ impl Db {
                 .bind(game_id)
                 .fetch_all(&mut *tx)
                 .await?;
-                let mut seats: Vec<RatedSeat> = sides
-                    .iter()
-                    .map(|&side| RatedSeat { side, skill: None })
-                    .collect();
-                let mut players: Vec<Option<&str>> = vec![None; sides.len()];
-                for (seat, player_id) in &people {
-                    if let Some(s) = usize::try_from(*seat).ok().filter(|&s| s < seats.len()) {
-                        seats[s].skill = Some(Skill::NEW);
-                        players[s] = Some(player_id);
-                    }
-                }
                 if changes.is_empty() && is_rated(&seats) {
-                    // In the order of `people`: by player id.
-                    for (seat, player_id) in &people {
-                        let Some(s) = usize::try_from(*seat).ok().filter(|&s| s < seats.len()) else {
-                            continue;
-                        };
+                    let mut games_before = vec![0i64; sides.len()];
+                    for &(s, player_id) in &seated {
                         // Locks the row (PostgreSQL) and reads the latest rating, made if new.
-                        let (mu, sigma): (f64, f64) = sqlx::query_as(
+                        let (mu, sigma, games): (f64, f64, i64) = sqlx::query_as(
                             "INSERT INTO ratings (player_id, rules, mu, sigma, games, updated_at) \
                              VALUES ($1, $2, $3, $4, 0, $5) \
                              ON CONFLICT (player_id, rules) DO UPDATE SET games = ratings.games \
-                             RETURNING mu, sigma",
+                             RETURNING mu, sigma, games",
                         )
                         .bind(player_id)
                         .bind(rules)
@@ -336,67 +338,71 @@ impl Db {
                         .fetch_one(&mut *tx)
                         .await?;
                         seats[s].skill = Some(Skill { mu, sigma });
+                        games_before[s] = games;
                     }
-                        let after = ratings::rate(&seats, winner_side);
-                        for (s, (before, after)) in seats.iter().zip(&after).enumerate() {
-                            let (Some(player_id), Some(before), Some(after)) =
-                                (players[s], before.skill, after)
-                            else {
-                                continue;
-                            };
-                            sqlx::query(
-                                "UPDATE ratings SET mu = $1, sigma = $2, games = games + 1, updated_at = $3 \
-                                 WHERE player_id = $4 AND rules = $5",
-                            )
-                            .bind(after.mu)
-                            .bind(after.sigma)
-                            .bind(finished_at)
-                            .bind(player_id)
-                            .bind(rules)
-                            .execute(&mut *tx)
-                            .await?;
-                            sqlx::query(
-                                "INSERT INTO rating_changes \
-                                 (game_id, player_id, seat, mu_before, sigma_before, mu_after, sigma_after) \
-                                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                            )
-                            .bind(game_id)
-                            .bind(player_id)
-                            .bind(s as i64)
-                            .bind(before.mu)
-                            .bind(before.sigma)
-                            .bind(after.mu)
-                            .bind(after.sigma)
-                            .execute(&mut *tx)
-                            .await?;
-                            changes.push(ChangeRow {
-                                seat: s as i64,
-                                mu_before: before.mu,
-                                mu_after: after.mu,
-                            });
-                        }
-                }
-                if !changes.is_empty() {
-                    changes.sort_by_key(|c| c.seat);
-                    // The ratings as this game left them, for the seats' display (gone: erased since).
-                    for c in &changes {
-                        let Some(player_id) = usize::try_from(c.seat)
-                            .ok()
-                            .and_then(|s| players.get(s).copied().flatten())
-                        else {
+                    let after = ratings::rate(&seats, winner_side);
+                    for &(s, player_id) in &seated {
+                        let (Some(before), Some(after)) = (seats[s].skill, after[s]) else {
                             continue;
                         };
+                        sqlx::query(
+                            "UPDATE ratings SET mu = $1, sigma = $2, games = games + 1, updated_at = $3 \
+                             WHERE player_id = $4 AND rules = $5",
+                        )
+                        .bind(after.mu)
+                        .bind(after.sigma)
+                        .bind(finished_at)
+                        .bind(player_id)
+                        .bind(rules)
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query(
+                            "INSERT INTO rating_changes \
+                             (game_id, player_id, seat, mu_before, sigma_before, mu_after, sigma_after) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        )
+                        .bind(game_id)
+                        .bind(player_id)
+                        .bind(s as i64)
+                        .bind(before.mu)
+                        .bind(before.sigma)
+                        .bind(after.mu)
+                        .bind(after.sigma)
+                        .execute(&mut *tx)
+                        .await?;
+                        changes.push(ChangeRow {
+                            seat: s as i64,
+                            mu_before: before.mu,
+                            mu_after: after.mu,
+                        });
+                        now_rated.push(SeatRating {
+                            seat: s as i64,
+                            mu: after.mu,
+                            games: games_before[s] + 1,
+                        });
+                    }
+                } else if !changes.is_empty() {
+                    // Rated before the restart: the seats show the ratings as they stand now (none for
+                    // a person erased since).
+                    for &(s, player_id) in &seated {
+                        if !changes.iter().any(|c| c.seat == s as i64) {
+                            continue;
+                        }
                         let now: Option<(f64, i64)> = sqlx::query_as(
-                            "SELECT mu, games FROM ratings WHERE player_id = $1 AND rules = $2",
+                            "SELECT mu, games FROM ratings WHERE player_id = $1 AND rules = $2 AND games > 0",
                         )
                         .bind(player_id)
                         .bind(rules)
                         .fetch_optional(&mut *tx)
                         .await?;
-                        if let Some((mu, games)) = now.filter(|(_, games)| *games > 0) {
-                            now_rated.push(SeatRating { seat: c.seat, mu, games });
+                        if let Some((mu, games)) = now {
+                            now_rated.push(SeatRating { seat: s as i64, mu, games });
                         }
                     }
+                }
+                if !changes.is_empty() {
+                    changes.sort_by_key(|c| c.seat);
+                    now_rated.sort_by_key(|r| r.seat);
                     result["ratings"] = changes
                         .iter()
                         .map(|c| {
