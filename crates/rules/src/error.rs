@@ -88,6 +88,9 @@ pub enum PlayError {
     BadDie(u8),
     #[error("illegal move: {0}")]
     Illegal(IllegalMove),
+    /// [`crate::Game::play_legal`] was given a number past the end of the legal moves.
+    #[error("there is no legal move with that number")]
+    NoSuchMove,
 }
 
 impl PlayError {
@@ -98,6 +101,7 @@ impl PlayError {
             PlayError::MustMove => "must_move",
             PlayError::BadDie(_) => "bad_die",
             PlayError::Illegal(i) => i.code(),
+            PlayError::NoSuchMove => "no_such_move",
         }
     }
 }

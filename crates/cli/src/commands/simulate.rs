@@ -53,10 +53,9 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
                 let _ = g.roll_with(rng.random_range(1..=6), &mut NoEvents);
             }
             _ => {
-                let legal = g.legal();
-                let m = legal[rng.random_range(0..legal.len())];
+                let n = g.legal().len();
                 moves += 1;
-                g.play_unchecked_with(m, &mut NoEvents);
+                let _ = g.play_legal_with(rng.random_range(0..n), &mut NoEvents);
             }
         }
     }

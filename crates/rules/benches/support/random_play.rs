@@ -46,9 +46,8 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
                     Phase::Move { .. } => for_the_move,
                     _ => rng.next_u32(),
                 };
-                let legal = g.legal();
-                let m = legal[below(first, rng, legal.len() as u32) as usize];
-                g.play_unchecked_with(m, &mut NoEvents);
+                let n = g.legal().len() as u32;
+                let _ = g.play_legal_with(below(first, rng, n) as usize, &mut NoEvents);
                 moves += 1;
             }
         }
