@@ -1,7 +1,7 @@
 //! Speed of the referee: complete random games and legal-move generation. Each bench also asserts its
 //! result, so a broken engine cannot look fast.
 //!
-//! The random games play the full rules through the event-free entry points (`roll_with` / `play_unchecked_with`
+//! The random games play the full rules through the event-free entry points (`roll_with` / `play_legal_with`
 //! with [`NoEvents`]); `tests/quiet_play.rs` checks move for move that they play exactly like `roll` / `play`.
 
 #[path = "support/random_play.rs"]

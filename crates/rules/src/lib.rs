@@ -16,14 +16,15 @@
 //! # let _ = events;
 //! ```
 //!
-//! Simulations and searches that do not need the events use the same rules without building them:
+//! Simulations and searches that do not need the events use the same rules without building them, and
+//! play the move they pick by its number in the legal list (the fastest way to play one):
 //!
 //! ```
 //! use parchis_rules::{Game, Mode, NoEvents, RuleSet};
 //! let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
 //! game.roll_with(5, &mut NoEvents).unwrap();
-//! let mv = game.legal()[0];
-//! game.play_unchecked_with(mv, &mut NoEvents);
+//! let picked = game.legal().len() - 1;
+//! game.play_legal_with(picked, &mut NoEvents).unwrap();
 //! ```
 
 pub mod board;
