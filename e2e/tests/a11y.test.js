@@ -87,6 +87,14 @@ async function audit(page, where, run) {
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({ target: n.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : t)).join(' '), summary: n.failureSummary })),
   }))), RULES);
+  // HTML's own rule, which axe leaves alone when the inner control is out of the tab order: nothing
+  // interactive inside a link or a button (a "button" that goes somewhere is a link styled as one).
+  const nested = await page.evaluate(() => [...document.querySelectorAll('a, button')]
+    .filter((e) => e.querySelector('a[href], button, input, select, textarea, [tabindex]'))
+    .map((e) => e.outerHTML.slice(0, 120)));
+  if (nested.length) {
+    violations.push({ id: 'interactive-in-interactive', impact: 'serious', help: 'Nothing interactive inside a link or a button', nodes: nested.map((target) => ({ target })) });
+  }
   for (const v of violations) found.push({ run: run.name, where, ...v });
   return violations.map((v) => `[${run.name}] ${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => n.target).join('\n    ')}`);
 }

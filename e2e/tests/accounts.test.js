@@ -144,6 +144,24 @@ test('a refusal from the server reads in the page\'s language (its own words for
   }
 });
 
+test('a username the server refuses is explained in the page\'s language, not the server\'s English', async () => {
+  for (const [locale, words] of [['es-ES', /de 3 a 24 caracteres: letras latinas/], ['fr-FR', /de 3 à 24 caractères : lettres latines/], ['ar-MA', /من 3 إلى 24 محرفًا: حروف لاتينية/]]) {
+    const p = await newPage(browser, { locale });
+    await register(p.page, srv.url, 'Nuria');
+    await p.page.click('#make-account summary');
+    // Long enough for the browser's own checks; the space is what the server refuses.
+    await p.page.fill('#account-username', 'nuria g');
+    await p.page.fill('#account-password', 'tortilla de patatas');
+    await p.page.click('#account-submit');
+    await p.page.waitForFunction(() => (document.querySelector('#make-account .error')?.textContent || '').length > 0);
+    const said = await p.page.textContent('#make-account .error');
+    assert.match(said, words, locale);
+    assert.doesNotMatch(said, /A username has/, `${locale}: not the server's English`);
+    assertNoErrors(p.page, [/422/]);
+    await p.context.close();
+  }
+});
+
 test('downloading your data saves one JSON file of what the server keeps about you, without secrets', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Quim');

@@ -44,8 +44,10 @@ test('players chat as plain text, a spectator reads, and the chat survives the s
   assert.equal(await a.page.inputValue('#chat-input'), '', 'the sent line is cleared');
   assert.equal(await a.page.getAttribute('#chat-log li[data-seq]', 'class'), 'mine');
 
-  // A one-tap reaction from the phone.
-  await b.page.click('.chat-emoji[aria-label="👍"]');
+  // A one-tap reaction from the phone (in Spanish); each reaction button is named in words for screen readers.
+  assert.deepEqual(await b.page.$$eval('.chat-emoji', (els) => els.map((e) => [e.textContent, e.getAttribute('aria-label')])), [
+    ['👍', 'Pulgar arriba'], ['👏', 'Aplausos'], ['😂', 'Risa'], ['😮', 'Sorpresa'], ['😡', 'Enfado'], ['🍀', 'Buena suerte']]);
+  await b.page.click('.chat-emoji[aria-label="Pulgar arriba"]');
   await a.page.waitForFunction(() => document.querySelectorAll('#chat-log li[data-seq]').length === 2);
   assert.deepEqual((await texts(a.page))[1], { name: 'Bea', text: '👍' });
 

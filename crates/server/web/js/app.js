@@ -359,7 +359,7 @@ function roomsCard() {
             h('span.muted', owner ? [h('bdi', owner.display_name), ' · '] : null, `${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`),
             houseTag(r.settings.house_rules)),
           // A room whose seats are all taken (by people or bots) can only be watched.
-          free > 0 ? h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'join-link' }, h('button', { type: 'button', tabindex: -1 }, t('join'))) : null,
+          free > 0 ? h('a', { href: `/room/${r.id}`, 'data-link': true, class: 'button join-link' }, t('join')) : null,
           h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true }, t('watch')));
       }) : h('li.muted', t('no_rooms')));
     } catch (x) {
@@ -386,7 +386,7 @@ function liveGamesCard() {
             h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
             h('span.muted', r.seats.map((s, i) => [i ? ' · ' : '', h('bdi', s.display_name || t('bot_n', { n: i + 1 }))])),
             houseTag(r.settings.house_rules)),
-          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'watch-link' }, h('button', { type: 'button', tabindex: -1 }, t('watch')))))
+          h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'button watch-link' }, t('watch'))))
         : h('li.muted', t('no_live_games')));
     } catch (x) {
       clear(list, h('li.error', t('error', { msg: x.message })));
@@ -463,8 +463,8 @@ function myRoomsCard() {
         : h('span.chip', { class: r.status === 'playing' ? 'away' : '' }, t('status.' + r.status));
       const when = new Date(r.game ? r.game.started_at : r.created_at).toLocaleString(dateLocale(), { dateStyle: 'short', timeStyle: 'short' });
       const open = r.status === 'finished' && r.game
-        ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))
-        : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: 'resume-link' }, h('button', { type: 'button', tabindex: -1, class: r.status === 'playing' ? 'primary' : '' }, r.status === 'playing' ? t('resume') : t('open')));
+        ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true, class: 'button' }, t('replay'))
+        : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: r.status === 'playing' ? 'button primary resume-link' : 'button resume-link' }, r.status === 'playing' ? t('resume') : t('open'));
       return h('li', { 'data-room': r.room_id, 'data-status': r.status },
         h('div.info', h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ', h('span.muted', when),
           houseTag(r.settings.house_rules)),

@@ -8,7 +8,8 @@ import { t } from './i18n.js';
 /** Messages kept on screen. */
 const KEEP = 100;
 /** One-tap reactions. */
-const QUICK = ['👍', '👏', '😂', '😮', '😡', '🍀'];
+// Each reaction with its name (`reaction.*`): a screen reader says the name, not the emoji's own.
+const QUICK = [['👍', 'thumbs_up'], ['👏', 'applause'], ['😂', 'laughing'], ['😮', 'surprised'], ['😡', 'angry'], ['🍀', 'good_luck']];
 /** Where the muted players' ids are kept. */
 const MUTED_KEY = 'parchis.muted';
 
@@ -36,7 +37,7 @@ export class ChatPanel {
     this.form = h('form.chat-form', { id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.submit(this.input.value, true); } },
       h('label.sr-only', { for: 'chat-input' }, t('chat_placeholder')), this.input,
       h('button', { type: 'submit', id: 'chat-send' }, t('send')));
-    this.quick = h('div.chat-quick', QUICK.map((q) => h('button', { type: 'button', class: 'chat-emoji', 'aria-label': q, onclick: () => this.submit(q, false) }, q)));
+    this.quick = h('div.chat-quick', QUICK.map(([q, name]) => h('button', { type: 'button', class: 'chat-emoji', 'aria-label': t('reaction.' + name), title: t('reaction.' + name), onclick: () => this.submit(q, false) }, q)));
     this.note = h('p.muted', { id: 'chat-note' }, t('chat_spectator'));
     this.status = h('p.error', { id: 'chat-error', role: 'alert' });
     this.info = h('p.muted', { id: 'chat-info', role: 'status' });

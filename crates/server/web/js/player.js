@@ -30,7 +30,7 @@ export function recentItems(recent) {
     h('span.chip', { class: g.won ? 'ok' : '', 'data-result': g.won ? 'won' : 'lost' }, g.won ? t('won') : t('lost')),
     // A rated game: what it did to the rating (nothing for the others).
     changeChip(g.rating_change),
-    h('a', { href: `/replay/${g.game_id}`, 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('replay')))));
+    h('a', { href: `/replay/${g.game_id}`, 'data-link': true, class: 'button' }, t('replay'))));
 }
 
 /**

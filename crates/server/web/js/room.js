@@ -546,8 +546,8 @@ export function mountRoom(main, ref) {
             button.disabled = false;
           }
         } }, t('rematch')) : null,
-        h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link' }, h(mine !== null ? 'button' : 'button.primary', { type: 'button', tabindex: -1 }, t('replay'))),
-        h('a', { href: '/', 'data-link': true }, h('button', { type: 'button', tabindex: -1 }, t('back_home')))),
+        h('a', { href: `/replay/${g.id}`, 'data-link': true, id: 'replay-link', class: mine !== null ? 'button' : 'button primary' }, t('replay')),
+        h('a', { href: '/', 'data-link': true, class: 'button' }, t('back_home'))),
     );
     // Drawn again (the ratings came after the seed): the dice proof checked already stays on it.
     const checked = ctx.els.proof && ctx.els.proof.querySelector('#proof-status[data-verified]');
