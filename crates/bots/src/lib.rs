@@ -91,7 +91,7 @@ pub trait Bot: Send {
 
     /// Why this bot can no longer be trusted, if it failed (an engine in another process that crashed, said
     /// something other than a legal move or took too long): it then plays the first legal move to keep the
-    /// game valid, and an [`arena`] stops with this message. The bots of this crate never fail.
+    /// game valid, and an [`arena()`] stops with this message. The bots of this crate never fail.
     fn failure(&self) -> Option<String> {
         None
     }

@@ -39,7 +39,7 @@ pub fn hash_token(token: &str) -> String {
     sha256_hex(token)
 }
 
-/// A random 6-character join code from [`JOIN_CODE_ALPHABET`].
+/// A random 6-character join code from `JOIN_CODE_ALPHABET`.
 pub fn new_join_code() -> String {
     // 256 is not a multiple of 31, so reject the top bytes to stay unbiased.
     let limit = 256 - 256 % JOIN_CODE_ALPHABET.len();

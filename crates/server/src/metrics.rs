@@ -64,7 +64,7 @@ pub fn install() -> PrometheusHandle {
 /// How often histogram samples are folded into their buckets when nobody scrapes `/metrics`.
 const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
-/// Folds recorded histogram samples into their buckets every [`UPKEEP_EVERY`], for as long as it runs.
+/// Folds recorded histogram samples into their buckets every `UPKEEP_EVERY`, for as long as it runs.
 /// The recorder keeps every sample until the next upkeep, and a scrape is the only other one: a server
 /// nobody scrapes would otherwise keep one sample per move and request, growing for ever.
 pub async fn upkeep(handle: PrometheusHandle) {

@@ -4,7 +4,7 @@
 //! carry backend options we rely on (SQLite WAL + `synchronous=FULL`, busy
 //! timeout, foreign keys), has no JSON type, and erases the type checks that
 //! `Json<T>` / BIGINT decoding give us per backend. The queries are written
-//! once and run on either pool through the [`on_pool!`] macro, which expands
+//! once and run on either pool through the `on_pool!` macro, which expands
 //! the same block for each variant (each arm is type-checked separately).
 //! Placeholders are `$1, $2, …`, which both PostgreSQL and SQLite accept.
 //!
@@ -12,7 +12,7 @@
 //! response acknowledging it is only sent once the row is durable.
 //!
 //! Game-log appends, the hot path (one per roll or move of every room), go
-//! through a single writer task per [`Db`] ([`log_writer`]) that commits all
+//! through a single writer task per [`Db`] (`log_writer`) that commits all
 //! the appends queued while the previous commit was running in ONE
 //! transaction (group commit: one fsync for many rooms), then answers each
 //! caller after that commit. An idle server adds no delay: a lone append is

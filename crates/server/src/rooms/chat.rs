@@ -57,7 +57,7 @@ impl ChatLog {
         self.last_seq + 1
     }
 
-    /// Refuses a message from `seat` if it has sent [`CHAT_BURST`] in the last [`CHAT_WINDOW`].
+    /// Refuses a message from `seat` if it has sent `CHAT_BURST` in the last `CHAT_WINDOW`.
     pub fn check_rate(&mut self, seat: usize, now: Instant) -> Result<(), CommandError> {
         let Some(sent) = self.sent.get_mut(seat) else {
             return Ok(());
