@@ -112,6 +112,35 @@ fn play_prints_events_and_the_new_position() {
 }
 
 #[test]
+fn play_tells_what_happened_one_line_each_in_the_notations_spelling() {
+    // Yellow captures a lone blue piece off the safe squares, plays the count of 20, and blue finds no move.
+    let pos = START.replace("y:h,h,h,h/b:h,h,h,h", "y:h,h,h,20/b:23,h,h,h");
+    let o = parchis(&["play", &pos, "3", "y4", "y4", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..lines.len() - 1],
+        [
+            "seat 0 rolls 3",
+            "y4 20 → 23",
+            "y4 captures b1 on 23",
+            "seat 0 earns a count of 20",
+            "y4 23 → 43 (count of 20)",
+            "seat 1 to roll",
+            "seat 1 rolls 6",
+            "seat 1 has no move with 6",
+            "seat 1 rolls again",
+        ],
+        "{out}"
+    );
+    assert!(
+        lines[lines.len() - 1].contains("y:h,h,h,43/b:h,h,h,h"),
+        "{out}"
+    );
+}
+
+#[test]
 fn play_refuses_an_illegal_move_naming_the_rule() {
     let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
     let o = parchis(&["play", &pos, "5", "y4:20-25"]);

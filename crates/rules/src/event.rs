@@ -96,6 +96,68 @@ pub enum Event {
     GameWon { side: u8 },
 }
 
+/// One line of English for people reading a game (the `parchis play` command): pieces, squares and moves in
+/// the notation's own spelling (`y1`, `h`, `l3`, `goal`); seats and sides by their 0-based index.
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Rolled { seat, die } => write!(f, "seat {seat} rolls {die}"),
+            Event::NoLegalMove { seat, die } => write!(f, "seat {seat} has no move with {die}"),
+            Event::Moved {
+                piece,
+                from,
+                to,
+                count,
+                distance,
+                ..
+            } => {
+                write!(f, "{piece} {from} → {to}")?;
+                if count {
+                    write!(f, " (count of {distance})")?;
+                }
+                Ok(())
+            }
+            Event::Captured { piece, by, at } => write!(f, "{by} captures {piece} on {at}"),
+            Event::ReachedGoal { piece } => write!(f, "{piece} reaches the goal"),
+            Event::BlockadeFormed { at, colour } => write!(f, "{} blockade on {at}", colour.name()),
+            Event::BlockadeOpened { at, colour } => {
+                write!(f, "{} blockade on {at} opened", colour.name())
+            }
+            Event::BonusGranted { seat, amount } => {
+                write!(f, "seat {seat} earns a count of {amount}")
+            }
+            Event::BonusLost { seat, amount } => {
+                write!(
+                    f,
+                    "seat {seat} loses the count of {amount}: no piece can play it"
+                )
+            }
+            Event::RerollLost { seat } => {
+                write!(
+                    f,
+                    "seat {seat} loses the extra roll: the capture by 6 passed over a 12"
+                )
+            }
+            Event::ThreeSixes {
+                seat,
+                sent_home,
+                from,
+            } => match (sent_home, from) {
+                (Some(piece), Some(from)) => {
+                    write!(
+                        f,
+                        "third six for seat {seat}: {piece} goes home from {from}"
+                    )
+                }
+                _ => write!(f, "third six for seat {seat}: no piece goes home"),
+            },
+            Event::ExtraRoll { seat } => write!(f, "seat {seat} rolls again"),
+            Event::TurnPassed { seat } => write!(f, "seat {seat} to roll"),
+            Event::GameWon { side } => write!(f, "side {side} wins"),
+        }
+    }
+}
+
 /// The events of one call: on the stack, no allocation.
 pub type Events = ArrayVec<Event, 32>;
 
@@ -124,4 +186,80 @@ impl EventSink for NoEvents {
     const ENABLED: bool = false;
     #[inline(always)]
     fn push(&mut self, _event: Event) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_reads_as_one_line_in_the_notations_spelling() {
+        let y1 = PieceRef {
+            colour: Colour::Yellow,
+            number: 1,
+        };
+        let b2 = PieceRef {
+            colour: Colour::Blue,
+            number: 2,
+        };
+        let cases = [
+            (
+                Event::Moved {
+                    seat: 0,
+                    piece: y1,
+                    from: Place::Lane(3),
+                    to: Place::Goal,
+                    distance: 5,
+                    count: false,
+                },
+                "y1 l3 → goal",
+            ),
+            (Event::ReachedGoal { piece: y1 }, "y1 reaches the goal"),
+            (
+                Event::BlockadeFormed {
+                    at: Place::Square(12),
+                    colour: Colour::Blue,
+                },
+                "blue blockade on 12",
+            ),
+            (
+                Event::BlockadeOpened {
+                    at: Place::Square(12),
+                    colour: Colour::Blue,
+                },
+                "blue blockade on 12 opened",
+            ),
+            (
+                Event::BonusLost {
+                    seat: 2,
+                    amount: 10,
+                },
+                "seat 2 loses the count of 10: no piece can play it",
+            ),
+            (
+                Event::RerollLost { seat: 1 },
+                "seat 1 loses the extra roll: the capture by 6 passed over a 12",
+            ),
+            (
+                Event::ThreeSixes {
+                    seat: 1,
+                    sent_home: Some(b2),
+                    from: Some(Place::Square(40)),
+                },
+                "third six for seat 1: b2 goes home from 40",
+            ),
+            (
+                Event::ThreeSixes {
+                    seat: 1,
+                    sent_home: None,
+                    from: None,
+                },
+                "third six for seat 1: no piece goes home",
+            ),
+            (Event::GameWon { side: 1 }, "side 1 wins"),
+        ];
+        for (event, text) in cases {
+            assert_eq!(event.to_string(), text);
+        }
+    }
 }

@@ -27,7 +27,7 @@ pub fn run(a: Args) -> Result<(), String> {
             if a.json {
                 println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
             } else {
-                println!("{e:?}");
+                println!("{e}");
             }
         }
     }
