@@ -1,7 +1,7 @@
 //! Many seeded games between bots, on all cores, with win rates and decision times.
 
 use crate::{Bot, Level, make_bot, mix_seed};
-use parchis_rules::{Game, Mode, Move, Phase, RuleSet, SetupError};
+use parchis_rules::{Game, Mode, Move, NoEvents, Phase, RuleSet, SetupError};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -281,7 +281,8 @@ fn play_game_keeping(
             Phase::Roll => {
                 let die = rng.random_range(1..=6);
                 actions.push(format!("roll {die}"));
-                game.roll(die).expect("a roll in the roll phase is legal");
+                game.roll_with(die, &mut NoEvents)
+                    .expect("a roll in the roll phase is legal");
             }
             Phase::Move { .. } | Phase::Count { .. } => {
                 let seat = game.seat() as usize;
@@ -299,7 +300,8 @@ fn play_game_keeping(
                     game.notation()
                 );
                 actions.push(game.move_text(&mv));
-                game.play(mv).expect("a legal move plays");
+                game.play_with(mv, &mut NoEvents)
+                    .expect("a legal move plays");
             }
         }
     }

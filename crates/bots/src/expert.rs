@@ -44,14 +44,15 @@
 //!
 //! Successive halving spends the budget where it matters: once half of it is used the worse half of the
 //! moves is dropped, then again at three quarters, and so on down to two moves.
-//! Rollouts step the game with [`Game::legal`] and [`Game::play_unchecked`] and allocate nothing.
+//! Rollouts step the game with [`Game::legal`] and [`Game::play_unchecked_with`] without building events
+//! ([`NoEvents`]: the same rules) and allocate nothing.
 //! The dice come from a `SmallRng` seeded from the bot's seed, its decision counter and the rollout index,
 //! so a seeded game is reproducible.
 
 use crate::Bot;
 use crate::eval::{MAX_SIDES, Weights, perspective, side_scores, side_scores_with};
 use crate::sharp::Params;
-use parchis_rules::{Game, Move, Phase};
+use parchis_rules::{Game, Move, NoEvents, Phase};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::time::{Duration, Instant};
@@ -290,7 +291,7 @@ impl ExpertBot {
                 for die in 1..=6 {
                     self.tick(limit)?;
                     let mut next = *g;
-                    if next.roll(die).is_err() {
+                    if next.roll_with(die, &mut NoEvents).is_err() {
                         continue;
                     }
                     let v = self.value(&next, depth - 1, me, limit)?;
@@ -312,14 +313,14 @@ impl ExpertBot {
                     };
                     self.tick(limit)?;
                     let mut next = *g;
-                    next.play_unchecked(legal[i]);
+                    next.play_unchecked_with(legal[i], &mut NoEvents);
                     return self.value(&next, depth, me, limit);
                 }
                 let mut best: Option<(f32, Scores)> = None;
                 for &m in legal {
                     self.tick(limit)?;
                     let mut next = *g;
-                    next.play_unchecked(m);
+                    next.play_unchecked_with(m, &mut NoEvents);
                     let v = self.value(&next, depth, me, limit)?;
                     let p = perspective(&v, self.n_sides, me);
                     if best.is_none_or(|(bp, _)| p > bp) {
@@ -343,7 +344,7 @@ impl ExpertBot {
         for (i, &m) in legal.iter().enumerate() {
             self.tick(limit)?;
             let mut next = *g;
-            next.play_unchecked(m);
+            next.play_unchecked_with(m, &mut NoEvents);
             let v = perspective(&side_scores(&next), self.n_sides, side);
             if v > best.1 {
                 best = (i, v);
@@ -358,7 +359,7 @@ impl ExpertBot {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, &m) in legal.iter().enumerate() {
             let mut next = *g;
-            if next.play(m).is_err() {
+            if next.play_with(m, &mut NoEvents).is_err() {
                 continue;
             }
             let v = self.value(&next, depth, me, limit).ok()?;
@@ -387,7 +388,7 @@ impl ExpertBot {
         for (i, &m) in legal.iter().enumerate() {
             let mut next = *g;
             // `legal` comes from the caller: a move the game refuses is never chosen.
-            if next.play(m).is_ok() {
+            if next.play_with(m, &mut NoEvents).is_ok() {
                 alive.push(i);
             }
             roots.push(next);
@@ -505,7 +506,7 @@ impl ExpertBot {
                     }
                     self.nodes += 1;
                     let die = rng.random_range(1..=6);
-                    if g.roll(die).is_err() {
+                    if g.roll_with(die, &mut NoEvents).is_err() {
                         break;
                     }
                     rolls += 1;
@@ -520,7 +521,7 @@ impl ExpertBot {
                         for m in moves {
                             self.nodes += 1;
                             let mut next = g;
-                            next.play_unchecked(m);
+                            next.play_unchecked_with(m, &mut NoEvents);
                             let v = self.sim_from(next, rng.clone(), rolls, me, false, seen_opp);
                             best = best.max(v);
                         }
@@ -533,7 +534,7 @@ impl ExpertBot {
                         let mut best = (legal[0], f32::NEG_INFINITY);
                         for &m in legal {
                             let mut next = g;
-                            next.play_unchecked(m);
+                            next.play_unchecked_with(m, &mut NoEvents);
                             let v = match (self.sharp, &self.policy) {
                                 (_, Some(pw)) if side == me => {
                                     crate::value::policy_score(&next, side, pw)
@@ -565,7 +566,7 @@ impl ExpertBot {
                         best.0
                     };
                     self.nodes += 1;
-                    g.play_unchecked(m);
+                    g.play_unchecked_with(m, &mut NoEvents);
                 }
             }
         }
@@ -590,7 +591,7 @@ impl ExpertBot {
         let mut best = (legal[0], f32::NEG_INFINITY);
         for &m in legal {
             let mut next = *g;
-            next.play_unchecked(m);
+            next.play_unchecked_with(m, &mut NoEvents);
             let v = crate::greedy::own_line_value(&next, side, crate::greedy::COUNT_DEPTH);
             if v > best.1 {
                 best = (m, v);
@@ -611,7 +612,7 @@ impl ExpertBot {
                 for m in moves {
                     self.nodes += 1;
                     let mut next = *g;
-                    next.play_unchecked(m);
+                    next.play_unchecked_with(m, &mut NoEvents);
                     best = best.max(self.two_ply(&next, me, w, depth - 1));
                 }
                 best
@@ -622,14 +623,14 @@ impl ExpertBot {
                 for die in 1..=6 {
                     self.nodes += 1;
                     let mut n = *g;
-                    if n.roll(die).is_err() {
+                    if n.roll_with(die, &mut NoEvents).is_err() {
                         continue;
                     }
                     while matches!(n.phase(), Phase::Move { .. } | Phase::Count { .. })
                         && n.seat() == seat
                     {
                         let m = self.greedy_pick(&n, n.legal());
-                        n.play_unchecked(m);
+                        n.play_unchecked_with(m, &mut NoEvents);
                     }
                     sum += crate::sharp::evaluate(&n, me, w);
                 }
@@ -645,7 +646,7 @@ impl ExpertBot {
         for die in 1..=6 {
             self.nodes += 1;
             let mut n = *g;
-            if n.roll(die).is_err() {
+            if n.roll_with(die, &mut NoEvents).is_err() {
                 continue;
             }
             let v = if matches!(n.phase(), Phase::Move { .. } | Phase::Count { .. }) {
@@ -671,7 +672,7 @@ impl ExpertBot {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, &m) in legal.iter().enumerate() {
             let mut next = *g;
-            if next.play(m).is_err() {
+            if next.play_with(m, &mut NoEvents).is_err() {
                 continue;
             }
             let v = self.exact_value(&next, depth, me, &w, limit).ok()?;
@@ -703,7 +704,7 @@ impl ExpertBot {
                 let mut sum = 0.0;
                 for die in 1..=6 {
                     let mut next = *g;
-                    if next.roll(die).is_err() {
+                    if next.roll_with(die, &mut NoEvents).is_err() {
                         continue;
                     }
                     sum += self.exact_value(&next, depth - 1, me, w, limit)?;
@@ -716,14 +717,14 @@ impl ExpertBot {
                 if acting != me || legal.len() == 1 {
                     let m = self.greedy_pick(g, legal);
                     let mut next = *g;
-                    next.play_unchecked(m);
+                    next.play_unchecked_with(m, &mut NoEvents);
                     return self.exact_value(&next, depth, me, w, limit);
                 }
                 let moves: parchis_rules::MoveList = legal.iter().copied().collect();
                 let mut best = f32::NEG_INFINITY;
                 for m in moves {
                     let mut next = *g;
-                    next.play_unchecked(m);
+                    next.play_unchecked_with(m, &mut NoEvents);
                     best = best.max(self.exact_value(&next, depth, me, w, limit)?);
                 }
                 Ok(best)

@@ -2,7 +2,7 @@
 
 use crate::Bot;
 use crate::eval::evaluate;
-use parchis_rules::{Game, Move, Phase};
+use parchis_rules::{Game, Move, NoEvents, Phase};
 
 /// How many counts in a row the greedy bot follows after its move (a capture granting 20 that captures again…).
 pub(crate) const COUNT_DEPTH: u8 = 3;
@@ -34,7 +34,7 @@ pub fn line_value(g: &Game, side: u8, depth: u8, leaf: &impl Fn(&Game, u8) -> f3
         let mut best = f32::NEG_INFINITY;
         for &m in g.legal() {
             let mut next = *g;
-            next.play_unchecked(m);
+            next.play_unchecked_with(m, &mut NoEvents);
             best = best.max(line_value(&next, side, depth - 1, leaf));
         }
         if best > f32::NEG_INFINITY {
@@ -50,7 +50,7 @@ pub(crate) fn greedy_index(g: &Game, legal: &[Move], count_depth: u8) -> usize {
     let mut best = (0, f32::NEG_INFINITY);
     for (i, &m) in legal.iter().enumerate() {
         let mut next = *g;
-        if next.play(m).is_err() {
+        if next.play_with(m, &mut NoEvents).is_err() {
             continue;
         }
         let v = own_line_value(&next, side, count_depth);
