@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use parchis_server::{Config, run};
 use tokio::net::TcpListener;
 
@@ -13,8 +13,18 @@ use tokio::net::TcpListener;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// How log lines are written to standard output: `text` for people, `json` (one object a line) for a log
+    /// collector. Which lines: `RUST_LOG` (default `info,sqlx=warn`).
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    log_format: LogFormat,
     #[command(flatten)]
     config: Config,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -35,13 +45,19 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let Cli { command, config } = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .init();
+    let Cli {
+        command,
+        log_format,
+        config,
+    } = Cli::parse();
+    let logs = tracing_subscriber::fmt().with_env_filter(
+        tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| "info,sqlx=warn".into()),
+    );
+    match log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
     if let Some(Command::Backup { file }) = command {
         return match parchis_server::backup::backup(&config.database_url, &file).await {
             Ok(done) => {
