@@ -159,7 +159,10 @@ pub async fn run(
             }
         })
     });
-    tracing::info!(addr = ?listener.local_addr().ok(), backend = db.backend(), "serving");
+    match listener.local_addr() {
+        Ok(addr) => tracing::info!(%addr, backend = db.backend(), "serving"),
+        Err(_) => tracing::info!(backend = db.backend(), "serving"),
+    }
     // On shutdown, stop the rooms first: that closes their WebSockets, which
     // graceful shutdown would otherwise wait for.
     let shutdown = async move {
