@@ -7,8 +7,7 @@ import { t } from './i18n.js';
 
 /** Messages kept on screen. */
 const KEEP = 100;
-/** One-tap reactions. */
-// Each reaction with its name (`reaction.*`): a screen reader says the name, not the emoji's own.
+/** One-tap reactions, each with its name (`reaction.*`): a screen reader says the name, not the emoji's own. */
 const QUICK = [['👍', 'thumbs_up'], ['👏', 'applause'], ['😂', 'laughing'], ['😮', 'surprised'], ['😡', 'angry'], ['🍀', 'good_luck']];
 /** Where the muted players' ids are kept. */
 const MUTED_KEY = 'parchis.muted';
