@@ -97,3 +97,22 @@ test('an Arabic browser gets Arabic, right to left; what fills a hole keeps its 
   assert.equal(i18n.t('turn_of', { name: 'Ana B.' }), "Ana B.'s turn");
   assert.equal(i18n.dateLocale(), undefined);
 });
+
+test('a refused move names the rule it breaks in the page\'s language, for every rule the referee can name', async () => {
+  globalThis.navigator = { languages: ['es-ES'] };
+  globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+  globalThis.document = { documentElement: {} };
+  const i18n = await import(new URL('js/i18n.js?reasons', WEB));
+  // The reasons are the referee's `IllegalMove` codes (crates/rules/src/error.rs): each has its words.
+  const rules = readFileSync(new URL('../../crates/rules/src/error.rs', import.meta.url), 'utf8');
+  const reasons = [...rules.matchAll(/IllegalMove::\w+ => "(\w+)"/g)].map((m) => m[1]);
+  assert.ok(reasons.length >= 9, `${reasons}`);
+  assert.deepEqual(reasons.filter((r) => !STRINGS.en.errors.illegal[r]), [], 'reasons without a text');
+  assert.equal(i18n.errorText('illegal_move', 'illegal move: a capture is possible, and capturing is mandatory', 'must_capture'),
+    'Se puede comer, y comer es obligatorio.');
+  // A reason the page does not know yet: the general words for the code.
+  assert.equal(i18n.errorText('illegal_move', 'illegal move: something new', 'something_new'), STRINGS.es.errors.illegal_move);
+  assert.equal(i18n.errorText('not_your_turn', 'It is not your turn.'), STRINGS.es.errors.not_your_turn);
+  i18n.setLang('fr');
+  assert.equal(i18n.errorText('illegal_move', '…', 'must_open_blockade'), 'Avec un six, un pion de votre barrage doit bouger.');
+});

@@ -116,7 +116,7 @@ export class RoomConnection {
       }
       case 'error': {
         // The page's own words for the refusal, in its language (the server's message otherwise).
-        msg = { ...msg, message: errorText(msg.code, msg.message) };
+        msg = { ...msg, message: errorText(msg.code, msg.message, msg.reason) };
         const p = this.pending.get(String(msg.id));
         if (p) { this.pending.delete(String(msg.id)); p.reject(Object.assign(new Error(msg.message || msg.code), msg)); }
         this.h.onError?.(msg);

@@ -71,6 +71,7 @@ const S = {
       not_seated: 'You are not seated in this room.', not_started: 'The game has not started yet.', game_over: 'The game is over.', not_your_turn: 'It is not your turn.', must_roll: 'Roll the die first.', must_move: 'Move first: the die is rolled.', illegal_move: 'That move is not allowed.', stale_version: 'The board changed meanwhile: look again and choose.',
       chat_empty: 'The message is empty.', chat_too_long: 'The message is too long (200 characters at most).', chat_too_fast: 'Too many messages at once: wait a few seconds.', message_not_found: 'That message is no longer there.', own_message: 'You cannot report your own message.',
       invalid_display_name: 'A display name has 1 to 32 characters, with no control characters.', invalid_username: 'A username has 3 to 24 characters: Latin letters, digits, _, - or . (no spaces).', weak_password: 'A password has 8 to 128 characters.',
+      illegal: { no_such_piece: 'There is no such piece in this game.', not_your_piece: 'That piece is not yours to move.', wrong_destination: 'That piece cannot reach that square with this roll.', piece_finished: 'That piece has already arrived.', piece_in_base: 'A piece at home needs a 5 to come out.', must_bring_piece_out: 'With a 5 and a piece at home, bringing it out is the only legal move.', must_open_blockade: 'With a six, a piece of your blockade must move.', must_capture: 'A capture is possible, and capturing is mandatory.', blocked: 'A blockade is in the way, the square is full, or the piece would go past the goal.' },
     },
     house_values: {
       six: { 6: '6', '7player': '7 when your home is empty', '7colour': '7 when its home is empty', 12: '12 with all four in play' },
@@ -147,6 +148,7 @@ const S = {
       not_seated: 'No estás sentado en esta sala.', not_started: 'La partida aún no ha empezado.', game_over: 'La partida ha terminado.', not_your_turn: 'No es tu turno.', must_roll: 'Tira primero el dado.', must_move: 'Mueve primero: el dado ya está tirado.', illegal_move: 'Ese movimiento no está permitido.', stale_version: 'El tablero cambió mientras tanto: míralo otra vez y elige.',
       chat_empty: 'El mensaje está vacío.', chat_too_long: 'El mensaje es demasiado largo (200 caracteres como mucho).', chat_too_fast: 'Demasiados mensajes seguidos: espera unos segundos.', message_not_found: 'Ese mensaje ya no está.', own_message: 'No puedes denunciar tu propio mensaje.',
       invalid_display_name: 'Un nombre visible tiene de 1 a 32 caracteres, sin caracteres de control.', invalid_username: 'Un nombre de usuario tiene de 3 a 24 caracteres: letras latinas, cifras, _, - o . (sin espacios).', weak_password: 'Una contraseña tiene de 8 a 128 caracteres.',
+      illegal: { no_such_piece: 'Esa ficha no existe en esta partida.', not_your_piece: 'Esa ficha no es tuya.', wrong_destination: 'Esa ficha no puede llegar a esa casilla con esta tirada.', piece_finished: 'Esa ficha ya ha llegado.', piece_in_base: 'Una ficha en casa necesita un 5 para salir.', must_bring_piece_out: 'Con un 5 y una ficha en casa, sacarla es la única jugada permitida.', must_open_blockade: 'Con un seis hay que mover una ficha de tu barrera.', must_capture: 'Se puede comer, y comer es obligatorio.', blocked: 'Hay una barrera en el camino, la casilla está llena o la ficha se pasaría de la meta.' },
     },
     house_values: {
       six: { 6: '6', '7player': '7 con tu casa vacía', '7colour': '7 con su casa vacía', 12: '12 con las cuatro en juego' },
@@ -223,6 +225,7 @@ const S = {
       not_seated: 'Vous n’êtes pas assis dans ce salon.', not_started: 'La partie n’a pas encore commencé.', game_over: 'La partie est finie.', not_your_turn: 'Ce n’est pas votre tour.', must_roll: 'Lancez d’abord le dé.', must_move: 'Jouez d’abord : le dé est lancé.', illegal_move: 'Ce coup n’est pas permis.', stale_version: 'Le plateau a changé entre-temps : regardez de nouveau et choisissez.',
       chat_empty: 'Le message est vide.', chat_too_long: 'Le message est trop long (200 caractères au plus).', chat_too_fast: 'Trop de messages d’affilée : attendez quelques secondes.', message_not_found: 'Ce message n’est plus là.', own_message: 'Vous ne pouvez pas signaler votre propre message.',
       invalid_display_name: 'Un nom affiché a de 1 à 32 caractères, sans caractère de contrôle.', invalid_username: 'Un nom d’utilisateur a de 3 à 24 caractères : lettres latines, chiffres, _, - ou . (sans espace).', weak_password: 'Un mot de passe a de 8 à 128 caractères.',
+      illegal: { no_such_piece: 'Ce pion n’existe pas dans cette partie.', not_your_piece: 'Ce pion n’est pas à vous.', wrong_destination: 'Ce pion ne peut pas atteindre cette case avec ce dé.', piece_finished: 'Ce pion est déjà arrivé.', piece_in_base: 'Un pion à la maison a besoin d’un 5 pour sortir.', must_bring_piece_out: 'Avec un 5 et un pion à la maison, le sortir est le seul coup permis.', must_open_blockade: 'Avec un six, un pion de votre barrage doit bouger.', must_capture: 'Une prise est possible, et prendre est obligatoire.', blocked: 'Un barrage est sur le chemin, la case est pleine ou le pion dépasserait l’arrivée.' },
     },
     house_values: {
       six: { 6: '6', '7player': '7 si votre maison est vide', '7colour': '7 si sa maison est vide', 12: '12 avec les quatre en jeu' },
@@ -299,6 +302,7 @@ const S = {
       not_seated: 'لست جالسًا في هذه الغرفة.', not_started: 'المباراة لم تبدأ بعد.', game_over: 'انتهت المباراة.', not_your_turn: 'ليس دورك.', must_roll: 'ارمِ النرد أولًا.', must_move: 'حرّك أولًا: النرد مرميّ.', illegal_move: 'هذه الحركة غير مسموح بها.', stale_version: 'تغيّرت اللوحة في الأثناء: انظر من جديد واختر.',
       chat_empty: 'الرسالة فارغة.', chat_too_long: 'الرسالة طويلة جدًا (200 حرف على الأكثر).', chat_too_fast: 'رسائل كثيرة متتالية: انتظر بضع ثوانٍ.', message_not_found: 'هذه الرسالة لم تعد موجودة.', own_message: 'لا يمكنك الإبلاغ عن رسالتك.',
       invalid_display_name: 'الاسم المعروض من 1 إلى 32 محرفًا، بلا محارف تحكّم.', invalid_username: 'اسم المستخدم من 3 إلى 24 محرفًا: حروف لاتينية أو أرقام أو _ أو - أو . (بلا مسافات).', weak_password: 'كلمة المرور من 8 إلى 128 محرفًا.',
+      illegal: { no_such_piece: 'لا يوجد هذا البيدق في هذه المباراة.', not_your_piece: 'هذا البيدق ليس لك.', wrong_destination: 'لا يستطيع هذا البيدق بلوغ هذه الخانة بهذه الرمية.', piece_finished: 'وصل هذا البيدق إلى الهدف بالفعل.', piece_in_base: 'البيدق في البيت يحتاج إلى 5 ليخرج.', must_bring_piece_out: 'مع 5 وبيدق في البيت، إخراجه هو الحركة الوحيدة المسموح بها.', must_open_blockade: 'مع الستّة يجب أن يتحرّك بيدق من حاجزك.', must_capture: 'الأكل ممكن، والأكل إلزامي.', blocked: 'يوجد حاجز في الطريق، أو الخانة ممتلئة، أو سيتجاوز البيدق الهدف.' },
     },
     house_values: {
       six: { 6: '6', '7player': '7 عندما يكون بيتك فارغًا', '7colour': '7 عندما يكون بيت اللون فارغًا', 12: '12 والبيادق الأربعة في اللعب' },
@@ -363,8 +367,12 @@ export function listNames(names) {
  * What to show for an error the server (or the network) answered with `code`: the page's own words when it
  * has them, else the server's `message` (errors whose message names a detail: a rule, a limit, a field).
  */
-export function errorText(code, message) {
-  const own = code && S[lang].errors && S[lang].errors[code];
+export function errorText(code, message, reason) {
+  const errors = S[lang].errors || {};
+  // An illegal move names the rule it breaks (`reason`): said in the page's language too.
+  const why = code === 'illegal_move' && reason && errors.illegal && errors.illegal[reason];
+  if (why) return why;
+  const own = code && typeof errors[code] === 'string' && errors[code];
   return own || message || code || '';
 }
 
