@@ -1533,6 +1533,17 @@ impl Game {
         }
     }
 
+    /// The die (or count) of the move phase and whether it is a count; the refusal when no move is due.
+    #[inline(always)]
+    fn move_phase(&self) -> Result<(u8, bool), PlayError> {
+        match self.phase {
+            Phase::Move { die } => Ok((die, false)),
+            Phase::Count { amount } => Ok((amount, true)),
+            Phase::Roll => Err(PlayError::MustRoll),
+            Phase::Over { .. } => Err(PlayError::GameOver),
+        }
+    }
+
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
         let mut ev = Events::new();
@@ -1544,12 +1555,7 @@ impl Game {
     /// skip them: the same rules and checks, without building events).
     #[inline]
     pub fn play_with<S: EventSink>(&mut self, mv: Move, ev: &mut S) -> Result<(), PlayError> {
-        let (die, count) = match self.phase {
-            Phase::Move { die } => (die, false),
-            Phase::Count { amount } => (amount, true),
-            Phase::Roll => return Err(PlayError::MustRoll),
-            Phase::Over { .. } => return Err(PlayError::GameOver),
-        };
+        let (die, count) = self.move_phase()?;
         let legal = self.legal();
         let Some(m) = legal.iter().copied().find(|m| m.same_as(&mv)) else {
             return Err(PlayError::Illegal(self.why_illegal(&mv, legal)));
@@ -1576,10 +1582,8 @@ impl Game {
             self.legal().contains(&m),
             "play_unchecked: not a move of `legal()` (flags included: a capture is played by its flag)"
         );
-        let (die, count) = match self.phase {
-            Phase::Move { die } => (die, false),
-            Phase::Count { amount } => (amount, true),
-            _ => return,
+        let Ok((die, count)) = self.move_phase() else {
+            return;
         };
         self.apply_legal(m, die, count, ev);
     }
@@ -1602,12 +1606,7 @@ impl Game {
         index: usize,
         ev: &mut S,
     ) -> Result<(), PlayError> {
-        let (die, count) = match self.phase {
-            Phase::Move { die } => (die, false),
-            Phase::Count { amount } => (amount, true),
-            Phase::Roll => return Err(PlayError::MustRoll),
-            Phase::Over { .. } => return Err(PlayError::GameOver),
-        };
+        let (die, count) = self.move_phase()?;
         if index >= self.legal.n as usize {
             return Err(PlayError::NoSuchMove);
         }
