@@ -98,6 +98,30 @@ test('an Arabic browser gets Arabic, right to left; what fills a hole keeps its 
   assert.equal(i18n.dateLocale(), undefined);
 });
 
+test('refused room settings say which check refused them in the page\'s language, for every check the server names', async () => {
+  globalThis.navigator = { languages: ['fr-FR'] };
+  globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+  globalThis.document = { documentElement: {} };
+  const i18n = await import(new URL('js/i18n.js?settings', WEB));
+  // The reasons: the server's own checks (crates/server/src/settings.rs) and the referee's set-up codes.
+  const server = readFileSync(new URL('../../crates/server/src/settings.rs', import.meta.url), 'utf8');
+  const rules = readFileSync(new URL('../../crates/rules/src/error.rs', import.meta.url), 'utf8');
+  const own = [...server.matchAll(/(?:invalid\(\s*|reason: )"(\w+)"/g)].map((m) => m[1]);
+  const setup = [...rules.matchAll(/SetupError::\w+(?:\(_\)| \{ \.\. \})? => "(\w+)"/g)].map((m) => m[1])
+    .filter((r) => !r.startsWith('unknown_')); // a form only offers known rule sets and modes
+  assert.ok(own.length >= 5 && setup.length >= 4, `${own} / ${setup}`);
+  for (const lang of Object.keys(STRINGS)) {
+    assert.deepEqual([...own, ...setup].filter((r) => !STRINGS[lang].errors.settings[r]), [], `${lang}: reasons without a text`);
+  }
+  assert.equal(i18n.errorText('invalid_settings', 'A room needs 2 to 6 players, not 7.', 'players'), 'Un salon se joue à 2 à 6 joueurs.');
+  assert.equal(i18n.errorText('invalid_settings', 'pairs is played by [4] players, not 3.', 'bad_player_count'),
+    'Ce mode ne se joue pas à ce nombre de joueurs.');
+  // A check the page does not know yet: the server's sentence, which names the detail.
+  assert.equal(i18n.errorText('invalid_settings', 'Something new is wrong.', 'something_new'), 'Something new is wrong.');
+  i18n.setLang('es');
+  assert.equal(i18n.errorText('invalid_settings', '…', 'no_human_seat'), 'Deja al menos un puesto para una persona.');
+});
+
 test('a refused move names the rule it breaks in the page\'s language, for every rule the referee can name', async () => {
   globalThis.navigator = { languages: ['es-ES'] };
   globalThis.localStorage = { getItem: () => null, setItem: () => {} };

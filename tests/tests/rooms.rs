@@ -82,6 +82,15 @@ async fn invalid_settings_are_refused_with_422() {
         .await;
     assert_eq!(status, 422);
     assert_eq!(body["code"], "invalid_settings");
+    // Which check refused it, for a client to say in its own words; the sentence stays for people.
+    assert_eq!(body["reason"], "bad_player_count", "{body}");
+    assert!(body["message"].as_str().unwrap().contains('3'), "{body}");
+    // Other errors carry no reason.
+    let (status, body) = server
+        .post_as(&owner, "/api/rooms", json!({ "rules": "chess" }))
+        .await;
+    assert_eq!(status, 422);
+    assert!(body.get("reason").is_none(), "{body}");
     server.finish().await;
 }
 

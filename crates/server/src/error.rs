@@ -13,6 +13,11 @@ pub struct ErrorBody {
     pub code: &'static str,
     /// Human-readable sentence explaining the error.
     pub message: String,
+    /// Which check refused the request, for codes that cover several (`invalid_settings`: `players`,
+    /// `too_many_bots`, `no_human_seat`, `turn_time`, `house_rule`, or the referee's own set-up code such as
+    /// `bad_player_count` or `bad_pieces_to_win`), so that a client can say it in its own language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 /// Every failure a handler can report. Client mistakes map to 4xx; only
@@ -29,8 +34,12 @@ pub enum AppError {
     PayloadTooLarge,
     #[error("The request body could not be read.")]
     UnreadableBody,
-    #[error("{0}")]
-    InvalidSettings(String),
+    /// Room settings that cannot be played (`reason`: which check refused them, see [`ErrorBody::reason`]).
+    #[error("{message}")]
+    InvalidSettings {
+        reason: &'static str,
+        message: String,
+    },
     #[error("{0}")]
     InvalidDisplayName(String),
     #[error("The query string is not valid: {0}")]
@@ -114,7 +123,7 @@ impl AppError {
         match self {
             MalformedJson(_) | UnreadableBody => StatusCode::BAD_REQUEST,
             InvalidBody(_)
-            | InvalidSettings(_)
+            | InvalidSettings { .. }
             | InvalidDisplayName(_)
             | InvalidUsername(_)
             | InvalidQuery(_)
@@ -146,7 +155,7 @@ impl AppError {
             UnsupportedMediaType => "unsupported_media_type",
             PayloadTooLarge => "payload_too_large",
             UnreadableBody => "unreadable_body",
-            InvalidSettings(_) => "invalid_settings",
+            InvalidSettings { .. } => "invalid_settings",
             InvalidDisplayName(_) => "invalid_display_name",
             InvalidUsername(_) => "invalid_username",
             InvalidQuery(_) => "invalid_query",
@@ -203,9 +212,14 @@ impl IntoResponse for AppError {
             }
             other => other.to_string(),
         };
+        let reason = match &self {
+            AppError::InvalidSettings { reason, .. } => Some(*reason),
+            _ => None,
+        };
         let body = ErrorBody {
             code: self.code(),
             message,
+            reason,
         };
         let mut response = (status, Json(body)).into_response();
         if let AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) = self {

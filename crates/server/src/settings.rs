@@ -175,31 +175,44 @@ pub fn validate_settings(
     req: CreateRoomRequest,
     default_turn_secs: u32,
 ) -> Result<RoomSettings, AppError> {
-    let invalid = |msg: String| Err(AppError::InvalidSettings(msg));
+    let invalid =
+        |reason: &'static str, message: String| Err(AppError::InvalidSettings { reason, message });
     let players = req.players;
     if !(2..=6).contains(&players) {
-        return invalid(format!("A room needs 2 to 6 players, not {players}."));
+        return invalid(
+            "players",
+            format!("A room needs 2 to 6 players, not {players}."),
+        );
     }
     if req.bots.len() > usize::from(players) {
-        return invalid(format!(
-            "`bots` lists {} seats but the room has only {players}.",
-            req.bots.len()
-        ));
+        return invalid(
+            "too_many_bots",
+            format!(
+                "`bots` lists {} seats but the room has only {players}.",
+                req.bots.len()
+            ),
+        );
     }
     let mut bots = req.bots;
     bots.resize(usize::from(players), None);
     if bots.iter().all(Option::is_some) {
-        return invalid("At least one seat must be left for a human player.".to_owned());
+        return invalid(
+            "no_human_seat",
+            "At least one seat must be left for a human player.".to_owned(),
+        );
     }
     let turn_time_secs = req.turn_time_secs.unwrap_or(Some(default_turn_secs));
     if let Some(secs) = turn_time_secs
         && !TURN_TIME_RANGE.contains(&secs)
     {
-        return invalid(format!(
-            "`turn_time_secs` must be between {} and {} (or null), not {secs}.",
-            TURN_TIME_RANGE.start(),
-            TURN_TIME_RANGE.end()
-        ));
+        return invalid(
+            "turn_time",
+            format!(
+                "`turn_time_secs` must be between {} and {} (or null), not {secs}.",
+                TURN_TIME_RANGE.start(),
+                TURN_TIME_RANGE.end()
+            ),
+        );
     }
     let house_rules = house_rules(req.rules, req.mode, req.house_rules)?;
     let settings = RoomSettings {
@@ -215,7 +228,7 @@ pub fn validate_settings(
     };
     // The referee has the last word on whether rules × mode × players is playable.
     if let Err(err) = crate::rooms::table::new_game(&settings) {
-        return invalid(format!("{err}."));
+        return invalid(err.code(), format!("{err}."));
     }
     Ok(settings)
 }
@@ -228,7 +241,12 @@ fn house_rules(
     asked: BTreeMap<String, serde_json::Value>,
 ) -> Result<BTreeMap<String, String>, AppError> {
     use serde_json::Value;
-    let invalid = |msg: String| Err(AppError::InvalidSettings(msg));
+    let invalid = |message: String| {
+        Err(AppError::InvalidSettings {
+            reason: "house_rule",
+            message,
+        })
+    };
     let preset = rules.options_for(mode);
     let mut options = preset;
     for (name, value) in &asked {
@@ -302,6 +320,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code(), "invalid_settings");
+        assert_eq!(reason(&err), "bad_player_count");
     }
 
     #[test]
@@ -333,6 +352,7 @@ mod tests {
             );
             let err = validate_settings(request(&json), 30).unwrap_err();
             assert_eq!(err.code(), "invalid_settings", "{bad}");
+            assert_eq!(reason(&err), "house_rule", "{bad}");
         }
     }
 
@@ -344,6 +364,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code(), "invalid_settings");
+        assert_eq!(reason(&err), "bad_player_count");
     }
 
     #[test]
@@ -354,5 +375,43 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code(), "invalid_settings");
+        assert_eq!(reason(&err), "no_human_seat");
+    }
+
+    /// The check that refused settings, as the error body names it.
+    fn reason(err: &AppError) -> &'static str {
+        match err {
+            AppError::InvalidSettings { reason, .. } => reason,
+            other => panic!("not a settings error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_refusal_of_room_settings_names_its_check_for_the_client_to_translate() {
+        for (json, expected) in [
+            (
+                r#"{"rules":"playgridia","mode":"individual","players":7}"#,
+                "players",
+            ),
+            (
+                r#"{"rules":"playgridia","mode":"individual","players":2,"bots":[null,"greedy","greedy"]}"#,
+                "too_many_bots",
+            ),
+            (
+                r#"{"rules":"playgridia","mode":"individual","players":2,"turn_time_secs":2}"#,
+                "turn_time",
+            ),
+            (
+                r#"{"rules":"playgridia","mode":"individual","players":4,"house_rules":{"capture_bonus":"lots"}}"#,
+                "house_rule",
+            ),
+            (
+                r#"{"rules":"playgridia","mode":"individual","players":4,"house_rules":{"pieces_to_win":"9"}}"#,
+                "house_rule",
+            ),
+        ] {
+            let err = validate_settings(request(json), 30).unwrap_err();
+            assert_eq!(reason(&err), expected, "{json}: {err}");
+        }
     }
 }

@@ -11,7 +11,7 @@ export function forget() { localStorage.removeItem(KEY); }
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(errorText(body && body.code, (body && body.message) || `HTTP ${status}`));
+    super(errorText(body && body.code, (body && body.message) || `HTTP ${status}`, body && body.reason));
     this.status = status;
     this.code = body && body.code;
   }
