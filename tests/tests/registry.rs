@@ -32,15 +32,7 @@ async fn player(db: &Db, name: &str) -> PlayerRow {
 async fn create_room(db: &Db, owner: &PlayerRow, id: &str) {
     let request: CreateRoomRequest = serde_json::from_value(public_four()).unwrap();
     let settings = validate_settings(request, 30).unwrap();
-    let seats = (0..4)
-        .map(|i| SeatRow {
-            seat: i,
-            player_id: None,
-            display_name: None,
-            bot_level: None,
-            preferred_colour: None,
-        })
-        .collect();
+    let seats = (0..4).map(SeatRow::empty).collect();
     let room = NewRoom {
         room: RoomRow {
             id: id.into(),

@@ -71,6 +71,8 @@ pub enum AppError {
     AccountNotFound,
     #[error("No player has that id.")]
     PlayerNotFound,
+    #[error("No one plays at your device at that seat.")]
+    LocalPlayerNotFound,
     #[error("This needs the server's admin token.")]
     NotAdmin,
     #[error("The game is still being played: its replay is served once it is over.")]
@@ -135,8 +137,10 @@ impl AppError {
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
-            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound | NotFound
-            | MessageNotFound | ReportNotFound => StatusCode::NOT_FOUND,
+            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
+            | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound => {
+                StatusCode::NOT_FOUND
+            }
             RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
@@ -171,6 +175,7 @@ impl AppError {
             GameNotFound => "game_not_found",
             AccountNotFound => "account_not_found",
             PlayerNotFound => "player_not_found",
+            LocalPlayerNotFound => "local_player_not_found",
             NotAdmin => "not_admin",
             GameNotFinished => "game_not_finished",
             NotFound => "not_found",

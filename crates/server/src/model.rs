@@ -270,7 +270,10 @@ pub struct SeatView {
     pub seat: u8,
     /// Human sitting here, if any.
     pub player_id: Option<String>,
-    /// Their display name.
+    /// The player at whose device a person without a player of their own plays this seat (pass and
+    /// play; `player_id` is then `null`).
+    pub local_of: Option<String>,
+    /// Their display name (or the name given for the person playing at `local_of`'s device).
     pub display_name: Option<String>,
     /// Bot level if a bot plays this seat.
     pub bot: Option<BotLevel>,
@@ -298,6 +301,7 @@ impl From<&SeatRow> for SeatView {
         SeatView {
             seat: u8::try_from(row.seat).unwrap_or(u8::MAX),
             player_id: row.player_id.clone(),
+            local_of: row.local_of.clone(),
             display_name: row.display_name.clone(),
             bot: row.bot_level.as_deref().and_then(BotLevel::parse),
             preferred_colour: row.preferred_colour.as_deref().and_then(Colour::from_name),

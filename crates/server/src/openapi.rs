@@ -49,6 +49,8 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::rooms::leave_room,
         crate::routes::rooms::start_room,
         crate::routes::rooms::rematch_room,
+        crate::routes::local_players::add_local_player,
+        crate::routes::local_players::remove_local_player,
         crate::routes::quick_match::quick_match,
         crate::routes::rules::rules,
         crate::routes::games::game_record,
@@ -65,6 +67,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, RecentGame, RuleSetStats, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,
+        crate::routes::local_players::AddLocalPlayerRequest,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -190,12 +190,14 @@ impl Db {
             .await?;
             for seat in seats {
                 sqlx::query(
-                    "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3 \
-                     WHERE room_id = $4 AND seat = $5",
+                    "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
+                     local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
                 )
                 .bind(&seat.player_id)
                 .bind(&seat.bot_level)
                 .bind(&seat.preferred_colour)
+                .bind(&seat.local_of)
+                .bind(seat.local_name())
                 .bind(&game.room_id)
                 .bind(seat.seat)
                 .execute(&mut *tx)

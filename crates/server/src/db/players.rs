@@ -82,6 +82,12 @@ impl Db {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
+            // The names they gave the people who played at their device are theirs too.
+            sqlx::query("UPDATE room_seats SET local_name = $1 WHERE local_of = $2")
+                .bind(display_name)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             // What they wrote in reports of others' messages is theirs too.
             sqlx::query("DELETE FROM chat_reports WHERE reporter_id = $1")
                 .bind(id)

@@ -30,18 +30,45 @@ pub struct SeatRow {
     pub seat: i64,
     /// Human sitting here, if any.
     pub player_id: Option<String>,
-    /// That human's display name (not stored in `room_seats`; joined in).
+    /// That human's display name (not stored in `room_seats`; joined in), or the name of the person
+    /// playing at `local_of`'s device (stored as `local_name`).
     pub display_name: Option<String>,
     /// Bot level if a bot plays this seat.
     pub bot_level: Option<String>,
     /// Colour the seated human asked for.
     pub preferred_colour: Option<String>,
+    /// A person without a player of their own plays this seat at this player's device (pass and play):
+    /// the player acts for the seat, which is nobody's record or rating (`player_id` stays empty).
+    pub local_of: Option<String>,
 }
 
 impl SeatRow {
-    /// Whether the seat is left for a human: neither a player nor a bot sits there.
+    /// Whether the seat is left for a human: neither a player, a person on a player's device, nor a bot
+    /// sits there.
     pub fn is_free(&self) -> bool {
-        self.player_id.is_none() && self.bot_level.is_none()
+        self.player_id.is_none() && self.local_of.is_none() && self.bot_level.is_none()
+    }
+
+    /// The player who acts for the seat: its own player, or the one at whose device it is played.
+    pub fn holder(&self) -> Option<&str> {
+        self.player_id.as_deref().or(self.local_of.as_deref())
+    }
+
+    /// The name stored in `local_name`: only a seat played at another player's device has one.
+    pub fn local_name(&self) -> Option<&str> {
+        self.local_of.as_ref().and(self.display_name.as_deref())
+    }
+
+    /// An empty seat (what a seat becomes when its player leaves a waiting room).
+    pub fn empty(seat: i64) -> SeatRow {
+        SeatRow {
+            seat,
+            player_id: None,
+            display_name: None,
+            bot_level: None,
+            preferred_colour: None,
+            local_of: None,
+        }
     }
 }
 
@@ -109,14 +136,17 @@ impl Db {
             .map_err(classify)?;
             for seat in &new.seats {
                 sqlx::query(
-                    "INSERT INTO room_seats (room_id, seat, player_id, bot_level, preferred_colour) \
-                     VALUES ($1, $2, $3, $4, $5)",
+                    "INSERT INTO room_seats \
+                     (room_id, seat, player_id, bot_level, preferred_colour, local_of, local_name) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(&room.id)
                 .bind(seat.seat)
                 .bind(&seat.player_id)
                 .bind(&seat.bot_level)
                 .bind(&seat.preferred_colour)
+                .bind(&seat.local_of)
+                .bind(seat.local_name())
                 .execute(&mut *tx)
                 .await?;
             }
@@ -197,7 +227,8 @@ impl Db {
     pub async fn room_seats(&self, room_id: &str) -> Result<Vec<SeatRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, SeatRow>(
-                "SELECT s.seat, s.player_id, p.display_name, s.bot_level, s.preferred_colour \
+                "SELECT s.seat, s.player_id, COALESCE(p.display_name, s.local_name) AS display_name, \
+                        s.bot_level, s.preferred_colour, s.local_of \
                  FROM room_seats s LEFT JOIN players p ON p.id = s.player_id \
                  WHERE s.room_id = $1 ORDER BY s.seat",
             )
@@ -223,12 +254,14 @@ impl Db {
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(
-                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3 \
-                 WHERE room_id = $4 AND seat = $5",
+                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
+                 local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
             )
             .bind(&seat.player_id)
             .bind(&seat.bot_level)
             .bind(&seat.preferred_colour)
+            .bind(&seat.local_of)
+            .bind(seat.local_name())
             .bind(room_id)
             .bind(seat.seat)
             .execute(pool)

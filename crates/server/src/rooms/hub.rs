@@ -76,7 +76,10 @@ pub struct SeatState {
     pub seat: i64,
     /// Seated human, if any.
     pub player_id: Option<String>,
-    /// Their display name.
+    /// The player at whose device a person without a player of their own plays this seat (pass and
+    /// play): that player's client shows the seat's turns as its own.
+    pub local_of: Option<String>,
+    /// Their display name (or the name given for the person playing at `local_of`'s device).
     pub display_name: Option<String>,
     /// Their rating in the room's rules (`None`: a bot, an empty seat, or no rated game yet).
     pub rating: Option<Rating>,
@@ -581,6 +584,7 @@ mod tests {
                 .map(|i| SeatState {
                     seat: i,
                     player_id: Some(format!("p{i}")),
+                    local_of: None,
                     display_name: Some(format!("Player ~/{i}")),
                     rating: (i as usize >= connected).then(|| Rating::of(25.0 + i as f64, i)),
                     bot: None,

@@ -25,7 +25,21 @@ pub enum RoomCommand {
         /// Join code they presented (needed for private rooms).
         code: Option<String>,
     },
-    /// Give up your seat while the room is still waiting.
+    /// Seat a person who plays at your device (pass and play) while the room is waiting.
+    AddLocal {
+        /// Seated player at whose device the person plays (and who acts for the seat).
+        player_id: String,
+        /// The name shown for the seat (validated already).
+        name: String,
+    },
+    /// Free a seat played at your device while the room is waiting.
+    RemoveLocal {
+        /// Player at whose device the seat was played.
+        player_id: String,
+        /// The seat.
+        seat: i64,
+    },
+    /// Give up your seat while the room is still waiting (with the seats played at your device).
     Leave {
         /// Player leaving.
         player_id: String,
@@ -177,7 +191,7 @@ impl Lobby {
     fn colour_taken(&self, colour: Colour, except_seat: Option<usize>) -> bool {
         self.seats.iter().enumerate().any(|(i, s)| {
             Some(i) != except_seat
-                && s.player_id.is_some()
+                && s.holder().is_some()
                 && s.preferred_colour.as_deref() == Some(colour.name())
         })
     }
@@ -232,7 +246,66 @@ impl Lobby {
             display_name: Some(display_name.to_owned()),
             bot_level: None,
             preferred_colour: preferred_colour.map(|c| c.name().to_owned()),
+            local_of: None,
         }))
+    }
+
+    /// Decides seating a person at a seated player's device (pass and play): the first free seat, played
+    /// by `player_id` under `name`. Only while waiting, and only for a player seated here.
+    pub fn add_local(&self, player_id: &str, name: &str) -> Result<SeatRow, AppError> {
+        self.seat_of(player_id).ok_or(AppError::NotSeated)?;
+        if self.status() != RoomStatus::Waiting {
+            return Err(AppError::RoomNotWaiting);
+        }
+        let free = self
+            .seats
+            .iter()
+            .find(|s| s.is_free())
+            .ok_or(AppError::RoomFull)?;
+        Ok(SeatRow {
+            display_name: Some(name.to_owned()),
+            local_of: Some(player_id.to_owned()),
+            ..SeatRow::empty(free.seat)
+        })
+    }
+
+    /// Decides removing the person `player_id` seated at their device at `seat`: the emptied seat. Only
+    /// while waiting.
+    pub fn remove_local(&self, player_id: &str, seat: i64) -> Result<SeatRow, AppError> {
+        let theirs = self
+            .seats
+            .iter()
+            .any(|s| s.seat == seat && s.local_of.as_deref() == Some(player_id));
+        if !theirs {
+            return Err(AppError::LocalPlayerNotFound);
+        }
+        if self.status() != RoomStatus::Waiting {
+            return Err(AppError::RoomNotWaiting);
+        }
+        Ok(SeatRow::empty(seat))
+    }
+
+    /// Indices of the seats played at `player_id`'s device by other people.
+    pub fn local_seats_of(&self, player_id: &str) -> Vec<usize> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.local_of.as_deref() == Some(player_id))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Shows `stand_in` for the people who played at an erased player's device (their names were
+    /// that player's data, erased with it); false when there are none.
+    pub fn erase_local_names(&mut self, player_id: &str, stand_in: &str) -> bool {
+        let mut changed = false;
+        for s in &mut self.seats {
+            if s.local_of.as_deref() == Some(player_id) {
+                s.display_name = Some(stand_in.to_owned());
+                changed = true;
+            }
+        }
+        changed
     }
 
     /// Decides a leave; returns the emptied seat to write.
@@ -242,16 +315,11 @@ impl Lobby {
             // TODO(parchis-rules): leaving a running game hands the seat to a bot.
             return Err(AppError::RoomNotWaiting);
         }
-        Ok(SeatRow {
-            seat: self.seats[index].seat,
-            player_id: None,
-            display_name: None,
-            bot_level: None,
-            preferred_colour: None,
-        })
+        Ok(SeatRow::empty(self.seats[index].seat))
     }
 
-    /// Whether a seat is left for a human (neither a player nor a bot sits there).
+    /// Whether a seat is left for a human (neither a player, a person at a player's device, nor a bot
+    /// sits there).
     pub fn has_free_seat(&self) -> bool {
         self.seats.iter().any(SeatRow::is_free)
     }

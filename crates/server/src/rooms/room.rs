@@ -17,7 +17,7 @@ use super::hub::{
 use super::lobby::{Lobby, Revoked, RoomCommand, RoomEvent, RoomSnapshot, StartPlan};
 use super::protocol::{CommandError, Outbound, frame};
 use super::table::{ActError, Table};
-use crate::db::{Db, now_ms};
+use crate::db::{Db, SeatRow, now_ms};
 use crate::error::AppError;
 use crate::model::{Rating, RoomStatus};
 use crate::settings::BotLevel;
@@ -245,14 +245,30 @@ impl Room {
         self.seat_of_player(player)
     }
 
-    /// Whether any connection of the seat's player is open.
-    fn connected(&self, seat: usize) -> bool {
-        let Some(player) = self
-            .lobby
+    /// The player who acts for a seat: its own, or the one at whose device it is played.
+    fn holder(&self, seat: usize) -> Option<&str> {
+        self.lobby.seats.get(seat).and_then(SeatRow::holder)
+    }
+
+    /// Whether a person (not a bot, not nobody) plays the seat.
+    fn human(&self, seat: usize) -> bool {
+        self.holder(seat).is_some()
+    }
+
+    /// The seats a player acts for: their own and those played at their device.
+    fn seats_held_by<'a>(&'a self, player_id: &'a str) -> impl Iterator<Item = usize> + 'a {
+        self.lobby
             .seats
-            .get(seat)
-            .and_then(|s| s.player_id.as_deref())
-        else {
+            .iter()
+            .enumerate()
+            .filter(move |(_, s)| s.holder() == Some(player_id))
+            .map(|(i, _)| i)
+    }
+
+    /// Whether any connection of the seat's player (or of the player at whose device it is played) is
+    /// open.
+    fn connected(&self, seat: usize) -> bool {
+        let Some(player) = self.holder(seat) else {
             return false;
         };
         self.hub
@@ -277,10 +293,17 @@ impl Room {
         let mut connected = 0u64;
         let mut spectators = 0;
         for (_, c) in self.hub.conns() {
-            match c.player_id.as_deref().and_then(|p| self.seat_of_player(p)) {
-                Some(seat) if seat < 64 => connected |= 1 << seat,
-                Some(_) => {}
-                None => spectators += 1,
+            let mut seated = false;
+            if let Some(player) = c.player_id.as_deref() {
+                for seat in self.seats_held_by(player) {
+                    seated = true;
+                    if seat < 64 {
+                        connected |= 1 << seat;
+                    }
+                }
+            }
+            if !seated {
+                spectators += 1;
             }
         }
         (connected, spectators)
@@ -297,7 +320,7 @@ impl Room {
         let covered = self.bot_playing.get(i).copied().unwrap_or(false);
         let (status, label) = if bot.is_some() {
             ("bot", "bot")
-        } else if s.player_id.is_none() {
+        } else if s.holder().is_none() {
             ("empty", "empty")
         } else if i < 64 && connected & (1 << i) != 0 {
             ("connected", "connected")
@@ -322,6 +345,7 @@ impl Room {
                 SeatState {
                     seat: s.seat,
                     player_id: s.player_id.clone(),
+                    local_of: s.local_of.clone(),
                     display_name: s.display_name.clone(),
                     rating: self.lobby.rating(i),
                     bot,
@@ -376,6 +400,7 @@ impl Room {
                 let SeatState {
                     seat,
                     player_id,
+                    local_of,
                     display_name,
                     rating,
                     bot,
@@ -386,6 +411,7 @@ impl Room {
                 (*bot, *status, *bot_playing, *label) != self.seat_status(i, connected)
                     || *seat != s.seat
                     || *player_id != s.player_id
+                    || *local_of != s.local_of
                     || *display_name != s.display_name
                     || *rating != self.lobby.rating(i)
             })
@@ -464,7 +490,8 @@ impl Room {
             return;
         }
         let seat = usize::from(table.game.seat());
-        let Some(player) = self.lobby.seats.get(seat).and_then(|s| s.player_id.clone()) else {
+        // A seat played at another player's device shows its preview there.
+        let Some(player) = self.holder(seat).map(str::to_owned) else {
             return;
         };
         let message = Outbound::Text(frame(&json!({
@@ -541,7 +568,12 @@ impl Room {
         self.send_hello(id);
         let history = self.chat.history();
         self.reply(id, history);
-        if let Some(seat) = self.seat_of_conn(id) {
+        let player = self.hub.conn(id).and_then(|c| c.player_id.clone());
+        let held: Vec<usize> = player
+            .as_deref()
+            .map(|p| self.seats_held_by(p).collect())
+            .unwrap_or_default();
+        for seat in held {
             self.away_since[seat] = None;
             self.bot_playing[seat] = false;
         }
@@ -559,7 +591,10 @@ impl Room {
         if let Some(close) = close {
             let _ = self.hub.send(conn, close);
         }
-        let seat = self.seat_of_conn(conn);
+        let held: Vec<usize> = match self.hub.conn(conn).and_then(|c| c.player_id.as_deref()) {
+            Some(player) => self.seats_held_by(player).collect(),
+            None => Vec::new(),
+        };
         let Some(gone) = self.hub.remove(conn) else {
             return;
         };
@@ -567,10 +602,10 @@ impl Room {
         if gone.player_id.as_deref() == Some(&self.lobby.room.owner_id) && !self.owner_connected() {
             self.owner_away_since = Some(Instant::now());
         }
-        if let Some(seat) = seat
-            && !self.connected(seat)
-        {
-            self.away_since[seat] = Some(Instant::now());
+        for seat in held {
+            if !self.connected(seat) {
+                self.away_since[seat] = Some(Instant::now());
+            }
         }
     }
 
@@ -616,11 +651,7 @@ impl Room {
         self.deadline_ms = match (&self.table, turn) {
             (Some(t), Some(secs)) if !t.game.is_over() => {
                 let seat = usize::from(t.game.seat());
-                let human = self
-                    .lobby
-                    .seats
-                    .get(seat)
-                    .is_some_and(|s| s.player_id.is_some());
+                let human = self.human(seat);
                 let ms = self.turn_limit(secs).as_millis();
                 human.then(|| now_ms() + i64::try_from(ms).unwrap_or(i64::MAX))
             }
@@ -670,11 +701,7 @@ impl Room {
         }
         let seat = usize::from(table.game.seat());
         let since = self.decision_since;
-        let human = self
-            .lobby
-            .seats
-            .get(seat)
-            .is_some_and(|s| s.player_id.is_some());
+        let human = self.human(seat);
         let wake = if !human {
             Some(since + self.timing.bot_delay)
         } else {
@@ -712,11 +739,7 @@ impl Room {
         }
         let seat = usize::from(table.game.seat());
         let level = self.bot_level(seat);
-        let human = self
-            .lobby
-            .seats
-            .get(seat)
-            .is_some_and(|s| s.player_id.is_some());
+        let human = self.human(seat);
         let by = if !human {
             "bot"
         } else if self.away_since[seat].is_some_and(|a| started >= a + self.timing.away_grace) {
@@ -782,12 +805,17 @@ impl Room {
 
     /// Common checks of `roll` and `move`: returns the acting seat.
     pub fn acting_seat(&self, conn: ConnId) -> Result<usize, CommandError> {
-        let seat = self.seat_of_conn(conn).ok_or_else(|| {
-            CommandError::new(
+        let player = self.hub.conn(conn).and_then(|c| c.player_id.as_deref());
+        // The seats this connection acts for: its player's own, and those played at its device.
+        let held: Vec<usize> = player
+            .map(|p| self.seats_held_by(p).collect())
+            .unwrap_or_default();
+        if held.is_empty() {
+            return Err(CommandError::new(
                 "not_seated",
                 "You are not seated in this room (spectators only watch).",
-            )
-        })?;
+            ));
+        }
         let table = self
             .table
             .as_ref()
@@ -795,16 +823,15 @@ impl Room {
         if table.game.is_over() {
             return Err(CommandError::new("game_over", "The game is over."));
         }
-        if usize::from(table.game.seat()) != seat {
+        let to_act = usize::from(table.game.seat());
+        if !held.contains(&to_act) {
+            let yours = self.seat_of_conn(conn).unwrap_or(held[0]);
             return Err(CommandError::new(
                 "not_your_turn",
-                format!(
-                    "It is seat {}'s turn, not yours (seat {seat}).",
-                    table.game.seat()
-                ),
+                format!("It is seat {to_act}'s turn, not yours (seat {yours})."),
             ));
         }
-        Ok(seat)
+        Ok(to_act)
     }
 
     // ----- lobby commands (REST) --------------------------------------------------------------
@@ -835,10 +862,24 @@ impl Room {
                     }
                 }
             }
+            RoomCommand::AddLocal { player_id, name } => {
+                let seat = self.lobby.add_local(&player_id, &name)?;
+                self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                self.seat_changed(seat, None);
+                if self.lobby.starts_by_itself() {
+                    self.start_by_itself().await;
+                }
+            }
+            RoomCommand::RemoveLocal { player_id, seat } => {
+                let seat = self.lobby.remove_local(&player_id, seat)?;
+                self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                self.seat_changed(seat, None);
+            }
             RoomCommand::Leave { player_id } => {
                 let seat = self.lobby.leave(&player_id)?;
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
                 self.seat_changed(seat, None);
+                self.free_local_seats(&player_id, None).await?;
                 self.after_leaving(&player_id).await;
             }
             RoomCommand::Start { player_id } => {
@@ -856,6 +897,10 @@ impl Room {
                 // Their ratings went with the rest of their data.
                 let unrated = self.lobby.set_rating(&player_id, None);
                 self.show_name(&player_id, &display_name);
+                if self.lobby.erase_local_names(&player_id, &display_name) {
+                    let _ = self.events.send(self.lobby.lobby_event());
+                    self.publish(&[]);
+                }
                 if unrated {
                     self.publish(&[]);
                 }
@@ -871,6 +916,24 @@ impl Room {
             players_connected: connected.count_ones() as usize,
             ..self.lobby.snapshot()
         })
+    }
+
+    /// The seats played at `player_id`'s device, after that player left: emptied in a waiting room, or
+    /// played by a bot at `bot_level` in a running game (as their own seat is). Each stored, then shown.
+    pub async fn free_local_seats(
+        &mut self,
+        player_id: &str,
+        bot_level: Option<&str>,
+    ) -> Result<(), AppError> {
+        for index in self.lobby.local_seats_of(player_id) {
+            let row = SeatRow {
+                bot_level: bot_level.map(str::to_owned),
+                ..SeatRow::empty(self.lobby.seats[index].seat)
+            };
+            self.db.update_seat(&self.lobby.room.id, &row).await?;
+            self.seat_changed(row, None);
+        }
+        Ok(())
     }
 
     /// Starts the game `plan` decided: stored first, then shown to everyone.
@@ -979,9 +1042,8 @@ impl Room {
         let index = usize::try_from(seat.seat).unwrap_or(usize::MAX);
         self.lobby.apply_seat(seat, rating);
         if index < self.away_since.len() {
-            self.away_since[index] = (self.lobby.seats[index].player_id.is_some()
-                && !self.connected(index))
-            .then(Instant::now);
+            self.away_since[index] =
+                (self.human(index) && !self.connected(index)).then(Instant::now);
             self.bot_playing[index] = false;
             self.preselected[index] = None;
         }

@@ -7,6 +7,7 @@ pub mod export;
 pub mod games;
 pub mod health;
 pub mod leaderboard;
+pub mod local_players;
 pub mod players;
 pub mod quick_match;
 pub mod reports;
@@ -76,6 +77,14 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         .route("/api/rooms/{id}/leave", post(rooms::leave_room))
         .route("/api/rooms/{id}/start", post(rooms::start_room))
         .route("/api/rooms/{id}/rematch", post(rooms::rematch_room))
+        .route(
+            "/api/rooms/{id}/local-players",
+            post(local_players::add_local_player),
+        )
+        .route(
+            "/api/rooms/{id}/local-players/{seat}",
+            delete(local_players::remove_local_player),
+        )
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
         .route("/api/games/{id}/analysis", analysis)

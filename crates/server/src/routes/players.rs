@@ -53,7 +53,7 @@ pub async fn create_player(
 }
 
 /// A display name as given, trimmed, or why it cannot be one.
-fn display_name(given: &str) -> Result<String, AppError> {
+pub(crate) fn display_name(given: &str) -> Result<String, AppError> {
     let name = given.trim();
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {

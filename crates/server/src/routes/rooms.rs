@@ -139,6 +139,7 @@ pub(crate) async fn create_owned_room(
             display_name: (Some(i) == owner_seat).then(|| player.display_name.clone()),
             bot_level: bot.map(|b| b.as_str().to_owned()),
             preferred_colour: None,
+            local_of: None,
         })
         .collect();
     let mut new = NewRoom {

@@ -26,6 +26,7 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
             player_id: None,
             display_name: None,
             bot_level: Some(DEFAULT_BOT_LEVEL.as_str().to_owned()),
+            local_of: None,
             ..room.lobby.seats[seat].clone()
         },
     };
@@ -37,8 +38,13 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
         ));
     }
     let player = room.lobby.seats[seat].player_id.clone();
+    let bot_level = row.bot_level.clone();
     room.seat_changed(row, None);
     if let Some(player) = player {
+        // The people who played at this device go with it (to a bot, in a running game).
+        if let Err(e) = room.free_local_seats(&player, bot_level.as_deref()).await {
+            tracing::error!(%e, "storing a leave of the seats played at a device failed");
+        }
         room.after_leaving(&player).await;
     }
     Ok(After::Close)
