@@ -101,6 +101,14 @@ async fn local_game(server: TestServer) {
     let line = &stats["rules"][0];
     assert_eq!(line["games_with_people"], 0, "{stats}");
     assert!(line["rating"].is_null(), "{stats}");
+
+    // A rematch seats Abuela at Ana's device again.
+    let (status, again) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/rematch"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{again}");
+    assert_eq!(seat(&again, 1)["display_name"], "Abuela", "{again}");
+    assert_eq!(seat(&again, 1)["local_of"], ana.id.as_str());
     server.finish().await;
 }
 
@@ -168,6 +176,17 @@ async fn only_the_device_player_acts_for_a_seat_played_at_their_device() {
         done["type"], "ack",
         "Ana, at whose device Abuela plays: {done}"
     );
+
+    // Ana leaves the running game: bots take her seat and Abuela's, Bea plays on.
+    a.send_text(r#"{"type":"leave"}"#).await;
+    b.until_state(|s| s["seats"][0]["bot"] == "greedy" && s["seats"][2]["bot"] == "greedy")
+        .await;
+    assert!(
+        b.state["seats"][2]["local_of"].is_null(),
+        "{}",
+        b.state["seats"]
+    );
+    assert_eq!(b.state["seats"][1]["player_id"], bea.id.as_str());
     server.finish().await;
 }
 
@@ -273,5 +292,40 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
         (status, body["code"].as_str()),
         (409, Some("room_not_waiting"))
     );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_names_given_at_a_device_go_with_its_erased_player() {
+    let mut server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let room = server
+        .room(
+            &bea,
+            json!({ "rules": "ludoteka", "mode": "individual", "players": 3, "public": true }),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = add_local(&server, &ana, &room, "Abuela Carmen").await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = server.delete_as(&ana.token, "/api/players/me").await;
+    assert_eq!(status, 204);
+    let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+    let stand_in = seat(&shown, 1)["display_name"].clone();
+    assert_ne!(stand_in, "Ana");
+    assert_eq!(seat(&shown, 2)["display_name"], stand_in, "{shown}");
+    // Stored so: the same after a restart.
+    server.stop().await;
+    let server = TestServer::start(server.database_url.clone()).await;
+    let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+    assert_eq!(seat(&shown, 2)["display_name"], stand_in, "{shown}");
+    assert!(!shown.to_string().contains("Carmen"), "{shown}");
     server.finish().await;
 }

@@ -122,6 +122,8 @@ export const api = {
   room: (idOrCode) => call('GET', `/api/rooms/${encodeURIComponent(idOrCode)}`),
   join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
+  addLocal: (id, name) => call('POST', `/api/rooms/${encodeURIComponent(id)}/local-players`, { display_name: name }),
+  removeLocal: (id, seat) => call('DELETE', `/api/rooms/${encodeURIComponent(id)}/local-players/${seat}`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
   quickMatch: (req) => call('POST', '/api/quick-match', req),
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),

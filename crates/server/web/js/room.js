@@ -33,7 +33,7 @@ export function swatch(colour) {
 function stateFromRest(r) {
   return {
     room: { id: r.id, status: r.status, owner_id: r.owner_id, settings: r.settings },
-    seats: r.seats.map((s) => ({ ...s, status: s.bot ? 'bot' : s.player_id ? 'away' : 'empty' })),
+    seats: r.seats.map((s) => ({ ...s, status: s.bot ? 'bot' : s.player_id || s.local_of ? 'away' : 'empty' })),
     spectators: 0,
     game: r.game_id ? { id: r.game_id, seed_hash: null, seed: null, view: null, result: null } : null,
     rest: true,
@@ -73,6 +73,23 @@ export function mountRoom(main, ref) {
     const s = ctx.state.seats.find((x) => x.player_id === who.id);
     return s ? s.seat : null;
   };
+  /** Seats played at this device by people without a player of their own (pass and play). */
+  const localSeats = () => {
+    const who = me();
+    if (!who || !ctx.state) return [];
+    return ctx.state.seats.filter((x) => x.local_of === who.id).map((x) => x.seat);
+  };
+  /** Whether this device plays the seat: its player's own seat, or one of the people at it. */
+  const playsHere = (seat) => seat !== null && seat !== undefined && (seat === mySeatIndex() || localSeats().includes(seat));
+  /** What a seat's name is followed by: "(you)", "(on this device)", or whose device it is played at. */
+  function seatNote(seat) {
+    if (seat.seat === mySeatIndex()) return ` (${t('you')})`;
+    if (!seat.local_of) return '';
+    const who = me();
+    if (who && seat.local_of === who.id) return ` (${t('on_this_device')})`;
+    const host = ctx.state.seats.find((x) => x.player_id === seat.local_of);
+    return host && host.display_name ? ` (${t('at_device_of', { name: host.display_name })})` : '';
+  }
 
   async function loadRest() {
     try {
@@ -231,7 +248,7 @@ export function mountRoom(main, ref) {
     const looking = root.querySelector('#wr-looking');
     looking.classList.toggle('hidden', !s.quick_match);
     if (s.quick_match) {
-      const taken = st.seats.filter((seat) => seat.player_id || seat.bot).length;
+      const taken = st.seats.filter((seat) => seat.player_id || seat.local_of || seat.bot).length;
       looking.textContent = t('looking_for_players', { n: taken, total: st.seats.length });
     }
     const emptySeat = s.quick_match ? t('qm_seat_open') : t('bot_fills', { level: t('bot_greedy').replace(/^.*\((.*)\)$/, '$1') });
@@ -242,9 +259,13 @@ export function mountRoom(main, ref) {
         h('strong', `${seat.seat + 1}.`),
         seat.preferred_colour ? swatch(seat.preferred_colour) : null,
         h('span', { style: 'flex:1' }, seat.display_name ? h('bdi', seat.display_name) : (seat.bot ? t('bot_' + seat.bot) : h('em.muted', `${t('empty_seat')} — ${emptySeat}`)),
-          isMe ? ` (${t('you')})` : '', seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
+          seatNote(seat), seat.player_id && seat.player_id === st.room.owner_id ? ` · ${t('owner')}` : ''),
         seatRating(seat),
-        statusChip(seat));
+        statusChip(seat),
+        who && seat.local_of === who.id ? h('button', {
+          type: 'button', class: 'remove-local', 'aria-label': t('remove_local', { name: seat.display_name || '' }),
+          onclick: () => removeLocal(seat.seat),
+        }, t('remove')) : null);
     }));
     const actions = clear(root.querySelector('#wr-actions'));
     if (!who) {
@@ -266,6 +287,18 @@ export function mountRoom(main, ref) {
       if (mine === null) actions.append(h('button.primary', { type: 'button', id: 'take-seat', onclick: () => join(colourSel.value || null) }, t('take_seat')));
       else actions.append(h('button', { type: 'button', id: 'leave-seat', onclick: leave }, t('leave_seat')));
       if (owner) actions.append(h('button.primary', { type: 'button', id: 'start-game', onclick: start }, t('start_game')));
+      // Pass and play: people at this phone or tablet take free seats and play their turns here.
+      if (mine !== null && !s.quick_match && st.seats.some((x) => !x.player_id && !x.local_of && !x.bot)) {
+        const name = h('input', { id: 'local-name', maxlength: 32, autocomplete: 'off', placeholder: t('their_name') });
+        actions.append(h('form.row.local-form', {
+          onsubmit: async (e) => {
+            e.preventDefault();
+            if (!name.value.trim()) { name.focus(); return; }
+            await addLocal(name.value.trim());
+          },
+        }, h('label', { for: 'local-name' }, t('add_local')), name, h('button', { type: 'submit', id: 'add-local' }, t('add')),
+        h('span.muted', { id: 'local-hint' }, t('local_hint'))));
+      }
     }
     const hint = s.quick_match
       ? [t('qm_auto_start'), owner ? t('qm_start_early') : ''].filter(Boolean).join(' ')
@@ -285,6 +318,14 @@ export function mountRoom(main, ref) {
       // A spectator socket must reconnect to become a player.
       if (ctx.hello && ctx.hello.role === 'spectator') connect();
     } catch (x) { showError(x.message); }
+  }
+  async function addLocal(name) {
+    showError('');
+    try { ctx.rest = await api.addLocal(ref, name); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  async function removeLocal(seat) {
+    showError('');
+    try { ctx.rest = await api.removeLocal(ref, seat); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
   }
   async function leave() {
     try { ctx.rest = await api.leave(ref); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
@@ -403,7 +444,7 @@ export function mountRoom(main, ref) {
       const seat = st.seats[s.seat] || {};
       return h('li', { class: `${mine === s.seat ? 'me' : ''} ${v.turn.seat === s.seat && v.turn.phase !== 'over' ? 'turn' : ''}`, 'data-seat': s.seat },
         s.colours.map(swatch),
-        h('span', { style: 'flex:1' }, h('bdi', seatName(s.seat)), mine === s.seat ? ` (${t('you')})` : ''),
+        h('span', { style: 'flex:1' }, h('bdi', seatName(s.seat)), seat.seat === undefined ? '' : seatNote(seat)),
         seatRating(seat),
         v.seats.length > 2 && new Set(v.seats.map((x) => x.side)).size < v.seats.length ? h('span.muted', t('side', { n: s.side + 1 })) : null,
         statusChip(seat));
@@ -415,8 +456,7 @@ export function mountRoom(main, ref) {
 
   function isMyTurn() {
     const v = ctx.state.game.view;
-    const mine = mySeatIndex();
-    return mine !== null && v.turn.seat === mine && v.turn.phase !== 'over' && ctx.state.room.status === 'playing';
+    return playsHere(v.turn.seat) && v.turn.phase !== 'over' && ctx.state.room.status === 'playing';
   }
 
   function renderControls() {
@@ -427,7 +467,8 @@ export function mountRoom(main, ref) {
     const mine = mySeatIndex();
     const my = isMyTurn();
     const over = turn.phase === 'over' || st.room.status === 'finished';
-    ctx.els.turn.textContent = over ? t('game_over') : my ? t('your_turn') : t('turn_of', { name: seatName(turn.seat) });
+    const local = my && turn.seat !== mine;
+    ctx.els.turn.textContent = over ? t('game_over') : local ? t('local_turn', { name: seatName(turn.seat) }) : my ? t('your_turn') : t('turn_of', { name: seatName(turn.seat) });
     const turnColours = v.seats[turn.seat] ? v.seats[turn.seat].colours : [];
     ctx.els.turn.prepend(...turnColours.map(swatch), ' ');
     // Dice.
@@ -444,7 +485,7 @@ export function mountRoom(main, ref) {
       els.push(rollBtn, h('label.row', { for: 'auto-roll', style: 'gap:0.3rem' }, auto, t('auto_roll')),
         h('label.row', { for: 'sound', style: 'gap:0.3rem' }, sound, t('sound')));
     }
-    ctx.attention.setMyTurn(my, t('your_turn'));
+    ctx.attention.setMyTurn(my, local ? t('local_turn', { name: seatName(turn.seat) }) : t('your_turn'));
     clear(ctx.els.dice, els);
     // Info: counts, sixes, penalty, preview, pre-selection.
     const info = [];

@@ -1,0 +1,75 @@
+// Players on one device (pass and play): the player at a phone seats a second person there, who plays their
+// turns on the same screen; another browser sees whose device that seat is played at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+import { register, createRoom, waitBoard, checkBoard, actOnce } from '../lib/flows.js';
+
+let srv; let browser;
+before(async () => {
+  srv = await startServer({ BOT_DELAY_MS: '40' });
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+test('someone at the same phone takes a seat and plays their turns there; others see whose device it is', { timeout: 120000 }, async () => {
+  const a = await newPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true });
+  await register(a.page, srv.url, 'Ana');
+  await createRoom(a.page, { mode: 'individual', players: 3, bots: ['', ''], timer: '' });
+  // An empty name is not sent; a real one takes the first free seat.
+  await a.page.click('#add-local');
+  assert.equal(await a.page.$('#seats li[data-seat="1"] .remove-local'), null);
+  await a.page.fill('#local-name', 'Abuela');
+  await a.page.click('#add-local');
+  await a.page.waitForSelector('#seats li[data-seat="1"] .remove-local');
+  const abuela = await a.page.textContent('#seats li[data-seat="1"]');
+  assert.match(abuela, /Abuela \(on this device\)/);
+  assert.match(await a.page.textContent('#local-hint'), /not rated/);
+  await shot(a.page, 'local-players-add-phone');
+  // Removed, and seated again.
+  await a.page.click('#seats li[data-seat="1"] .remove-local');
+  await a.page.waitForFunction(() => !document.querySelector('#seats li[data-seat="1"] .remove-local'));
+  await a.page.fill('#local-name', 'Abuela');
+  await a.page.click('#add-local');
+  await a.page.waitForSelector('#seats li[data-seat="1"] .remove-local');
+
+  // Bea, in another browser, takes the last seat and sees where Abuela plays; the room is full now.
+  const link = (await a.page.textContent('#share-link')).trim();
+  const b = await newPage(browser, { locale: 'es-ES' });
+  await register(b.page, srv.url, 'Bea');
+  await b.page.goto(link.replace(/^https?:\/\/[^/]+/, srv.url));
+  await b.page.click('#take-seat');
+  await b.page.waitForSelector('#seats li.me');
+  assert.match(await b.page.textContent('#seats li[data-seat="1"]'), /Abuela \(en el dispositivo de Ana\)/);
+  assert.equal(await b.page.$('#add-local'), null, 'no free seat left to add anyone');
+  await a.page.waitForFunction(() => !document.querySelector('#add-local'));
+  await shot(a.page, 'local-players-waiting-phone');
+
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  await waitBoard(b.page, 'four');
+  // Ana's phone plays seat 0 and Abuela's seat 1; Bea plays seat 2. Each page acts only on its seats.
+  let abuelaActed = 0;
+  for (let i = 0; i < 60 && abuelaActed < 3; i++) {
+    const seat = await a.page.evaluate(() => window.__parchis.state.game.view.turn.seat);
+    if (seat === 1) {
+      assert.match(await a.page.textContent('#turn-line'), /Abuela’s turn, on this device/);
+      assert.equal(await b.page.$('#roll:not([disabled])'), null, 'not Bea’s to roll');
+      if (await actOnce(a.page)) abuelaActed++;
+    } else if (seat === 0) {
+      await actOnce(a.page);
+    } else {
+      await actOnce(b.page);
+    }
+    await a.page.waitForTimeout(50);
+  }
+  assert.ok(abuelaActed >= 3, `Abuela played ${abuelaActed} times`);
+  await checkBoard(a.page, 'after pass and play');
+  await checkBoard(b.page, 'Bea after pass and play');
+  assert.match(await a.page.textContent('#players li[data-seat="1"]'), /Abuela \(on this device\)/);
+  await shot(a.page, 'local-players-game-phone');
+  assertNoErrors(a.page);
+  assertNoErrors(b.page);
+});
