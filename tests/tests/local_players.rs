@@ -296,7 +296,7 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
 }
 
 #[tokio::test]
-async fn the_names_given_at_a_device_go_with_its_erased_player() {
+async fn the_names_given_at_a_device_are_in_its_players_export_and_go_when_they_are_erased() {
     let mut server = TestServer::sqlite().await;
     let ana = server.player("Ana").await;
     let bea = server.player("Bea").await;
@@ -315,6 +315,13 @@ async fn the_names_given_at_a_device_go_with_its_erased_player() {
     assert_eq!(status, 200, "{body}");
     let (status, body) = add_local(&server, &ana, &room, "Abuela Carmen").await;
     assert_eq!(status, 201, "{body}");
+    // Until then, they are in Ana's data export.
+    let (status, data) = server.get_as(&ana.token, "/api/players/me/export").await;
+    assert_eq!(status, 200, "{data}");
+    assert_eq!(
+        data["local_players"],
+        json!([{ "room_id": room, "seat": 2, "display_name": "Abuela Carmen" }])
+    );
     let (status, _) = server.delete_as(&ana.token, "/api/players/me").await;
     assert_eq!(status, 204);
     let shown = server.get_ok(&format!("/api/rooms/{room}")).await;

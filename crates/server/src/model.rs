@@ -632,6 +632,16 @@ pub struct DataExport {
     pub chat_messages: Vec<ExportedMessage>,
     /// Every report you made of someone's message, oldest first.
     pub reports: Vec<ExportedReport>,
+    /// Every seat someone played at your device, under the name you gave (by room and seat).
+    pub local_players: Vec<ExportedLocalPlayer>,
+}
+
+/// A seat someone played at your device (`DataExport::local_players`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedLocalPlayer {
+    pub room_id: String,
+    pub seat: i64,
+    pub display_name: Option<String>,
 }
 
 /// You as a player (`DataExport::player`).

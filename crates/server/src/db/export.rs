@@ -39,7 +39,31 @@ pub struct ExportReportRow {
     pub at: i64,
 }
 
+/// A seat the player had someone else play at their device, with the name they gave.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportLocalPlayerRow {
+    pub room_id: String,
+    pub seat: i64,
+    pub local_name: Option<String>,
+}
+
 impl Db {
+    /// The seats people played at the player's device, by room and seat.
+    pub async fn export_local_players(
+        &self,
+        player_id: &str,
+    ) -> Result<Vec<ExportLocalPlayerRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportLocalPlayerRow>(
+                "SELECT room_id, seat, local_name FROM room_seats WHERE local_of = $1 \
+                 ORDER BY room_id, seat",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// The player's account, if they made one.
     pub async fn export_account(
         &self,

@@ -12,8 +12,8 @@ use crate::db::now_ms;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
 use crate::model::{
-    DataExport, ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport,
-    ExportedRoom, Rating,
+    DataExport, ExportedAccount, ExportedLocalPlayer, ExportedMessage, ExportedPlayer,
+    ExportedRating, ExportedReport, ExportedRoom, Rating,
 };
 
 /// Everything the server keeps about you: player, account, rooms, results, ratings, chat messages and
@@ -35,6 +35,7 @@ pub async fn export_me(
     let ratings = db.export_ratings(&me.id).await?;
     let messages = db.export_messages(&me.id).await?;
     let reports = db.export_reports(&me.id).await?;
+    let local_players = db.export_local_players(&me.id).await?;
     let export = DataExport {
         exported_at: now_ms(),
         account: account.map(|a| ExportedAccount {
@@ -82,6 +83,14 @@ pub async fn export_me(
                 seq: r.seq,
                 reason: r.reason,
                 at: r.at,
+            })
+            .collect(),
+        local_players: local_players
+            .into_iter()
+            .map(|l| ExportedLocalPlayer {
+                room_id: l.room_id,
+                seat: l.seat,
+                display_name: l.local_name,
             })
             .collect(),
         player: ExportedPlayer {
