@@ -350,7 +350,7 @@ function roomsCard() {
     try {
       const [{ rooms }] = await Promise.all([api.listRooms(), loadRules().catch(() => null)]);
       refill(list, rooms.length ? rooms.map((r) => {
-        const taken = r.seats.filter((s) => s.player_id || s.bot).length;
+        const taken = r.seats.filter((s) => s.player_id || s.local_of || s.bot).length;
         const free = r.seats.length - taken;
         const owner = r.seats.find((s) => s.player_id === r.owner_id);
         return h('li', { 'data-room': r.id },
