@@ -19,6 +19,23 @@ async fn add_local(server: &TestServer, player: &Player, room: &str, name: &str)
     (status.as_u16(), body)
 }
 
+/// `player` joins, leaves or starts `room` (`action`), which must succeed: the room afterwards.
+async fn room_action(server: &TestServer, player: &Player, room: &str, action: &str) -> Value {
+    let (status, body) = server
+        .post_as(player, &format!("/api/rooms/{room}/{action}"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{action}: {body}");
+    body
+}
+
+/// A new room of `settings` owned by `owner`: its id.
+async fn new_room(server: &TestServer, owner: &Player, settings: Value) -> String {
+    server.room(owner, settings).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 fn seat(room: &Value, index: usize) -> &Value {
     &room["seats"][index]
 }
@@ -37,10 +54,7 @@ async fn a_game_at_one_device_on_postgres() {
 async fn local_game(server: TestServer) {
     // Ana has an account: a game between two people would be rated.
     let ana = server.member("Ana").await;
-    let room = server.room(&ana, quick_two()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let room = new_room(&server, &ana, quick_two()).await;
     let (status, body) = add_local(&server, &ana, &room, "  Abuela ").await;
     assert_eq!(status, 201, "{body}");
     let abuela = seat(&body, 1);
@@ -68,10 +82,7 @@ async fn local_game(server: TestServer) {
     assert_eq!(seat(&shown, 1)["display_name"], "Abuela", "{shown}");
     assert_eq!(seat(&shown, 1)["local_of"], ana.id.as_str());
 
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let body = room_action(&server, &ana, &room, "start").await;
     assert!(
         seat(&body, 1)["bot"].is_null(),
         "the start leaves a seat played at a device to its person: {body}"
@@ -118,21 +129,12 @@ async fn only_the_device_player_acts_for_a_seat_played_at_their_device() {
     let ana = server.player("Ana").await;
     let bea = server.player("Bea").await;
     let settings = json!({ "rules": "playgridia", "mode": "individual", "players": 3, "turn_time_secs": null, "public": true });
-    let room = server.room(&ana, settings).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let room = new_room(&server, &ana, settings).await;
+    room_action(&server, &bea, &room, "join").await;
     let (status, body) = add_local(&server, &ana, &room, "Abuela").await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(seat(&body, 2)["local_of"], ana.id.as_str());
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    room_action(&server, &ana, &room, "start").await;
     let mut a = WsClient::connect(&server, &room, Some(&ana.token)).await;
     let mut b = WsClient::connect(&server, &room, Some(&bea.token)).await;
     let mut watcher = WsClient::connect(&server, &room, None).await;
@@ -198,10 +200,7 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
     let cai = server.player("Cai").await;
     let settings =
         json!({ "rules": "ludoteka", "mode": "individual", "players": 3, "public": true });
-    let room = server.room(&ana, settings).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let room = new_room(&server, &ana, settings).await;
     // Only a seated player can seat someone at their device, under a real name.
     let (status, body) = add_local(&server, &bea, &room, "Abuela").await;
     assert_eq!((status, body["code"].as_str()), (409, Some("not_seated")));
@@ -213,10 +212,7 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
     let (status, body) = add_local(&server, &ana, &room, "Abuela").await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(seat(&body, 1)["display_name"], "Abuela");
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let body = room_action(&server, &bea, &room, "join").await;
     assert_eq!(seat(&body, 2)["player_id"], bea.id.as_str());
     // Full now.
     let (status, body) = add_local(&server, &ana, &room, "Tío").await;
@@ -249,18 +245,12 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
     assert_eq!(status, 200, "the freed seat is free for anyone: {body}");
     assert_eq!(seat(&body, 1)["player_id"], cai.id.as_str());
 
-    // Cai seats someone too, then leaves: the person at Cai's device goes with Cai.
-    let (status, body) = server
-        .post_as(&cai, &format!("/api/rooms/{room}/leave"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    // Cai leaves; Bea seats someone, then leaves too: the person at Bea's device goes with her.
+    room_action(&server, &cai, &room, "leave").await;
     let (status, body) = add_local(&server, &bea, &room, "Abuelo").await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(seat(&body, 1)["local_of"], bea.id.as_str());
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/leave"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let body = room_action(&server, &bea, &room, "leave").await;
     for i in [1, 2] {
         assert!(
             seat(&body, i)["local_of"].is_null() && seat(&body, i)["player_id"].is_null(),
@@ -270,10 +260,7 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
 
     // Once the game has started, nobody is seated or removed that way.
     add_local(&server, &ana, &room, "Abuela").await;
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let body = room_action(&server, &ana, &room, "start").await;
     assert_eq!(seat(&body, 1)["display_name"], "Abuela");
     assert_eq!(
         seat(&body, 2)["bot"],
@@ -300,19 +287,10 @@ async fn the_names_given_at_a_device_are_in_its_players_export_and_go_when_they_
     let mut server = TestServer::sqlite().await;
     let ana = server.player("Ana").await;
     let bea = server.player("Bea").await;
-    let room = server
-        .room(
-            &bea,
-            json!({ "rules": "ludoteka", "mode": "individual", "players": 3, "public": true }),
-        )
-        .await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let settings =
+        json!({ "rules": "ludoteka", "mode": "individual", "players": 3, "public": true });
+    let room = new_room(&server, &bea, settings).await;
+    room_action(&server, &ana, &room, "join").await;
     let (status, body) = add_local(&server, &ana, &room, "Abuela Carmen").await;
     assert_eq!(status, 201, "{body}");
     // Until then, they are in Ana's data export.
