@@ -57,6 +57,13 @@ test('the how-to-play page says as much in every language: the same rule sets, m
   }
 });
 
+test('the how-to page tells how several people play at one device, quoting the waiting room\'s own words', () => {
+  for (const lang of Object.keys(HOWTO_TEXT)) {
+    const label = STRINGS[lang].add_local.replace(/\s*:\s*$/, '');
+    assert.ok(HOWTO_TEXT[lang].device.includes(label), `${lang}: "${label}" not in ${HOWTO_TEXT[lang].device}`);
+  }
+});
+
 test('Arabic has every text in Arabic: no English left, arrows pointing the way it reads, Western digits', () => {
   assert.equal(LANGS.ar, 'العربية');
   // Latin words an Arabic text may hold: proper names, the server's setting, the name erased players get and
