@@ -235,6 +235,14 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
         "seat 2 is Bea's own"
     );
     let (status, body) = server
+        .delete_as(&ana.token, &format!("/api/rooms/{room}/local-players/one"))
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (404, Some("local_player_not_found")),
+        "not a seat number: a JSON error like any other"
+    );
+    let (status, body) = server
         .delete_as(&ana.token, &format!("/api/rooms/{room}/local-players/1"))
         .await;
     assert_eq!(status, 200, "{body}");

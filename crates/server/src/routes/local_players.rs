@@ -66,9 +66,11 @@ pub async fn add_local_player(
         (status = 409, description = "The game started", body = ErrorBody)))]
 pub async fn remove_local_player(
     State(state): State<AppState>,
-    Path((id, seat)): Path<(String, i64)>,
+    Path((id, seat)): Path<(String, String)>,
     player: AuthPlayer,
 ) -> Result<Json<RoomView>, AppError> {
+    // Not a number: no one sits there (rather than the framework's plain-text rejection).
+    let seat: i64 = seat.parse().map_err(|_| AppError::LocalPlayerNotFound)?;
     let (room_id, _) = resolve(&state, &id).await?;
     let command = RoomCommand::RemoveLocal {
         player_id: player.id.clone(),
