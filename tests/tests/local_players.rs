@@ -291,6 +291,55 @@ async fn people_at_a_device_are_seated_and_removed_by_its_player_only_while_wait
 }
 
 #[tokio::test]
+async fn a_player_seats_someone_at_their_device_in_the_seat_they_choose() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let settings = json!({ "rules": "playgridia", "mode": "individual", "players": 4,
+        "bots": [null, null, null, "greedy"], "public": true });
+    let room = new_room(&server, &ana, settings).await;
+    let add_at = |seat: Value| {
+        let (server, ana, room) = (&server, &ana, &room);
+        async move {
+            let (status, body) = server
+                .post_as(
+                    ana,
+                    &format!("/api/rooms/{room}/local-players"),
+                    json!({ "display_name": "Abuela", "seat": seat }),
+                )
+                .await;
+            (status.as_u16(), body)
+        }
+    };
+    let (status, body) = add_at(json!(2)).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(seat(&body, 2)["display_name"], "Abuela");
+    assert_eq!(seat(&body, 2)["local_of"], ana.id.as_str());
+    assert!(seat(&body, 1)["display_name"].is_null(), "seat 1 stays free");
+
+    // A seat held by anyone (Abuela, Ana herself, a bot) is refused, and so is a seat the room lacks.
+    for taken in [2, 0, 3] {
+        let (status, body) = add_at(json!(taken)).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("seat_taken")),
+            "seat {taken}"
+        );
+    }
+    for missing in [json!(4), json!(-1), json!("two")] {
+        let (status, body) = add_at(missing.clone()).await;
+        assert_eq!(status, 422, "seat {missing}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("seat"), "{body}");
+    }
+    // Nothing above changed the room: the next person to join gets seat 1, the only free one.
+    let body = room_action(&server, &bea, &room, "join").await;
+    assert_eq!(seat(&body, 1)["player_id"], bea.id.as_str());
+    assert_eq!(seat(&body, 2)["display_name"], "Abuela");
+    assert_eq!(seat(&body, 3)["bot"], "greedy");
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn the_names_given_at_a_device_are_in_its_players_export_and_go_when_they_are_erased() {
     let mut server = TestServer::sqlite().await;
     let ana = server.player("Ana").await;

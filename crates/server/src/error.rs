@@ -85,6 +85,9 @@ pub enum AppError {
     WrongJoinCode,
     #[error("Every seat in this room is taken.")]
     RoomFull,
+    /// The seat asked for is someone's (a person's, a bot's, or someone at a device).
+    #[error("That seat is taken.")]
+    SeatTaken,
     #[error("The room is no longer waiting for players.")]
     RoomNotWaiting,
     #[error("Another player in this room already asked for that colour.")]
@@ -141,7 +144,7 @@ impl AppError {
             | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound => {
                 StatusCode::NOT_FOUND
             }
-            RoomFull | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
+            RoomFull | SeatTaken | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable | AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
@@ -182,6 +185,7 @@ impl AppError {
             NotRoomOwner => "not_room_owner",
             WrongJoinCode => "wrong_join_code",
             RoomFull => "room_full",
+            SeatTaken => "seat_taken",
             RoomNotWaiting => "room_not_waiting",
             ColourTaken => "colour_taken",
             NotSeated => "not_seated",

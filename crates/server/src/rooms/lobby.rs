@@ -31,6 +31,8 @@ pub enum RoomCommand {
         player_id: String,
         /// The name shown for the seat (validated already).
         name: String,
+        /// The seat asked for; `None`: the first free one.
+        seat: Option<i64>,
     },
     /// Free a seat played at your device while the room is waiting.
     RemoveLocal {
@@ -250,18 +252,38 @@ impl Lobby {
         }))
     }
 
-    /// Decides seating a person at a seated player's device (pass and play): the first free seat, played
-    /// by `player_id` under `name`. Only while waiting, and only for a player seated here.
-    pub fn add_local(&self, player_id: &str, name: &str) -> Result<SeatRow, AppError> {
+    /// Decides seating a person at a seated player's device (pass and play): at `seat`, or the first free
+    /// seat when `None`, played by `player_id` under `name`. Only while waiting, and only for a player
+    /// seated here.
+    pub fn add_local(
+        &self,
+        player_id: &str,
+        name: &str,
+        seat: Option<i64>,
+    ) -> Result<SeatRow, AppError> {
         self.seat_of(player_id).ok_or(AppError::NotSeated)?;
         if self.status() != RoomStatus::Waiting {
             return Err(AppError::RoomNotWaiting);
         }
-        let free = self
-            .seats
-            .iter()
-            .find(|s| s.is_free())
-            .ok_or(AppError::RoomFull)?;
+        let free = match seat {
+            None => self
+                .seats
+                .iter()
+                .find(|s| s.is_free())
+                .ok_or(AppError::RoomFull)?,
+            Some(asked) => {
+                let at = self.seats.iter().find(|s| s.seat == asked).ok_or_else(|| {
+                    AppError::InvalidBody(format!(
+                        "seat: this room's seats are 0 to {}.",
+                        self.seats.len() - 1
+                    ))
+                })?;
+                if !at.is_free() {
+                    return Err(AppError::SeatTaken);
+                }
+                at
+            }
+        };
         Ok(SeatRow {
             display_name: Some(name.to_owned()),
             local_of: Some(player_id.to_owned()),

@@ -862,8 +862,12 @@ impl Room {
                     }
                 }
             }
-            RoomCommand::AddLocal { player_id, name } => {
-                let seat = self.lobby.add_local(&player_id, &name)?;
+            RoomCommand::AddLocal {
+                player_id,
+                name,
+                seat,
+            } => {
+                let seat = self.lobby.add_local(&player_id, &name, seat)?;
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
                 self.seat_changed(seat, None);
                 if self.lobby.starts_by_itself() {

@@ -21,10 +21,14 @@ pub struct AddLocalPlayerRequest {
     /// The name shown for the seat: 1 to 32 characters, as a display name.
     #[schema(example = "Abuela")]
     pub display_name: String,
+    /// The seat (from 0) to give them, when the player chose it; left out: the first free seat.
+    #[schema(example = 2)]
+    pub seat: Option<i64>,
 }
 
-/// Seats a person who plays at your device: the first free seat, shown under the name given, played by
-/// you (your connection rolls and moves for it). Not rated and in nobody's record.
+/// Seats a person who plays at your device: the seat asked for, or else the first free seat, shown under
+/// the name given, played by you (your connection rolls and moves for it). Not rated and in nobody's
+/// record.
 #[utoipa::path(post, path = "/api/rooms/{id}/local-players", tag = "rooms",
     params(("id" = String, Path, description = "Room id or join code")),
     request_body = AddLocalPlayerRequest,
@@ -33,8 +37,8 @@ pub struct AddLocalPlayerRequest {
         (status = 201, description = "Seated; the room as it is now", body = RoomView),
         (status = 401, description = "Missing or invalid token", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "You are not seated here, the room is full, or its game started", body = ErrorBody),
-        (status = 422, description = "Not a display name", body = ErrorBody)))]
+        (status = 409, description = "You are not seated here, the room is full, the seat asked for is taken, or the game started", body = ErrorBody),
+        (status = 422, description = "Not a display name, or no such seat", body = ErrorBody)))]
 pub async fn add_local_player(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -46,6 +50,7 @@ pub async fn add_local_player(
     let command = RoomCommand::AddLocal {
         player_id: player.id.clone(),
         name,
+        seat: req.seat,
     };
     let snapshot = state.rooms.send(&room_id, command).await?;
     Ok((
