@@ -57,10 +57,12 @@ test('the how-to-play page says as much in every language: the same rule sets, m
   }
 });
 
-test('the how-to page tells how several people play at one device, quoting the waiting room\'s own words', () => {
+test('the how-to page tells how several people play at one device, quoting the waiting room\'s and the create form\'s own words', () => {
   for (const lang of Object.keys(HOWTO_TEXT)) {
     const label = STRINGS[lang].add_local.replace(/\s*:\s*$/, '');
     assert.ok(HOWTO_TEXT[lang].device.includes(label), `${lang}: "${label}" not in ${HOWTO_TEXT[lang].device}`);
+    // And the create form's choice for a seat, word for word.
+    assert.ok(HOWTO_TEXT[lang].device.includes(STRINGS[lang].seat_local), `${lang}: "${STRINGS[lang].seat_local}" not in the how-to`);
   }
 });
 

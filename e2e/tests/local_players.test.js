@@ -73,3 +73,51 @@ test('someone at the same phone takes a seat and plays their turns there; others
   assertNoErrors(a.page);
   assertNoErrors(b.page);
 });
+
+test('the create form seats people at this device where the player puts them, and Play now starts with them', { timeout: 120000 }, async () => {
+  const a = await newPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true, locale: 'fr-FR' });
+  await register(a.page, srv.url, 'Chloé');
+  // Four seats: seat 2 left to a person who may join, seat 3 someone here, seat 4 a bot.
+  await a.page.selectOption('#players', '4');
+  assert.equal(await a.page.isVisible('#local-name-2'), false, 'no name field until the seat is someone here');
+  await a.page.selectOption('#bot-1', '');
+  await a.page.selectOption('#bot-2', 'local');
+  await a.page.selectOption('#bot-3', 'greedy');
+  assert.equal(await a.page.isVisible('#local-name-2'), true);
+  // No name: nothing is made, and the form says which seat needs one.
+  await a.page.click('#create-room');
+  await a.page.waitForFunction(() => /place 3/.test(document.querySelector('#create-form + .error')?.textContent || ''));
+  assert.equal(await a.page.evaluate(() => document.activeElement.id), 'local-name-2');
+  assert.equal(await a.page.$('#seats li'), null, 'still the lobby');
+  await shot(a.page, 'local-players-create-phone');
+  await a.page.fill('#local-name-2', 'Mamie');
+  await a.page.click('#create-room');
+  await a.page.waitForSelector('#seats li[data-seat="2"] .remove-local');
+  assert.match(await a.page.textContent('#seats li[data-seat="2"]'), /Mamie \(sur cet appareil\)/);
+  assert.doesNotMatch(await a.page.textContent('#seats li[data-seat="1"]'), /Mamie/, 'seat 2 stays free for a person');
+
+  // Back to the lobby: Play now with someone here in seat 2 and bots elsewhere starts at once.
+  await a.page.goto(srv.url);
+  await a.page.waitForSelector('#create-form');
+  await a.page.selectOption('#players', '3');
+  await a.page.selectOption('#bot-1', 'local');
+  await a.page.fill('#local-name-1', 'Papi');
+  await a.page.selectOption('#bot-2', 'random');
+  await a.page.click('#play-now');
+  await waitBoard(a.page, 'four');
+  assert.match(await a.page.textContent('#players li[data-seat="1"]'), /Papi \(sur cet appareil\)/);
+  let papiActed = 0;
+  for (let i = 0; i < 60 && papiActed < 2; i++) {
+    const seat = await a.page.evaluate(() => window.__parchis.state.game.view.turn.seat);
+    if (seat === 1) {
+      assert.match(await a.page.textContent('#turn-line'), /Papi, sur cet appareil/);
+      if (await actOnce(a.page)) papiActed++;
+    } else if (seat === 0) {
+      await actOnce(a.page);
+    }
+    await a.page.waitForTimeout(50);
+  }
+  assert.ok(papiActed >= 2, `Papi played ${papiActed} times`);
+  await checkBoard(a.page, 'after Play now with someone here');
+  assertNoErrors(a.page);
+});

@@ -15,6 +15,8 @@ const MODES = {
   individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
 };
 const TIMERS = [null, 5, 10, 15, 20, 30, 45, 60, 120];
+/** The create form's choice for a seat played by someone at this device (not a bot level). */
+const LOCAL = 'local';
 
 let unmount = null;
 
@@ -241,17 +243,57 @@ function createCard(onCreated) {
     players.value = list.includes(prev) ? prev : list[list.length - 1];
     fillSeats();
   };
+  // Each other seat: a person who joins (a bot if none does), a bot, or someone at this device (pass and
+  // play), named in a field of its own.
   const fillSeats = () => {
     const n = Number(players.value);
     const old = [...seats.querySelectorAll('select')].map((s) => s.value);
+    const oldNames = [...seats.querySelectorAll('input.local-seat-name')].map((x) => x.value);
     clear(seats);
     for (let i = 1; i < n; i++) {
       const s = h('select', { id: `bot-${i}`, 'data-seat': i },
         h('option', { value: '' }, t('human_or_bot')),
-        ['random', 'greedy', 'expert'].map((l) => h('option', { value: l }, t('bot_' + l))));
+        ['random', 'greedy', 'expert'].map((l) => h('option', { value: l }, t('bot_' + l))),
+        h('option', { value: LOCAL }, t('seat_local')));
       s.value = old[i - 1] ?? 'greedy';
-      seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s));
+      const name = h('input.local-seat-name', {
+        id: `local-name-${i}`, maxlength: 32, autocomplete: 'off', placeholder: t('their_name'),
+        'aria-label': t('local_name_of', { n: i + 1 }), value: oldNames[i - 1] ?? '',
+      });
+      const showName = () => { name.hidden = s.value !== LOCAL; };
+      s.onchange = () => { showName(); if (s.value === LOCAL) name.focus(); };
+      showName();
+      seats.append(h('div.row', h('label', { for: `bot-${i}` }, t('seat_n', { n: i + 1 })), s, name));
     }
+  };
+  // The seats the form gives to people at this device, `[{ seat, name }]`, or the first without a name.
+  const localSeats = () => {
+    const out = [];
+    for (const s of seats.querySelectorAll('select')) {
+      if (s.value !== LOCAL) continue;
+      const seat = Number(s.dataset.seat);
+      const name = seats.querySelector(`#local-name-${seat}`);
+      if (!name.value.trim()) return { missing: name, seat };
+      out.push({ seat, name: name.value.trim() });
+    }
+    return { seats: out };
+  };
+  // Seats the people at this device in a room just made, each where the form put them (a refusal stops
+  // there: the room opens waiting, and its waiting room can seat them again).
+  const seatLocals = async (room, locals) => {
+    let last = room;
+    for (const { seat, name } of locals) last = await api.addLocal(room.id, name, seat);
+    return last;
+  };
+  // Checks the form's names before anything is made: the missing one is pointed at.
+  const checkLocals = () => {
+    const locals = localSeats();
+    if (locals.missing) {
+      err.textContent = t('local_name_required', { n: locals.seat + 1 });
+      locals.missing.focus();
+      return null;
+    }
+    return locals.seats;
   };
   mode.onchange = () => { fillPlayers(); resetHouse(); };
   rules.onchange = resetHouse;
@@ -265,19 +307,30 @@ function createCard(onCreated) {
     const bad = house.invalid();
     if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
     const houseRules = house.changed();
+    const locals = checkLocals();
+    if (!locals) return;
     const n = Number(players.value);
     const bots = [null];
-    for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || 'greedy');
+    for (let i = 1; i < n; i++) {
+      const v = seats.querySelector(`#bot-${i}`).value;
+      bots.push(v === LOCAL ? null : v || 'greedy');
+    }
+    let room = null;
     try {
-      const room = await api.createRoom({
+      room = await api.createRoom({
         rules: rules.value, mode: mode.value, players: n, bots,
         turn_time_secs: timer.value === '' ? null : Number(timer.value),
         preview_next_roll: preview.checked, public: false,
         ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
       });
+      await seatLocals(room, locals);
       await api.start(room.id);
       onCreated(room);
-    } catch (x) { err.textContent = t('error', { msg: x.message }); }
+    } catch (x) {
+      // A room already made is not lost: its waiting room says what is left to do.
+      if (room) onCreated(room);
+      else err.textContent = t('error', { msg: x.message });
+    }
   };
   // The same rules, mode and players, online with other people: a seat in a room waiting for them, or a new
   // one that others' quick matches fill (it starts by itself once full).
@@ -300,20 +353,30 @@ function createCard(onCreated) {
       if (!me()) { err.textContent = t('name_required'); return; }
       const bad = house.invalid();
       if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
+      const locals = checkLocals();
+      if (!locals) return;
       const n = Number(players.value);
       const bots = [null];
-      for (let i = 1; i < n; i++) bots.push(seats.querySelector(`#bot-${i}`).value || null);
+      for (let i = 1; i < n; i++) {
+        const v = seats.querySelector(`#bot-${i}`).value;
+        bots.push(v === LOCAL ? null : v || null);
+      }
       // Only what the player changed from the rule set's own values.
       const houseRules = house.changed();
+      let room = null;
       try {
-        const room = await api.createRoom({
+        room = await api.createRoom({
           rules: rules.value, mode: mode.value, players: n, bots,
           turn_time_secs: timer.value === '' ? null : Number(timer.value),
           preview_next_roll: preview.checked, public: pub.checked,
           ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
         });
+        await seatLocals(room, locals);
         onCreated(room);
-      } catch (x) { err.textContent = t('error', { msg: x.message }); }
+      } catch (x) {
+        if (room) onCreated(room);
+        else err.textContent = t('error', { msg: x.message });
+      }
     },
   },
   h('label', { for: 'rules' }, t('rules')), rules,
