@@ -315,7 +315,10 @@ async fn a_player_seats_someone_at_their_device_in_the_seat_they_choose() {
     assert_eq!(status, 201, "{body}");
     assert_eq!(seat(&body, 2)["display_name"], "Abuela");
     assert_eq!(seat(&body, 2)["local_of"], ana.id.as_str());
-    assert!(seat(&body, 1)["display_name"].is_null(), "seat 1 stays free");
+    assert!(
+        seat(&body, 1)["display_name"].is_null(),
+        "seat 1 stays free"
+    );
 
     // A seat held by anyone (Abuela, Ana herself, a bot) is refused, and so is a seat the room lacks.
     for taken in [2, 0, 3] {
