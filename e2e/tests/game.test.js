@@ -111,6 +111,22 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.waitForSelector('#end:not(.hidden) #winner');
   await checkBoard(a.page, 'final');
   await a.page.waitForSelector('#end-proof[data-verified="true"]', { timeout: 10000 });
+  // Each seat's figures as the server counted them, a row each, the winner first and this player's row marked.
+  const { state } = await pageState(a.page);
+  const figures = state.game.result.seats;
+  assert.equal(figures.length, 4);
+  const rows = await a.page.$$eval('#figures tbody tr', (trs) => trs.map((tr) => ({
+    seat: Number(tr.dataset.seat), me: tr.classList.contains('me'),
+    cells: [...tr.querySelectorAll('td')].map((td) => Number(td.textContent)),
+  })));
+  assert.equal(rows.length, 4);
+  assert.equal(rows[0].seat, state.game.result.winner_seats[0], 'the winner heads the table');
+  for (const row of rows) {
+    const f = figures.find((x) => x.seat === row.seat);
+    assert.deepEqual(row.cells, [f.home, f.captures, f.captured, f.sixes], `seat ${row.seat}`);
+    assert.equal(row.me, row.seat === 0);
+  }
+  assert.equal(figures.find((x) => x.seat === rows[0].seat).home, 2, 'a quick game is won with two pieces home');
   await shot(a.page, 'end-desktop');
   await a.page.setViewportSize({ width: 375, height: 667 });
   await a.page.waitForTimeout(200);

@@ -245,6 +245,7 @@ test('a finished game and its replay in Arabic: the step buttons and arrow keys 
   await page.waitForSelector('#end:not(.hidden) #winner');
   await page.waitForSelector('#end-proof[data-verified="true"]', { timeout: 10000 });
   assert.match(await page.textContent('#end-title'), /انتهت المباراة/);
+  assert.match(await page.textContent('#figures caption'), /حصيلة كل لاعب/);
   await assertFits(page, 'end of game');
   assert.deepEqual(await englishLeft(page), [], 'English at the end of the game');
   await shot(page, 'rtl-end-desktop');

@@ -5,7 +5,9 @@ mod common;
 use common::TestServer;
 use common::game::{record, start_with_bots, view_json};
 use common::ws::WsClient;
-use parchis_server::verify::verify_record;
+use parchis_rules::Event;
+use parchis_server::verify::{replay_record, verify_record};
+use serde_json::{Value, json};
 
 /// Plays one game of `mode` (one scripted human, bots elsewhere, a spectator
 /// watching) and checks everything a finished game should satisfy.
@@ -39,6 +41,22 @@ async fn a_whole_game_of(rules: &str, mode: &str, players: u8) {
     );
     assert_eq!(player.state["game"]["seed"], record["seed"]);
     assert_eq!(player.state["game"]["result"], record["result"]);
+    assert_eq!(
+        record["result"]["seats"],
+        seat_figures_of(&record),
+        "{mode}: the end card's figures"
+    );
+    let figures = record["result"]["seats"].as_array().unwrap();
+    let sixes: u64 = figures.iter().map(|f| f["sixes"].as_u64().unwrap()).sum();
+    assert!(sixes > 0, "{mode}: a whole game rolls sixes");
+    let winners = record["result"]["winner_seats"].as_array().unwrap();
+    for w in winners {
+        let home = &record["result"]["seats"][w.as_u64().unwrap() as usize]["home"];
+        assert!(
+            home.as_u64().unwrap() >= 1,
+            "{mode}: a winner has pieces home"
+        );
+    }
 
     // Patches applied to the first snapshot give exactly a fresh snapshot, for every client.
     for client in [&mut player, &mut spectator] {
@@ -54,6 +72,44 @@ async fn a_whole_game_of(rules: &str, mode: &str, players: u8) {
         );
     }
     server.finish().await;
+}
+
+/// What each seat did in a record, counted here from its replay: sixes rolled, pieces captured by the seat
+/// that moved and from the seat of the piece's colour, pieces at the goal at the end.
+fn seat_figures_of(record: &Value) -> Value {
+    let seats = record["seats"].as_array().unwrap().len();
+    let (mut sixes, mut captures, mut captured) = (vec![0; seats], vec![0; seats], vec![0; seats]);
+    let verified = replay_record(record, |step| {
+        let Some(entry) = step.entry else { return };
+        let seat = entry["payload"]["seat"].as_u64().unwrap() as usize;
+        for event in step.events {
+            match event {
+                Event::Rolled { die: 6, .. } => sixes[seat] += 1,
+                Event::Captured { piece, .. } => {
+                    let layout = step.game.layout();
+                    let colour = layout.colour_index(piece.colour).unwrap();
+                    captures[seat] += 1;
+                    captured[usize::from(layout.seat_of_colour[usize::from(colour)])] += 1;
+                }
+                _ => {}
+            }
+        }
+    })
+    .unwrap();
+    let view = view_json(&verified.game);
+    (0..seats)
+        .map(|seat| {
+            let colours = view["seats"][seat]["colours"].as_array().unwrap();
+            let home = view["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| colours.contains(&p["colour"]) && p["place"]["kind"] == "goal")
+                .count();
+            json!({ "seat": seat, "captures": captures[seat], "captured": captured[seat],
+                "sixes": sixes[seat], "home": home })
+        })
+        .collect()
 }
 
 #[tokio::test]

@@ -397,8 +397,9 @@ pub struct GameReplay {
     pub game_id: String,
     /// Room it was played in.
     pub room_id: String,
-    /// The result as stored: `winner_side`, `winner_seats` and, for a rated game, `ratings` (each
-    /// person's seat and rating before and after).
+    /// The result as stored: `winner_side`, `winner_seats`, `seats` (each seat's figures: pieces home,
+    /// captures made and suffered, sixes) and, for a rated game, `ratings` (each person's seat and rating
+    /// before and after).
     #[schema(value_type = Object)]
     pub result: Option<Value>,
     /// The rules crate's full view of the starting position (seats, colours, board slots, pieces);

@@ -290,7 +290,7 @@ pub struct PlayerRoomRow {
     pub started_at: Option<i64>,
     /// When the game ended, Unix ms.
     pub finished_at: Option<i64>,
-    /// The game's result (`winner_side`, `winner_seats`), once finished.
+    /// The game's result (`winner_side`, `winner_seats`, `seats`), once finished.
     pub result: Option<Json<serde_json::Value>>,
 }
 

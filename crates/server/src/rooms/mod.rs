@@ -11,6 +11,7 @@ pub mod protocol;
 pub mod registry;
 pub mod room;
 pub mod table;
+pub mod tally;
 mod task;
 
 pub use lobby::{Lobby, Revoked, RoomCommand, RoomEvent, RoomSnapshot};

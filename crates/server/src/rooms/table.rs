@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
 use crate::model::Rating;
+use crate::rooms::tally::Tally;
 use crate::settings::RoomSettings;
 
 /// Why an action was not applied.
@@ -60,6 +61,8 @@ pub struct Table {
     pub result: Option<Value>,
     /// The people's ratings as the game just left them (seat, rating), until the room takes them to show.
     new_ratings: Vec<(usize, Rating)>,
+    /// What each seat did so far (captures, sixes…), stored with the result for the end card.
+    tally: Tally,
 }
 
 /// A fresh game for the settings (validated at room creation).
@@ -79,7 +82,6 @@ impl Table {
         let seed = fairness::decode_seed(&new.seed).ok_or("bad seed")?;
         Ok(Table {
             game_id: new.id.clone(),
-            game,
             seed,
             seed_hex: new.seed.clone(),
             seed_hash: new.seed_hash.clone(),
@@ -87,6 +89,8 @@ impl Table {
             seq: 0,
             result: None,
             new_ratings: Vec::new(),
+            tally: Tally::new(&game),
+            game,
         })
     }
 
@@ -108,9 +112,11 @@ impl Table {
                 "roll" => {
                     let die = payload["die"].as_u64().unwrap_or(0);
                     let die = u8::try_from(die).unwrap_or(0);
-                    table.game.roll(die).map_err(|e| {
+                    let seat = table.game.seat();
+                    let events = table.game.roll(die).map_err(|e| {
                         format!("log {}: roll {die} refused on replay: {e}", entry.seq)
                     })?;
+                    table.tally.count(&table.game, seat, &events);
                     table.rolls += 1;
                 }
                 _ => {
@@ -119,9 +125,11 @@ impl Table {
                         .game
                         .parse_move(text)
                         .map_err(|e| format!("log {}: {e}", entry.seq))?;
-                    table.game.play(mv).map_err(|e| {
+                    let seat = table.game.seat();
+                    let events = table.game.play(mv).map_err(|e| {
                         format!("log {}: move {text} refused on replay: {e}", entry.seq)
                     })?;
+                    table.tally.count(&table.game, seat, &events);
                 }
             }
             table.seq = entry.seq + 1;
@@ -160,6 +168,7 @@ impl Table {
         self.seq += 1;
         self.rolls += 1;
         self.game = next;
+        self.tally.count(&self.game, payload.seat, &events);
         self.finish_if_over(db, &events).await?;
         Ok(events)
     }
@@ -178,6 +187,7 @@ impl Table {
             .await?;
         self.seq += 1;
         self.game = next;
+        self.tally.count(&self.game, payload.seat, &events);
         self.finish_if_over(db, &events).await?;
         Ok(events)
     }
@@ -203,7 +213,11 @@ impl Table {
         let finished = db
             .finish_game(
                 &self.game_id,
-                json!({ "winner_side": side, "winner_seats": &winner_seats }),
+                json!({
+                    "winner_side": side,
+                    "winner_seats": &winner_seats,
+                    "seats": self.tally.at_end(&self.game),
+                }),
                 now_ms(),
                 self.game.rules().name(),
                 // House rules: options other than the preset's for the mode.
