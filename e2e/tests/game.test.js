@@ -140,6 +140,10 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-link');
   await a.page.waitForSelector('#replay svg.board');
   await a.page.waitForSelector('#replay #proof-status[data-verified="true"]', { timeout: 30000 });
+  // The replay's result card has the same figures, in the same order, as the end card.
+  const replayRows = await a.page.$$eval('#replay-figures tbody tr', (trs) => trs.map((tr) => Number(tr.dataset.seat)));
+  assert.deepEqual(replayRows, rows.map((r) => r.seat));
+  assert.deepEqual(rec.result.seats, figures, 'the record stores the figures the room showed');
   await a.page.click('#replay-first');
   assert.equal(await a.page.getAttribute('#replay svg.board', 'data-step'), '0');
   await a.page.click('#replay-next');

@@ -14,6 +14,7 @@ import { slotColours } from './geometry.js';
 import { verifySeed, dieOf } from './sha256.js';
 import { dieFace, swatch } from './room.js';
 import { ratingsList } from './rating.js';
+import { figuresTable } from './figures.js';
 import { loadRules, houseLine } from './house.js';
 
 /** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
@@ -150,8 +151,9 @@ function moveWords(text) {
 }
 
 /**
- * The result of a finished game: who won and, for a rated game, each person's rating before → after
- * (`result.ratings`, from the replay or the record: the server's numbers, never the page's).
+ * The result of a finished game: who won, for a rated game each person's rating before → after
+ * (`result.ratings`), and what each seat did (`result.seats`): from the replay or the record, the server's
+ * numbers, never the page's.
  */
 function resultCard(rec, replay) {
   const result = (replay && replay.result) || rec.result;
@@ -162,7 +164,8 @@ function resultCard(rec, replay) {
   return h('section.card', { id: 'replay-result' },
     h('h2', t('game_result')),
     h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
-    ratingsList(result, name, { id: 'replay-ratings', decorate: colours }));
+    ratingsList(result, name, { id: 'replay-ratings', decorate: colours }),
+    figuresTable(result, name, { id: 'replay-figures', decorate: colours }));
 }
 
 /**

@@ -9,6 +9,7 @@ import { describe } from './events.js';
 import { verifySeed } from './sha256.js';
 import { navigate, banner, announce } from './app.js';
 import { historyFromRecord } from './replay.js';
+import { figuresTable } from './figures.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
 import { loadRules, houseLine } from './house.js';
@@ -575,7 +576,7 @@ export function mountRoom(main, ref) {
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
-      figuresTable(figures, seats, mine),
+      figuresTable(g.result, seatName, { mine, decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
       h('div.row',
         // The same players and settings in a new room: whoever asks first creates it, the others join it.
         mine !== null ? h('button.primary', { type: 'button', id: 'rematch', onclick: async (e) => {
@@ -595,23 +596,6 @@ export function mountRoom(main, ref) {
     // Drawn again (the ratings came after the seed): the dice proof checked already stays on it.
     const checked = ctx.els.proof && ctx.els.proof.querySelector('#proof-status[data-verified]');
     if (checked) end.append(endProof(checked));
-  }
-
-  /**
-   * What each seat did, as the server counted it (`result.seats`): winners first, then by pieces at the
-   * goal and captures. Nothing when the result has no figures (games finished before they were kept).
-   */
-  function figuresTable(figures, winners, mine) {
-    if (!figures.length) return null;
-    const rows = [...figures].sort((a, b) => (winners.includes(b.seat) - winners.includes(a.seat))
-      || (b.home - a.home) || (b.captures - a.captures) || (a.seat - b.seat));
-    const cols = ['home', 'captures', 'captured', 'sixes'];
-    return h('table.figures', { id: 'figures' },
-      h('caption', t('figures_h')),
-      h('thead', h('tr', h('th', { scope: 'col' }, t('col_player')), cols.map((c) => h('th', { scope: 'col' }, t('col_' + c))))),
-      h('tbody', rows.map((f) => h('tr', { 'data-seat': f.seat, class: f.seat === mine ? 'me' : null },
-        h('th', { scope: 'row' }, ctx.state.game.view.seats[f.seat] ? ctx.state.game.view.seats[f.seat].colours.map(swatch) : null, ' ', h('bdi', seatName(f.seat))),
-        cols.map((c) => h('td', String(f[c])))))));
   }
 
   /** The end card's line of the dice proof, from the proof card's checked status. */

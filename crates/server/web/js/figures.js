@@ -1,0 +1,25 @@
+// The end of a game in figures: what each seat did, as the server counted it from the referee's events
+// (`result.seats`). The page only lays the numbers out; it never counts them.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+const COLUMNS = ['home', 'captures', 'captured', 'sixes'];
+
+/**
+ * A table of `result.seats`: winners first, then by pieces at the goal and captures; `mine` (a seat or
+ * null) is marked. `name(seat)` and `decorate(seat)` give each row's name and colour swatches. Nothing
+ * when the result has no figures (games finished before they were kept).
+ */
+export function figuresTable(result, name, { id = 'figures', decorate = () => null, mine = null } = {}) {
+  const figures = result && Array.isArray(result.seats) ? result.seats : [];
+  if (!figures.length) return null;
+  const winners = Array.isArray(result.winner_seats) ? result.winner_seats : [];
+  const rows = [...figures].sort((a, b) => (winners.includes(b.seat) - winners.includes(a.seat))
+    || (b.home - a.home) || (b.captures - a.captures) || (a.seat - b.seat));
+  return h('table.figures', { id },
+    h('caption', t('figures_h')),
+    h('thead', h('tr', h('th', { scope: 'col' }, t('col_player')), COLUMNS.map((c) => h('th', { scope: 'col' }, t('col_' + c))))),
+    h('tbody', rows.map((f) => h('tr', { 'data-seat': f.seat, class: f.seat === mine ? 'me' : null },
+      h('th', { scope: 'row' }, decorate(f.seat), ' ', h('bdi', name(f.seat))),
+      COLUMNS.map((c) => h('td', String(f[c])))))));
+}
