@@ -3,11 +3,10 @@
 mod common;
 
 use common::TestServer;
+use common::game::seat_figures_of;
 use common::game::{record, start_with_bots, view_json};
 use common::ws::WsClient;
-use parchis_rules::Event;
-use parchis_server::verify::{replay_record, verify_record};
-use serde_json::{Value, json};
+use parchis_server::verify::verify_record;
 
 /// Plays one game of `mode` (one scripted human, bots elsewhere, a spectator
 /// watching) and checks everything a finished game should satisfy.
@@ -72,44 +71,6 @@ async fn a_whole_game_of(rules: &str, mode: &str, players: u8) {
         );
     }
     server.finish().await;
-}
-
-/// What each seat did in a record, counted here from its replay: sixes rolled, pieces captured by the seat
-/// that moved and from the seat of the piece's colour, pieces at the goal at the end.
-fn seat_figures_of(record: &Value) -> Value {
-    let seats = record["seats"].as_array().unwrap().len();
-    let (mut sixes, mut captures, mut captured) = (vec![0; seats], vec![0; seats], vec![0; seats]);
-    let verified = replay_record(record, |step| {
-        let Some(entry) = step.entry else { return };
-        let seat = entry["payload"]["seat"].as_u64().unwrap() as usize;
-        for event in step.events {
-            match event {
-                Event::Rolled { die: 6, .. } => sixes[seat] += 1,
-                Event::Captured { piece, .. } => {
-                    let layout = step.game.layout();
-                    let colour = layout.colour_index(piece.colour).unwrap();
-                    captures[seat] += 1;
-                    captured[usize::from(layout.seat_of_colour[usize::from(colour)])] += 1;
-                }
-                _ => {}
-            }
-        }
-    })
-    .unwrap();
-    let view = view_json(&verified.game);
-    (0..seats)
-        .map(|seat| {
-            let colours = view["seats"][seat]["colours"].as_array().unwrap();
-            let home = view["pieces"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|p| colours.contains(&p["colour"]) && p["place"]["kind"] == "goal")
-                .count();
-            json!({ "seat": seat, "captures": captures[seat], "captured": captured[seat],
-                "sixes": sixes[seat], "home": home })
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! Helpers to set up and check games played over the realtime protocol.
 
-use parchis_rules::Game;
+use parchis_rules::{Event, Game};
+use parchis_server::verify::replay_record;
 use serde_json::{Value, json};
 
 use super::{Player, TestServer, status_and_json};
@@ -97,6 +98,8 @@ pub async fn restart_mid_game(mut server: TestServer) {
     let record = record(&again, &started.game).await;
     let verified = parchis_server::verify::verify_record(&record).expect("honest record");
     assert_eq!(player.game()["view"], view_json(&verified.game));
+    // Counted across the restart: the figures stored with the result are the whole record's.
+    assert_eq!(record["result"]["seats"], seat_figures_of(&record));
     again.stop_only().await;
     server.finish().await;
 }
@@ -170,4 +173,42 @@ pub async fn two_play(
         .await;
     assert_eq!(status, 200, "{body}");
     play_through(server, first, &room).await
+}
+
+/// What each seat did in a record, counted here from its replay: sixes rolled, pieces captured by the seat
+/// that moved and from the seat of the piece's colour, pieces at the goal at the end.
+pub fn seat_figures_of(record: &Value) -> Value {
+    let seats = record["seats"].as_array().unwrap().len();
+    let (mut sixes, mut captures, mut captured) = (vec![0; seats], vec![0; seats], vec![0; seats]);
+    let verified = replay_record(record, |step| {
+        let Some(entry) = step.entry else { return };
+        let seat = entry["payload"]["seat"].as_u64().unwrap() as usize;
+        for event in step.events {
+            match event {
+                Event::Rolled { die: 6, .. } => sixes[seat] += 1,
+                Event::Captured { piece, .. } => {
+                    let layout = step.game.layout();
+                    let colour = layout.colour_index(piece.colour).unwrap();
+                    captures[seat] += 1;
+                    captured[usize::from(layout.seat_of_colour[usize::from(colour)])] += 1;
+                }
+                _ => {}
+            }
+        }
+    })
+    .unwrap();
+    let view = view_json(&verified.game);
+    (0..seats)
+        .map(|seat| {
+            let colours = view["seats"][seat]["colours"].as_array().unwrap();
+            let home = view["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| colours.contains(&p["colour"]) && p["place"]["kind"] == "goal")
+                .count();
+            json!({ "seat": seat, "captures": captures[seat], "captured": captured[seat],
+                "sixes": sixes[seat], "home": home })
+        })
+        .collect()
 }
