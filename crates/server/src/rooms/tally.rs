@@ -21,7 +21,7 @@ pub struct SeatTally {
 }
 
 /// The running counts of a game, one entry per seat.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Tally {
     /// Indexed by seat.
     seats: Vec<SeatTally>,
@@ -45,11 +45,11 @@ impl Tally {
     pub fn count(&mut self, game: &Game, seat: u8, events: &[Event]) {
         for event in events {
             match *event {
-                Event::Rolled { die: 6, .. } => self.at(seat).sixes += 1,
+                Event::Rolled { die: 6, .. } => self.add(seat, |t| t.sixes += 1),
                 Event::Captured { piece, .. } => {
-                    self.at(seat).captures += 1;
+                    self.add(seat, |t| t.captures += 1);
                     if let Some(owner) = seat_of(game, piece.colour) {
-                        self.at(owner).captured += 1;
+                        self.add(owner, |t| t.captured += 1);
                     }
                 }
                 _ => {}
@@ -73,16 +73,11 @@ impl Tally {
             .collect()
     }
 
-    /// The entry of `seat` (a seat the game does not have is counted nowhere: a scratch entry).
-    fn at(&mut self, seat: u8) -> &mut SeatTally {
-        let index = usize::from(seat);
-        if index >= self.seats.len() {
-            self.seats.resize_with(index + 1, || SeatTally {
-                seat,
-                ..SeatTally::default()
-            });
+    /// Adds to the entry of `seat` (a seat the game does not have is counted nowhere).
+    fn add(&mut self, seat: u8, what: impl FnOnce(&mut SeatTally)) {
+        if let Some(entry) = self.seats.get_mut(usize::from(seat)) {
+            what(entry);
         }
-        &mut self.seats[index]
     }
 }
 
