@@ -235,3 +235,25 @@ test('3v3 on the six-colour board renders and plays', { timeout: 180000 }, async
     await a.context.close();
   }
 });
+
+test('a player leaves a running game: it says what that means, asks to confirm, and a bot takes the seat', { timeout: 120000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true, locale: 'es-ES' });
+  await register(a.page, srv.url, 'Ana');
+  await createRoom(a.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  const room = decodeURIComponent(new URL(a.page.url()).pathname.split('/').pop());
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  // Closed at first: one tap opens it and says what leaving does; nothing happens before the confirmation.
+  assert.equal(await a.page.isVisible('#leave-game-confirm'), false);
+  await a.page.click('#leave-game summary');
+  assert.match(await a.page.textContent('#leave-game'), /cuenta como derrota/);
+  await shot(a.page, 'leave-game-phone');
+  await a.page.click('#leave-game-confirm');
+  await a.page.waitForSelector('#create-form');
+  const { token } = await a.page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+  const view = await rest(srv.api).room(room, token);
+  assert.equal(view.seats[0].player_id, null, 'Ana no longer sits there');
+  assert.ok(view.seats[0].bot, 'a bot plays her seat on');
+  assertNoErrors(a.page);
+});

@@ -2,7 +2,8 @@
 //! two sides), shown in the game's result, the players' records and a leaderboard by rating.
 mod common;
 
-use common::game::{members_play, play_through, two_play};
+use common::game::{members_play, my_game, play_through, two_play};
+use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
 
@@ -114,6 +115,74 @@ async fn rated_game(server: TestServer) {
         (&by_rating["by"], &by_rating["players"]),
         (&json!("rating"), &json!([]))
     );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_person_who_leaves_a_running_rated_game_loses_it_whatever_the_bot_in_their_seat_does() {
+    left_game(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn leaving_a_running_rated_game_on_postgres() {
+    left_game(TestServer::postgres().await).await;
+}
+
+async fn left_game(server: TestServer) {
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let room = server.room(&ana, quick_two()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Bea leaves once the game runs: a bot takes her seat at once.
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    let ack = bea_ws.request(json!({ "type": "leave" })).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    ana_ws
+        .until_state(|s| s["seats"][1]["bot"].is_string())
+        .await;
+    assert!(ana_ws.state["seats"][1]["player_id"].is_null());
+    ana_ws.play_to_the_end().await;
+    let game = my_game(&server, &ana, &room).await;
+    let ana_won = game["won"].as_bool().expect("a finished game");
+
+    // Rated all the same: Bea's line says she left and goes down; Ana goes up even if the bot won.
+    let result = result_of(&server, &game).await;
+    let ratings = result["ratings"].as_array().expect("a rated game").clone();
+    assert_eq!(ratings.len(), 2, "{ratings:?}");
+    let line = |seat: i64| ratings.iter().find(|r| r["seat"] == seat).unwrap().clone();
+    let (ana_line, bea_line) = (line(0), line(1));
+    assert_eq!(bea_line["left"], true, "{bea_line}");
+    assert!(ana_line.get("left").is_none(), "{ana_line}");
+    assert!(bea_line["after"].as_i64() < Some(1500), "{bea_line}");
+    assert!(
+        ana_line["after"].as_i64() > Some(1500),
+        "Ana ranks above the one who left (she won: {ana_won}): {ana_line}"
+    );
+
+    // The game is in Bea's record as a loss, and her rating is the one shown.
+    let stats = my_stats(&server, &bea).await;
+    let line = rules_line(&stats, "playgridia");
+    assert_eq!(
+        (&line["games"], &line["wins"]),
+        (&json!(1), &json!(0)),
+        "{stats}"
+    );
+    assert_eq!(line["rating"]["value"], bea_line["after"], "{stats}");
+    let stats = my_stats(&server, &ana).await;
+    assert_eq!(rules_line(&stats, "playgridia")["games"], 1, "{stats}");
     server.finish().await;
 }
 

@@ -6,7 +6,9 @@
 //! how someone does against other people, at the rules as they are. Every side of a rated game takes
 //! part; a seat a bot held from the start counts as a newcomer's skill that the game does not change.
 //! The winning side ranks first and every other side shares second place (the game ends at the first
-//! side home, so there is no order among the others).
+//! side home, so there is no order among the others). A person who left the game while it ran (a bot
+//! played their seat on) ranks last, alone, whatever their seat's side did: leaving is never a way out
+//! of a loss.
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -49,11 +51,28 @@ pub struct RatedSeat {
     pub side: u8,
     /// The person's skill before the game; `None` for a seat without a person (a bot's).
     pub skill: Option<Skill>,
+    /// The person left the running game (a bot finished it for them): rated as last, on their own.
+    pub left: bool,
+}
+
+impl RatedSeat {
+    /// The team this seat is rated in: its side, or a team of its own for a person who left.
+    fn team(&self, index: usize) -> u32 {
+        if self.left {
+            1000 + index as u32
+        } else {
+            u32::from(self.side)
+        }
+    }
 }
 
 /// Whether a game between these seats is rated (house rules aside): people on at least two sides.
 pub fn is_rated(seats: &[RatedSeat]) -> bool {
-    let mut sides = seats.iter().filter(|s| s.skill.is_some()).map(|s| s.side);
+    let mut sides = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.skill.is_some())
+        .map(|(i, s)| s.team(i));
     match sides.next() {
         Some(first) => sides.any(|s| s != first),
         None => false,
@@ -63,16 +82,17 @@ pub fn is_rated(seats: &[RatedSeat]) -> bool {
 /// The skills after a game won by `winner_side`, one per seat in the order given (`None` where the seat
 /// had no person).
 pub fn rate(seats: &[RatedSeat], winner_side: u8) -> Vec<Option<Skill>> {
-    let mut sides: Vec<u8> = seats.iter().map(|s| s.side).collect();
-    sides.sort_unstable();
-    sides.dedup();
-    let teams: Vec<Vec<WengLinRating>> = sides
+    let mut teams: Vec<u32> = seats.iter().enumerate().map(|(i, s)| s.team(i)).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    let members: Vec<Vec<WengLinRating>> = teams
         .iter()
-        .map(|&side| {
+        .map(|&team| {
             seats
                 .iter()
-                .filter(|s| s.side == side)
-                .map(|s| {
+                .enumerate()
+                .filter(|(i, s)| s.team(*i) == team)
+                .map(|(_, s)| {
                     let k = s.skill.unwrap_or(Skill::NEW);
                     WengLinRating {
                         rating: k.mu,
@@ -82,21 +102,28 @@ pub fn rate(seats: &[RatedSeat], winner_side: u8) -> Vec<Option<Skill>> {
                 .collect()
         })
         .collect();
-    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = sides
+    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
         .iter()
-        .zip(&teams)
-        .map(|(&side, team)| {
-            let rank = if side == winner_side { 1 } else { 2 };
-            (team.as_slice(), MultiTeamOutcome::new(rank))
+        .zip(&members)
+        .map(|(&team, members)| {
+            let rank = if team >= 1000 {
+                3
+            } else if team == u32::from(winner_side) {
+                1
+            } else {
+                2
+            };
+            (members.as_slice(), MultiTeamOutcome::new(rank))
         })
         .collect();
     let after = weng_lin_multi_team(&outcome, &WengLinConfig::new());
-    // Each seat's new rating sits in its side's team, at its place among that side's seats.
-    let mut taken = vec![0usize; sides.len()];
+    // Each seat's new rating sits in its team, at its place among that team's seats.
+    let mut taken = vec![0usize; teams.len()];
     seats
         .iter()
-        .map(|s| {
-            let t = sides.binary_search(&s.side).unwrap_or_default();
+        .enumerate()
+        .map(|(i, s)| {
+            let t = teams.binary_search(&s.team(i)).unwrap_or_default();
             let r = after[t][taken[t]];
             taken[t] += 1;
             s.skill.map(|_| Skill {
@@ -115,11 +142,23 @@ mod tests {
         RatedSeat {
             side,
             skill: Some(Skill::NEW),
+            left: false,
         }
     }
 
     fn bot(side: u8) -> RatedSeat {
-        RatedSeat { side, skill: None }
+        RatedSeat {
+            side,
+            skill: None,
+            left: false,
+        }
+    }
+
+    fn leaver(side: u8) -> RatedSeat {
+        RatedSeat {
+            left: true,
+            ..person(side)
+        }
     }
 
     #[test]
@@ -168,12 +207,12 @@ mod tests {
         let gain = |other: Skill| {
             let seats = [
                 RatedSeat {
-                    side: 0,
                     skill: Some(me),
+                    ..person(0)
                 },
                 RatedSeat {
-                    side: 1,
                     skill: Some(other),
+                    ..person(1)
                 },
             ];
             rate(&seats, 0)[0].unwrap().mu - me.mu
@@ -190,5 +229,22 @@ mod tests {
         assert!(a.mu < 25.0);
         assert!(b.mu > 25.0 && d.mu > 25.0);
         assert_eq!(b, d, "partners of equal skill move alike");
+    }
+
+    #[test]
+    fn a_person_who_left_the_game_loses_even_when_their_seat_wins_it() {
+        // Seat 1's person left; the bot that took the seat over won the game.
+        let after = rate(&[person(0), leaver(1)], 1);
+        let (stayed, left) = (after[0].unwrap().points(), after[1].unwrap().points());
+        assert!(left < 1500, "the leaver loses: {left}");
+        assert!(
+            stayed > 1500,
+            "the one who stayed ranks above them: {stayed}"
+        );
+        assert!(is_rated(&[person(0), leaver(1)]));
+        // A leaver's partner keeps their side's result; the leaver ranks below everyone.
+        let after = rate(&[person(0), person(1), leaver(0), person(1)], 0);
+        let points: Vec<i64> = after.iter().map(|s| s.unwrap().points()).collect();
+        assert!(points[0] > 1500 && points[2] < points[1], "{points:?}");
     }
 }

@@ -275,13 +275,25 @@ impl Db {
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
+            // People who left the game while it ran: it counts for them, as a loss (their seats went to
+            // bots, so none of them is among the seated above).
+            let leavers: Vec<(i64, String)> = sqlx::query_as(
+                "SELECT seat, player_id FROM game_leavers WHERE game_id = $1",
+            )
+            .bind(game_id)
+            .fetch_all(&mut *tx)
+            .await?;
+            let left_seats: Vec<i64> = leavers.iter().map(|(seat, _)| *seat).collect();
+            let held: Vec<i64> = people.iter().map(|(seat, _)| *seat).collect();
+            people.extend(leavers.into_iter().filter(|(seat, _)| !held.contains(seat)));
+            let has_left = |seat: i64| left_seats.contains(&seat);
             // Players in one order in every transaction: two games finishing at once lock their
             // shared players' ratings in the same order (no deadlock on PostgreSQL).
             people.sort_by(|a, b| a.1.cmp(&b.1));
             let side_of = |seat: i64| usize::try_from(seat).ok().and_then(|s| sides.get(s)).copied();
             let how_many = i32::try_from(people.len()).unwrap_or(i32::MAX);
             for (seat, player_id) in &people {
-                let won = side_of(*seat) == Some(winner_side);
+                let won = !has_left(*seat) && side_of(*seat) == Some(winner_side);
                 // A result stored once already (the game replayed after a restart) stays as it is.
                 sqlx::query(
                     "INSERT INTO player_results \
@@ -310,10 +322,15 @@ impl Db {
                     .collect();
                 let mut seats: Vec<RatedSeat> = sides
                     .iter()
-                    .map(|&side| RatedSeat { side, skill: None })
+                    .map(|&side| RatedSeat {
+                        side,
+                        skill: None,
+                        left: false,
+                    })
                     .collect();
                 for &(s, _) in &seated {
                     seats[s].skill = Some(Skill::NEW);
+                    seats[s].left = has_left(s as i64);
                 }
                 // Already rated (the game replayed after a restart): the changes as they were.
                 let mut changes: Vec<ChangeRow> = sqlx::query_as(
@@ -408,11 +425,16 @@ impl Db {
                     result["ratings"] = changes
                         .iter()
                         .map(|c| {
-                            serde_json::json!({
+                            let mut line = serde_json::json!({
                                 "seat": c.seat,
                                 "before": ratings::points(c.mu_before),
                                 "after": ratings::points(c.mu_after),
-                            })
+                            });
+                            // The seat's name is now its bot's: say whose change this is.
+                            if has_left(c.seat) {
+                                line["left"] = true.into();
+                            }
+                            line
                         })
                         .collect();
                 }

@@ -251,6 +251,46 @@ impl Db {
         Ok(())
     }
 
+    /// Hands the seat `player_id` leaves in a running game to `seat` (a bot) and records that they left
+    /// `game_id` (it still counts for them, as a loss), in one transaction.
+    pub async fn leave_running_game(
+        &self,
+        room_id: &str,
+        game_id: &str,
+        seat: &SeatRow,
+        player_id: &str,
+        left_at: i64,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
+                 local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
+            )
+            .bind(&seat.player_id)
+            .bind(&seat.bot_level)
+            .bind(&seat.preferred_colour)
+            .bind(&seat.local_of)
+            .bind(seat.local_name())
+            .bind(room_id)
+            .bind(seat.seat)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO game_leavers (game_id, seat, player_id, left_at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(game_id)
+            .bind(seat.seat)
+            .bind(player_id)
+            .bind(left_at)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(

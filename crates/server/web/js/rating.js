@@ -42,8 +42,9 @@ export function changeChip(n) {
 
 /**
  * The ratings of a rated game's people, before → after: `result.ratings` ([{seat, before, after}]),
- * `nameOf(seat)` names them and `decorate(seat)` may put something (their colours) in front.
- * Nothing when the game was not rated.
+ * `nameOf(seat)` names them and `decorate(seat)` may put something (their colours) in front; a person
+ * who left the game (`left`: their seat is a bot's now) is named as such. Nothing when the game was not
+ * rated.
  */
 export function ratingsList(result, nameOf, { id = 'ratings', decorate = () => null } = {}) {
   const list = result && Array.isArray(result.ratings) ? result.ratings : null;
@@ -54,7 +55,7 @@ export function ratingsList(result, nameOf, { id = 'ratings', decorate = () => n
       const d = r.after - r.before;
       return h('li', { 'data-seat': r.seat, 'data-before': r.before, 'data-after': r.after },
         decorate(r.seat), ' ',
-        h('span.rating-name', { dir: 'auto' }, nameOf(r.seat)), ' ',
+        h('span.rating-name', { dir: 'auto' }, r.left ? t('left_player') : nameOf(r.seat)), ' ',
         // Numbers with their arrow: left to right in every language.
         h('span.rating-values', { dir: 'ltr' }, `${r.before} \u2192 ${r.after}`), ' ',
         h('span.rating-delta', { class: d > 0 ? 'up' : d < 0 ? 'down' : 'same', 'data-rating-change': d }, `(${signed(d)})`));

@@ -351,6 +351,11 @@ export function mountRoom(main, ref) {
       players: h('ul.seats', { id: 'players' }),
       spect: h('p.muted', { id: 'spectators' }),
       rules: h('div.game-rules', { id: 'game-rules' }),
+      // Built once (renderPlayers only shows or hides it), so that an opened confirmation stays open.
+      leave: h('details.leave-game.hidden', { id: 'leave-game' },
+        h('summary', t('leave_game')),
+        h('p.muted', t('leave_game_hint')),
+        h('button', { type: 'button', id: 'leave-game-confirm', onclick: leaveGame }, t('leave_game_confirm'))),
       // It scrolls: focusable, so that a keyboard can scroll it too.
       log: h('ol.log', { id: 'log', 'aria-label': t('log'), tabindex: 0 }),
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
@@ -362,7 +367,7 @@ export function mountRoom(main, ref) {
       h('div.side',
         h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
           h('p.error', { id: 'room-error', role: 'alert' })),
-        h('section.card', h('h2', t('players')), els.players, els.spect, els.rules),
+        h('section.card', h('h2', t('players')), els.players, els.spect, els.rules, els.leave),
         ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
         h('details.card', { id: 'proof-box' }, h('summary', t('dice_proof')), els.proof))));
@@ -451,6 +456,7 @@ export function mountRoom(main, ref) {
         statusChip(seat));
     }));
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
+    ctx.els.leave.classList.toggle('hidden', !(mine !== null && st.room.status === 'playing' && v.turn.phase !== 'over'));
     const s = st.room.settings;
     clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
   }
@@ -548,6 +554,20 @@ export function mountRoom(main, ref) {
     showError('');
     try { await ctx.conn.send({ type: 'roll' }); } catch (x) { if (x.code) showError(x.message || x.code); }
   }
+  /** Leaves the running game: a bot plays the seat on, and the game counts as a loss (the server's rule). */
+  async function leaveGame(e) {
+    const button = e.currentTarget;
+    button.disabled = true;
+    showError('');
+    try {
+      await ctx.conn.send({ type: 'leave' });
+      navigate('/');
+    } catch (x) {
+      button.disabled = false;
+      showError(x.message || x.code);
+    }
+  }
+
   async function playMove(text) {
     showError('');
     try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { if (x.code) showError(x.message || x.code); }

@@ -1,8 +1,8 @@
-//! `{"type":"leave"}`: give up the seat (a bot takes it over while playing),
-//! then the connection is closed with 1000 `left`.
+//! `{"type":"leave"}`: give up the seat (a bot takes it over while playing, and the game counts as a
+//! loss for the person who left), then the connection is closed with 1000 `left`.
 
 use super::After;
-use crate::db::SeatRow;
+use crate::db::{SeatRow, now_ms};
 use crate::model::RoomStatus;
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::CommandError;
@@ -30,7 +30,22 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
             ..room.lobby.seats[seat].clone()
         },
     };
-    if let Err(e) = room.db.update_seat(&room.lobby.room.id, &row).await {
+    // A person leaving a running game: the game still counts for them (as a loss), recorded with the seat.
+    let leaver = match (&room.table, room.lobby.seats[seat].player_id.as_deref()) {
+        (Some(table), Some(player)) if room.lobby.status() == RoomStatus::Playing => {
+            Some((table.game_id.clone(), player.to_owned()))
+        }
+        _ => None,
+    };
+    let stored = match &leaver {
+        Some((game_id, player)) => {
+            room.db
+                .leave_running_game(&room.lobby.room.id, game_id, &row, player, now_ms())
+                .await
+        }
+        None => room.db.update_seat(&room.lobby.room.id, &row).await,
+    };
+    if let Err(e) = stored {
         tracing::error!(%e, "storing a leave failed");
         return Err(CommandError::new(
             "internal",
