@@ -120,16 +120,22 @@ async fn rated_game(server: TestServer) {
 
 #[tokio::test]
 async fn a_person_who_leaves_a_running_rated_game_loses_it_whatever_the_bot_in_their_seat_does() {
-    left_game(TestServer::sqlite().await).await;
+    left_game(TestServer::sqlite().await, true).await;
+}
+
+#[tokio::test]
+async fn leaving_a_running_game_through_the_rest_api_is_the_same_loss() {
+    left_game(TestServer::sqlite().await, false).await;
 }
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
 async fn leaving_a_running_rated_game_on_postgres() {
-    left_game(TestServer::postgres().await).await;
+    left_game(TestServer::postgres().await, true).await;
 }
 
-async fn left_game(server: TestServer) {
+/// Ana and Bea start a rated game; Bea leaves it (over the WebSocket, or `POST …/leave`); Ana plays on.
+async fn left_game(server: TestServer, over_the_websocket: bool) {
     let ana = server.member("Ana").await;
     let bea = server.member("Bea").await;
     let room = server.room(&ana, quick_two()).await["id"]
@@ -146,9 +152,25 @@ async fn left_game(server: TestServer) {
     assert_eq!(status, 200, "{body}");
 
     // Bea leaves once the game runs: a bot takes her seat at once.
-    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
-    let ack = bea_ws.request(json!({ "type": "leave" })).await;
-    assert_eq!(ack["type"], "ack", "{ack}");
+    if over_the_websocket {
+        let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+        let ack = bea_ws.request(json!({ "type": "leave" })).await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+    } else {
+        let (status, body) = server
+            .post_as(&bea, &format!("/api/rooms/{room}/leave"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["seats"][1]["bot"].is_string(), "{body}");
+        // Once is all: she no longer sits there.
+        let (status, body) = server
+            .post_as(&bea, &format!("/api/rooms/{room}/leave"), json!({}))
+            .await;
+        assert_eq!(
+            (status.as_u16(), &body["code"]),
+            (409, &json!("not_seated"))
+        );
+    }
     let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
     ana_ws
         .until_state(|s| s["seats"][1]["bot"].is_string())

@@ -184,7 +184,8 @@ impl Lobby {
         RoomStatus::parse(&self.room.status)
     }
 
-    fn seat_of(&self, player_id: &str) -> Option<usize> {
+    /// The index of the seat `player_id` sits in (their own, not one played at their device).
+    pub fn seat_of(&self, player_id: &str) -> Option<usize> {
         self.seats
             .iter()
             .position(|s| s.player_id.as_deref() == Some(player_id))
@@ -334,7 +335,7 @@ impl Lobby {
     pub fn leave(&self, player_id: &str) -> Result<SeatRow, AppError> {
         let index = self.seat_of(player_id).ok_or(AppError::NotSeated)?;
         if self.status() != RoomStatus::Waiting {
-            // TODO(parchis-rules): leaving a running game hands the seat to a bot.
+            // A running game is left through `Room::leave_running_game` (the seat goes to a bot).
             return Err(AppError::RoomNotWaiting);
         }
         Ok(SeatRow::empty(self.seats[index].seat))

@@ -20,7 +20,7 @@ use super::table::{ActError, Table};
 use crate::db::{Db, SeatRow, now_ms};
 use crate::error::AppError;
 use crate::model::{Rating, RoomStatus};
-use crate::settings::BotLevel;
+use crate::settings::{BotLevel, DEFAULT_BOT_LEVEL};
 
 /// How long the server waits before acting for a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -880,10 +880,17 @@ impl Room {
                 self.seat_changed(seat, None);
             }
             RoomCommand::Leave { player_id } => {
-                let seat = self.lobby.leave(&player_id)?;
-                self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                self.seat_changed(seat, None);
-                self.free_local_seats(&player_id, None).await?;
+                match self.lobby.seat_of(&player_id) {
+                    Some(seat) if self.lobby.status() == RoomStatus::Playing => {
+                        self.leave_running_game(seat, &player_id).await?;
+                    }
+                    _ => {
+                        let seat = self.lobby.leave(&player_id)?;
+                        self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                        self.seat_changed(seat, None);
+                        self.free_local_seats(&player_id, None).await?;
+                    }
+                }
                 self.after_leaving(&player_id).await;
             }
             RoomCommand::Start { player_id } => {
@@ -920,6 +927,39 @@ impl Room {
             players_connected: connected.count_ones() as usize,
             ..self.lobby.snapshot()
         })
+    }
+
+    /// `player_id` leaves the running game at seat index `seat`: a bot plays it (and the seats played at
+    /// their device) to the end, and the game counts as a loss for them (recorded with the seat, in one
+    /// transaction); then it is shown to everyone.
+    pub async fn leave_running_game(
+        &mut self,
+        seat: usize,
+        player_id: &str,
+    ) -> Result<(), AppError> {
+        let game_id = match &self.table {
+            Some(table) if self.lobby.status() == RoomStatus::Playing => table.game_id.clone(),
+            _ => return Err(AppError::RoomNotWaiting),
+        };
+        let row = SeatRow {
+            player_id: None,
+            display_name: None,
+            bot_level: Some(DEFAULT_BOT_LEVEL.as_str().to_owned()),
+            local_of: None,
+            ..self.lobby.seats[seat].clone()
+        };
+        self.db
+            .leave_running_game(&self.lobby.room.id, &game_id, &row, player_id, now_ms())
+            .await?;
+        self.seat_changed(row, None);
+        // The people who played at this device go with it, to bots too.
+        if let Err(e) = self
+            .free_local_seats(player_id, Some(DEFAULT_BOT_LEVEL.as_str()))
+            .await
+        {
+            tracing::error!(%e, "storing a leave of the seats played at a device failed");
+        }
+        Ok(())
     }
 
     /// The seats played at `player_id`'s device, after that player left: emptied in a waiting room, or

@@ -314,15 +314,16 @@ pub(crate) async fn seat_player(
     state.rooms.send(room_id, command).await
 }
 
-/// Gives up your seat while the room is waiting.
+/// Gives up your seat: freed while the room is waiting; while its game runs, a bot plays it to the end
+/// and the game counts as a loss for you (as the WebSocket `leave` does).
 #[utoipa::path(post, path = "/api/rooms/{id}/leave", tag = "rooms",
     params(("id" = String, Path, description = "Room id or join code")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Seat freed", body = RoomView),
+        (status = 200, description = "Seat freed, or handed to a bot", body = RoomView),
         (status = 401, description = "Missing or invalid token", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "Not seated, or game running", body = ErrorBody)))]
+        (status = 409, description = "Not seated, or the game is over", body = ErrorBody)))]
 pub async fn leave_room(
     State(state): State<AppState>,
     Path(id): Path<String>,
