@@ -205,6 +205,19 @@ async fn left_game(server: TestServer, over_the_websocket: bool) {
     assert_eq!(line["rating"]["value"], bea_line["after"], "{stats}");
     let stats = my_stats(&server, &ana).await;
     assert_eq!(rules_line(&stats, "playgridia")["games"], 1, "{stats}");
+
+    // Her data export says which game she left, and Ana's says none.
+    let (status, data) = server.get_as(&bea.token, "/api/players/me/export").await;
+    assert_eq!(status, 200, "{data}");
+    let left = data["games_left"].as_array().unwrap();
+    assert_eq!(left.len(), 1, "{data}");
+    assert_eq!(
+        (&left[0]["game_id"], &left[0]["seat"]),
+        (&game["id"], &json!(1))
+    );
+    assert_eq!(left[0]["room_id"], room.as_str());
+    let (_, data) = server.get_as(&ana.token, "/api/players/me/export").await;
+    assert_eq!(data["games_left"], json!([]));
     server.finish().await;
 }
 

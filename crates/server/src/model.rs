@@ -635,6 +635,18 @@ pub struct DataExport {
     pub reports: Vec<ExportedReport>,
     /// Every seat someone played at your device, under the name you gave (by room and seat).
     pub local_players: Vec<ExportedLocalPlayer>,
+    /// Every game you left while it ran (a bot played your seat on; it counts as a loss), oldest first.
+    pub games_left: Vec<ExportedLeftGame>,
+}
+
+/// A game you left while it ran (`DataExport::games_left`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedLeftGame {
+    pub game_id: String,
+    pub room_id: String,
+    pub seat: i64,
+    /// When you left, Unix ms.
+    pub left_at: i64,
 }
 
 /// A seat someone played at your device (`DataExport::local_players`).

@@ -47,7 +47,32 @@ pub struct ExportLocalPlayerRow {
     pub local_name: Option<String>,
 }
 
+/// A game the player left while it ran (a bot played their seat on).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportLeftGameRow {
+    pub game_id: String,
+    pub room_id: String,
+    pub seat: i64,
+    pub left_at: i64,
+}
+
 impl Db {
+    /// The games the player left while they ran, oldest first.
+    pub async fn export_games_left(
+        &self,
+        player_id: &str,
+    ) -> Result<Vec<ExportLeftGameRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportLeftGameRow>(
+                "SELECT l.game_id, g.room_id, l.seat, l.left_at FROM game_leavers l \
+                 JOIN games g ON g.id = l.game_id WHERE l.player_id = $1 ORDER BY l.left_at, l.game_id",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// The seats people played at the player's device, by room and seat.
     pub async fn export_local_players(
         &self,

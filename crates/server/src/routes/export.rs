@@ -12,8 +12,8 @@ use crate::db::now_ms;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
 use crate::model::{
-    DataExport, ExportedAccount, ExportedLocalPlayer, ExportedMessage, ExportedPlayer,
-    ExportedRating, ExportedReport, ExportedRoom, Rating,
+    DataExport, ExportedAccount, ExportedLeftGame, ExportedLocalPlayer, ExportedMessage,
+    ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, Rating,
 };
 
 /// Everything the server keeps about you: player, account, rooms, results, ratings, chat messages and
@@ -36,6 +36,7 @@ pub async fn export_me(
     let messages = db.export_messages(&me.id).await?;
     let reports = db.export_reports(&me.id).await?;
     let local_players = db.export_local_players(&me.id).await?;
+    let games_left = db.export_games_left(&me.id).await?;
     let export = DataExport {
         exported_at: now_ms(),
         account: account.map(|a| ExportedAccount {
@@ -91,6 +92,15 @@ pub async fn export_me(
                 room_id: l.room_id,
                 seat: l.seat,
                 display_name: l.local_name,
+            })
+            .collect(),
+        games_left: games_left
+            .into_iter()
+            .map(|l| ExportedLeftGame {
+                game_id: l.game_id,
+                room_id: l.room_id,
+                seat: l.seat,
+                left_at: l.left_at,
             })
             .collect(),
         player: ExportedPlayer {
