@@ -222,6 +222,43 @@ async fn left_game(server: TestServer, over_the_websocket: bool) {
 }
 
 #[tokio::test]
+async fn a_seat_left_on_its_own_turn_is_played_on_by_its_bot() {
+    let server = TestServer::sqlite().await;
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let room = server.room(&ana, quick_two()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    server
+        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // Seat 0 (Ana) rolls first: she leaves before rolling, and her bot must roll for her.
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    bea_ws.play_to_the_end().await;
+    let game = my_game(&server, &bea, &room).await;
+    assert!(game["won"].is_boolean(), "the game finished: {game}");
+    let result = result_of(&server, &game).await;
+    let ana_line = result["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["seat"] == 0)
+        .cloned()
+        .unwrap();
+    assert_eq!(ana_line["left"], true, "{result}");
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn games_against_bots_between_partners_or_at_house_rules_are_not_rated() {
     let server = TestServer::sqlite_with(|c| c.away_grace_secs = 1).await;
     let ana = server.member("Ana").await;
