@@ -118,6 +118,25 @@ async fn rated_game(server: TestServer) {
     server.finish().await;
 }
 
+/// Members Ana (seat 0) and Bea (seat 1) at a rated two-player game Ana made and started: `(ana, bea, room)`.
+async fn started_two(server: &TestServer) -> (Player, Player, String) {
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let room = server.room(&ana, quick_two()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    (ana, bea, room)
+}
+
 #[tokio::test]
 async fn a_person_who_leaves_a_running_rated_game_loses_it_whatever_the_bot_in_their_seat_does() {
     left_game(TestServer::sqlite().await, true).await;
@@ -136,20 +155,7 @@ async fn leaving_a_running_rated_game_on_postgres() {
 
 /// Ana and Bea start a rated game; Bea leaves it (over the WebSocket, or `POST …/leave`); Ana plays on.
 async fn left_game(server: TestServer, over_the_websocket: bool) {
-    let ana = server.member("Ana").await;
-    let bea = server.member("Bea").await;
-    let room = server.room(&ana, quick_two()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let (ana, bea, room) = started_two(&server).await;
 
     // Bea leaves once the game runs: a bot takes her seat at once.
     if over_the_websocket {
@@ -224,19 +230,7 @@ async fn left_game(server: TestServer, over_the_websocket: bool) {
 #[tokio::test]
 async fn a_seat_left_on_its_own_turn_is_played_on_by_its_bot() {
     let server = TestServer::sqlite().await;
-    let ana = server.member("Ana").await;
-    let bea = server.member("Bea").await;
-    let room = server.room(&ana, quick_two()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let (ana, bea, room) = started_two(&server).await;
     // Seat 0 (Ana) rolls first: she leaves before rolling, and her bot must roll for her.
     let (status, body) = server
         .post_as(&ana, &format!("/api/rooms/{room}/leave"), json!({}))

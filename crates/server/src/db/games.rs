@@ -3,7 +3,7 @@
 use serde_json::Value;
 use sqlx::types::Json;
 
-use super::rooms::SeatRow;
+use super::rooms::{SeatRow, seat_update};
 use super::{Db, DbError, on_pool};
 use crate::ratings::{self, RatedSeat, Skill, is_rated};
 
@@ -189,19 +189,7 @@ impl Db {
             .execute(&mut *tx)
             .await?;
             for seat in seats {
-                sqlx::query(
-                    "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
-                     local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
-                )
-                .bind(&seat.player_id)
-                .bind(&seat.bot_level)
-                .bind(&seat.preferred_colour)
-                .bind(&seat.local_of)
-                .bind(seat.local_name())
-                .bind(&game.room_id)
-                .bind(seat.seat)
-                .execute(&mut *tx)
-                .await?;
+                seat_update!(&game.room_id, seat).execute(&mut *tx).await?;
             }
             sqlx::query("UPDATE rooms SET status = 'playing' WHERE id = $1")
                 .bind(&game.room_id)

@@ -6,6 +6,25 @@ use super::{Db, DbError, classify, on_pool};
 use crate::model::RoomStatus;
 use crate::settings::RoomSettings;
 
+/// The query that stores a seat as `seat` (a `SeatRow`) says, in room `room_id`: one statement for every
+/// place that writes a seat (on either backend).
+macro_rules! seat_update {
+    ($room_id:expr, $seat:expr) => {
+        sqlx::query(
+            "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
+             local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
+        )
+        .bind(&$seat.player_id)
+        .bind(&$seat.bot_level)
+        .bind(&$seat.preferred_colour)
+        .bind(&$seat.local_of)
+        .bind($seat.local_name())
+        .bind($room_id)
+        .bind($seat.seat)
+    };
+}
+pub(crate) use seat_update;
+
 /// A room as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoomRow {
@@ -263,19 +282,7 @@ impl Db {
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query(
-                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
-                 local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
-            )
-            .bind(&seat.player_id)
-            .bind(&seat.bot_level)
-            .bind(&seat.preferred_colour)
-            .bind(&seat.local_of)
-            .bind(seat.local_name())
-            .bind(room_id)
-            .bind(seat.seat)
-            .execute(&mut *tx)
-            .await?;
+            seat_update!(room_id, seat).execute(&mut *tx).await?;
             sqlx::query(
                 "INSERT INTO game_leavers (game_id, seat, player_id, left_at) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT DO NOTHING",
@@ -293,19 +300,7 @@ impl Db {
 
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
-            sqlx::query(
-                "UPDATE room_seats SET player_id = $1, bot_level = $2, preferred_colour = $3, \
-                 local_of = $4, local_name = $5 WHERE room_id = $6 AND seat = $7",
-            )
-            .bind(&seat.player_id)
-            .bind(&seat.bot_level)
-            .bind(&seat.preferred_colour)
-            .bind(&seat.local_of)
-            .bind(seat.local_name())
-            .bind(room_id)
-            .bind(seat.seat)
-            .execute(pool)
-            .await?;
+            seat_update!(room_id, seat).execute(pool).await?;
         });
         Ok(())
     }
