@@ -55,11 +55,14 @@ pub struct RatedSeat {
     pub left: bool,
 }
 
+/// Teams from here on are people who left, one each (sides are below 6).
+const FIRST_LEAVER_TEAM: u32 = 1000;
+
 impl RatedSeat {
     /// The team this seat is rated in: its side, or a team of its own for a person who left.
     fn team(&self, index: usize) -> u32 {
         if self.left {
-            1000 + index as u32
+            FIRST_LEAVER_TEAM + index as u32
         } else {
             u32::from(self.side)
         }
@@ -106,7 +109,7 @@ pub fn rate(seats: &[RatedSeat], winner_side: u8) -> Vec<Option<Skill>> {
         .iter()
         .zip(&members)
         .map(|(&team, members)| {
-            let rank = if team >= 1000 {
+            let rank = if team >= FIRST_LEAVER_TEAM {
                 3
             } else if team == u32::from(winner_side) {
                 1

@@ -879,20 +879,7 @@ impl Room {
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
                 self.seat_changed(seat, None);
             }
-            RoomCommand::Leave { player_id } => {
-                match self.lobby.seat_of(&player_id) {
-                    Some(seat) if self.lobby.status() == RoomStatus::Playing => {
-                        self.leave_running_game(seat, &player_id).await?;
-                    }
-                    _ => {
-                        let seat = self.lobby.leave(&player_id)?;
-                        self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                        self.seat_changed(seat, None);
-                        self.free_local_seats(&player_id, None).await?;
-                    }
-                }
-                self.after_leaving(&player_id).await;
-            }
+            RoomCommand::Leave { player_id } => self.leave(&player_id).await?,
             RoomCommand::Start { player_id } => {
                 let plan = self.lobby.start(&player_id)?;
                 self.start_game(plan).await?;
@@ -929,14 +916,29 @@ impl Room {
         })
     }
 
+    /// `player_id` gives up their seat (REST `leave` and the WebSocket command): emptied while the room
+    /// waits, handed to a bot while the game runs (`leave_running_game`); the seats played at their
+    /// device go with it, and a waiting room they owned passes on.
+    pub async fn leave(&mut self, player_id: &str) -> Result<(), AppError> {
+        match self.lobby.seat_of(player_id) {
+            Some(seat) if self.lobby.status() == RoomStatus::Playing => {
+                self.leave_running_game(seat, player_id).await?;
+            }
+            _ => {
+                let seat = self.lobby.leave(player_id)?;
+                self.db.update_seat(&self.lobby.room.id, &seat).await?;
+                self.seat_changed(seat, None);
+                self.free_local_seats(player_id, None).await?;
+            }
+        }
+        self.after_leaving(player_id).await;
+        Ok(())
+    }
+
     /// `player_id` leaves the running game at seat index `seat`: a bot plays it (and the seats played at
     /// their device) to the end, and the game counts as a loss for them (recorded with the seat, in one
     /// transaction); then it is shown to everyone.
-    pub async fn leave_running_game(
-        &mut self,
-        seat: usize,
-        player_id: &str,
-    ) -> Result<(), AppError> {
+    async fn leave_running_game(&mut self, seat: usize, player_id: &str) -> Result<(), AppError> {
         let game_id = match &self.table {
             Some(table) if self.lobby.status() == RoomStatus::Playing => table.game_id.clone(),
             _ => return Err(AppError::RoomNotWaiting),

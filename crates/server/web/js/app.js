@@ -281,9 +281,17 @@ function createCard(onCreated) {
   // Seats the people at this device in a room just made, each where the form put them (a refusal stops
   // there: the room opens waiting, and its waiting room can seat them again).
   const seatLocals = async (room, locals) => {
-    let last = room;
-    for (const { seat, name } of locals) last = await api.addLocal(room.id, name, seat);
-    return last;
+    for (const { seat, name } of locals) await api.addLocal(room.id, name, seat);
+  };
+  // The room's `bots`: seat 0 is the player's; a seat left open gets `open` (a bot level, or null to wait
+  // for a person), a seat someone here plays stays empty until they are seated.
+  const formBots = (open) => {
+    const bots = [null];
+    for (let i = 1; i < Number(players.value); i++) {
+      const v = seats.querySelector(`#bot-${i}`).value;
+      bots.push(v === LOCAL ? null : v || open);
+    }
+    return bots;
   };
   // Checks the form's names before anything is made: the missing one is pointed at.
   const checkLocals = () => {
@@ -309,16 +317,10 @@ function createCard(onCreated) {
     const houseRules = house.changed();
     const locals = checkLocals();
     if (!locals) return;
-    const n = Number(players.value);
-    const bots = [null];
-    for (let i = 1; i < n; i++) {
-      const v = seats.querySelector(`#bot-${i}`).value;
-      bots.push(v === LOCAL ? null : v || 'greedy');
-    }
     let room = null;
     try {
       room = await api.createRoom({
-        rules: rules.value, mode: mode.value, players: n, bots,
+        rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots('greedy'),
         turn_time_secs: timer.value === '' ? null : Number(timer.value),
         preview_next_roll: preview.checked, public: false,
         ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
@@ -355,18 +357,12 @@ function createCard(onCreated) {
       if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
       const locals = checkLocals();
       if (!locals) return;
-      const n = Number(players.value);
-      const bots = [null];
-      for (let i = 1; i < n; i++) {
-        const v = seats.querySelector(`#bot-${i}`).value;
-        bots.push(v === LOCAL ? null : v || null);
-      }
       // Only what the player changed from the rule set's own values.
       const houseRules = house.changed();
       let room = null;
       try {
         room = await api.createRoom({
-          rules: rules.value, mode: mode.value, players: n, bots,
+          rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots(null),
           turn_time_secs: timer.value === '' ? null : Number(timer.value),
           preview_next_roll: preview.checked, public: pub.checked,
           ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),

@@ -589,14 +589,15 @@ export function mountRoom(main, ref) {
     if (end.dataset.key === key) return;
     end.dataset.key = key;
     end.classList.remove('hidden');
+    const colours = (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null);
     clear(end,
       h('h2', { id: 'end-title' }, t('game_over')),
-      h('p', { id: 'winner' }, seats.map((s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null)), ' ',
+      h('p', { id: 'winner' }, seats.map(colours), ' ',
         t('winner', { names: seats.map(seatName).join(t('list_sep')) })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
-      ratingsList(g.result, seatName, { decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
-      figuresTable(g.result, seatName, { mine, decorate: (s) => (g.view.seats[s] ? g.view.seats[s].colours.map(swatch) : null) }),
+      ratingsList(g.result, seatName, { decorate: colours }),
+      figuresTable(g.result, seatName, { mine, decorate: colours }),
       h('div.row',
         // The same players and settings in a new room: whoever asks first creates it, the others join it.
         mine !== null ? h('button.primary', { type: 'button', id: 'rematch', onclick: async (e) => {

@@ -16,29 +16,18 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
     let Some(player) = room.lobby.seats[seat].player_id.clone() else {
         return Ok(After::Close); // not their own seat (cannot happen: seats are found by player)
     };
-    let left = match room.lobby.status() {
-        RoomStatus::Finished => return Ok(After::Close),
-        RoomStatus::Playing => room.leave_running_game(seat, &player).await,
-        RoomStatus::Waiting => leave_waiting_room(room, &player).await,
-    };
-    if let Err(e) = left {
-        if matches!(e, AppError::Internal(_)) {
+    if room.lobby.status() == RoomStatus::Finished {
+        return Ok(After::Close);
+    }
+    match room.leave(&player).await {
+        Ok(()) => Ok(After::Close),
+        Err(AppError::Internal(e)) => {
             tracing::error!(%e, "storing a leave failed");
-            return Err(CommandError::new(
+            Err(CommandError::new(
                 "internal",
                 "The server could not store that; nothing changed.",
-            ));
+            ))
         }
-        return Err(CommandError::new(e.code(), e.to_string()));
+        Err(e) => Err(CommandError::new(e.code(), e.to_string())),
     }
-    room.after_leaving(&player).await;
-    Ok(After::Close)
-}
-
-/// Gives up a seat in a waiting room (and the seats played at the player's device).
-async fn leave_waiting_room(room: &mut Room, player: &str) -> Result<(), AppError> {
-    let row = room.lobby.leave(player)?;
-    room.db.update_seat(&room.lobby.room.id, &row).await?;
-    room.seat_changed(row, None);
-    room.free_local_seats(player, None).await
 }
