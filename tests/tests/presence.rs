@@ -164,6 +164,51 @@ async fn a_seated_player_dropped_as_too_slow_is_away_and_a_bot_covers_their_turn
     server.finish().await;
 }
 
+#[tokio::test]
+async fn a_seated_player_whose_connection_goes_silent_is_closed_with_no_pong_and_shown_away_while_answering_clients_stay()
+ {
+    // A phone that loses its signal closes nothing: only the server's pings, left unanswered, tell.
+    // Pings every second here: silent for three, the connection is taken for dead.
+    let server = TestServer::sqlite_with(|c| {
+        c.ws_ping_secs = 1;
+        c.away_grace_secs = 600;
+    })
+    .await;
+    let started = start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut spectator = WsClient::connect(&server, &started.room, None).await;
+    // Connected and then never read: a client that is not read does not answer the pings either.
+    let mut silent = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "connected")
+        .await;
+    let seen_connected = std::time::Instant::now();
+
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "away")
+        .await;
+    let silent_for = seen_connected.elapsed();
+    assert!(
+        silent_for >= Duration::from_secs(2),
+        "closed only after the pings went unanswered, not at once ({silent_for:?})"
+    );
+    let frame = silent.closed().await.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 1001, "{frame:?}");
+    assert_eq!(frame.reason.as_str(), "no_pong");
+
+    // The spectator, who keeps reading (and so answers every ping), is still there well past three
+    // pings.
+    let _ = tokio::time::timeout(Duration::from_secs(4), spectator.until(|_| false)).await;
+    let snapshot = spectator.resync().await;
+    assert_eq!(snapshot["seats"][0]["status"], "away");
+    // And the seat is theirs again when they come back.
+    let back = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    assert_eq!(back.seat, Some(0));
+    spectator
+        .until_state(|s| s["seats"][0]["status"] == "connected")
+        .await;
+    server.finish().await;
+}
+
 /// Has `slow` ask for snapshots it never reads until `watcher` sees `dropped` (the room let it go).
 async fn flood_until_dropped(
     slow: &mut WsClient,

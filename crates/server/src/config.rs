@@ -37,6 +37,12 @@ pub struct Config {
     /// Commands one WebSocket connection may send per second (burst the same) before it is closed as a flood.
     #[arg(long, env = "WS_MESSAGES_PER_SECOND", default_value_t = 20)]
     pub ws_messages_per_second: u32,
+    /// How often the server pings each WebSocket, in seconds. A connection that sends nothing for three of
+    /// these (not even the pong a browser answers a ping with by itself) is closed as dead: a phone that
+    /// lost its signal shows away and a bot covers its turns, instead of the table waiting on a silent
+    /// socket. The pings also keep idle connections open through proxies that time them out. 0: no pings.
+    #[arg(long, env = "WS_PING_SECS", default_value_t = 20)]
+    pub ws_ping_secs: u64,
     /// Length of one "second" of a room's `turn_time_secs`, in milliseconds. Only tests change it (to run
     /// turn timers in a fraction of the time); rooms still ask for 5 to 3600 "seconds" through the API.
     #[arg(long, env = "TURN_SECOND_MS", default_value_t = 1000, hide = true)]
@@ -90,6 +96,7 @@ impl Config {
             bot_delay_ms: 0,
             away_grace_secs: 15,
             ws_messages_per_second: 20,
+            ws_ping_secs: 20,
             turn_second_ms: 1000,
             room_idle_secs: 60,
             http_writes_per_minute: 0,

@@ -1,5 +1,6 @@
 //! One realtime connection: a reader (parse, rate-limit, pass commands to the
-//! room) and a writer (drain the room's queue and local replies to the socket).
+//! room; close a connection that has gone silent) and a writer (drain the room's
+//! queue and local replies to the socket; ping it now and then).
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -19,8 +20,22 @@ const WRITE_BATCH: usize = 32;
 /// No more messages are added to a batch once it holds this many bytes.
 const WRITE_BATCH_BYTES: usize = 2048;
 
+/// A connection that sends nothing for this many ping intervals is taken for dead.
+const SILENT_PINGS: u32 = 3;
+
+/// What one connection is allowed, and how it is watched.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Commands per second (burst the same) before the connection is closed as a flood.
+    pub messages_per_second: u32,
+    /// How often the writer pings the client (`None`: never). The reader closes the connection when
+    /// nothing, not even a pong, arrives for [`SILENT_PINGS`] of these: a peer that vanished without a
+    /// close (a phone out of signal) would otherwise keep its seat "connected" until TCP gives up.
+    pub ping_every: Option<Duration>,
+}
+
 /// Runs the connection until either side closes.
-pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) {
+pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
     let RoomLink {
         mut outbound,
         sender,
@@ -30,6 +45,12 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
     let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
 
     let mut writer = tokio::spawn(async move {
+        let mut pings = limits.ping_every.map(|every| {
+            // The first tick of an interval is at once: start one period from now.
+            let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            pings
+        });
         'run: loop {
             let mut next = Some(tokio::select! {
                 biased;
@@ -39,6 +60,12 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
                 },
                 // A closed room queue means the room dropped us for reading too slowly.
                 room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
+                _ = next_ping(&mut pings) => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        break 'run;
+                    }
+                    continue 'run;
+                }
             });
             // What is already queued goes out in one write (e.g. an update and its
             // ack), up to a few KiB: the socket's write buffer keeps the capacity
@@ -75,9 +102,21 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
     });
 
     let reader = async move {
-        let per_second = NonZeroU32::new(messages_per_second).unwrap_or(NonZeroU32::MIN);
+        let per_second = NonZeroU32::new(limits.messages_per_second).unwrap_or(NonZeroU32::MIN);
         let limiter = RateLimiter::direct(Quota::per_second(per_second));
-        while let Some(frame) = stream.next().await {
+        let silence = limits.ping_every.map(|every| every * SILENT_PINGS);
+        loop {
+            let frame = match silence {
+                Some(limit) => match tokio::time::timeout(limit, stream.next()).await {
+                    Ok(frame) => frame,
+                    Err(_) => {
+                        let _ = local_tx.try_send(Outbound::Close(1001, "no_pong"));
+                        break;
+                    }
+                },
+                None => stream.next().await,
+            };
+            let Some(frame) = frame else { break };
             let message = match frame {
                 Ok(message) => message,
                 Err(err) => {
@@ -132,5 +171,15 @@ pub async fn serve(socket: WebSocket, link: RoomLink, messages_per_second: u32) 
             }
         }
         _ = &mut writer => {}
+    }
+}
+
+/// The next tick of the ping interval; never, when there are no pings.
+async fn next_ping(pings: &mut Option<tokio::time::Interval>) {
+    match pings {
+        Some(pings) => {
+            pings.tick().await;
+        }
+        None => std::future::pending().await,
     }
 }

@@ -10,6 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
+use std::time::Duration;
 
 use crate::AppState;
 use crate::auth;
@@ -118,6 +119,11 @@ pub async fn room_ws(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
         .on_upgrade(move |socket| {
-            connection::serve(socket, link, state.config.ws_messages_per_second)
+            let limits = connection::Limits {
+                messages_per_second: state.config.ws_messages_per_second,
+                ping_every: (state.config.ws_ping_secs > 0)
+                    .then(|| Duration::from_secs(state.config.ws_ping_secs)),
+            };
+            connection::serve(socket, link, limits)
         }))
 }

@@ -3,6 +3,11 @@
 import { applyPatch } from './patch.js';
 import { errorText } from './i18n.js';
 
+/** How long a socket may take to answer when the page comes back before it is replaced. */
+const WAKE_PATIENCE_MS = 5000;
+/** A page hidden at least this long has its socket checked when shown again. */
+const HIDDEN_CHECK_MS = 10000;
+
 export class RoomConnection {
   /**
    * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onChat(messages, {live}), onError(msg),
@@ -21,6 +26,20 @@ export class RoomConnection {
     this.closed = false;
     this.ws = null;
     this.everOpened = false;
+    this.wakes = 0; // how many times a silent socket was replaced on waking (read by the browser tests)
+    // A phone that was locked, or lost its network, may hold a socket that is dead without the browser
+    // knowing for minutes: when the page comes back, check it at once.
+    // (A tab hidden for a moment is not checked: only one hidden long enough for a phone to sleep.)
+    this.hiddenAt = document.hidden ? Date.now() : null;
+    this.onVisibility = () => {
+      if (document.hidden) { this.hiddenAt = Date.now(); return; }
+      const away = this.hiddenAt === null ? 0 : Date.now() - this.hiddenAt;
+      this.hiddenAt = null;
+      if (away >= HIDDEN_CHECK_MS) this.wake();
+    };
+    this.onOnline = () => this.wake();
+    document.addEventListener('visibilitychange', this.onVisibility);
+    window.addEventListener('online', this.onOnline);
     this.connect();
   }
 
@@ -47,15 +66,46 @@ export class RoomConnection {
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
-      this.ws = null;
-      for (const [, p] of this.pending) p.reject(new Error('disconnected'));
-      this.pending.clear();
+      this.dropSocket();
       // 4001: the token this socket was opened with was revoked (signed out, a new password, data deleted):
       // reconnecting with it would be refused, so the connection ends here.
       if (this.closed || (ev.code === 1000 && ev.reason === 'left') || ev.code === 4001) { this.h.onStatus?.('closed', ev); return; }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** Forgets the current socket; its unanswered commands fail. */
+  dropSocket() {
+    this.ws = null;
+    for (const [, p] of this.pending) p.reject(new Error('disconnected'));
+    this.pending.clear();
+  }
+
+  /**
+   * The page is back (shown again, or the network is): a socket that is not open is reconnected now rather
+   * than at the end of its backoff; an open one must answer a resync (which also brings the latest state)
+   * within WAKE_PATIENCE_MS, or it is given up for a new one.
+   */
+  wake() {
+    if (this.closed) return;
+    if (!this.ws) {
+      if (this.attempt) { clearTimeout(this.timer); this.connect(); }
+      return;
+    }
+    if (this.ws.readyState !== WebSocket.OPEN) return; // still connecting
+    const ws = this.ws;
+    const giveUp = setTimeout(() => {
+      if (this.ws !== ws || this.closed) return;
+      this.wakes++;
+      ws.onclose = null;
+      try { ws.close(); } catch { /* ignore */ }
+      this.dropSocket();
+      this.attempt++;
+      this.h.onStatus?.('reconnecting', { attempt: this.attempt, delay: 0 });
+      this.connect();
+    }, WAKE_PATIENCE_MS);
+    this.send({ type: 'resync' }).then(() => clearTimeout(giveUp), () => clearTimeout(giveUp));
   }
 
   schedule() {
@@ -142,6 +192,8 @@ export class RoomConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    window.removeEventListener('online', this.onOnline);
     if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(1000); } catch { /* ignore */ } }
   }
 }

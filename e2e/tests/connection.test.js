@@ -1,0 +1,76 @@
+// A phone coming back: when the page is shown again after a while, or the network comes back, a socket
+// that no longer answers is replaced at once (the browser may take minutes to notice a dead one), and a
+// socket that answers is kept.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors } from '../lib/checks.js';
+import { register, createRoom, waitBoard, actOnce } from '../lib/flows.js';
+
+let srv; let browser;
+before(async () => {
+  srv = await startServer({ BOT_DELAY_MS: '40' });
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+/** Makes the page's socket silent, as a dead connection is: what it sends goes nowhere. */
+const silenceSocket = (page) => page.evaluate(() => {
+  const ws = window.__parchis.conn.ws;
+  window.__silenced = ws;
+  ws.send = () => {};
+});
+const setHidden = (page, hidden) => page.evaluate((h) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+  document.dispatchEvent(new Event('visibilitychange'));
+}, hidden);
+const wakes = (page) => page.evaluate(() => window.__parchis.conn.wakes);
+/** The page has a new, open socket (not the silenced one) and a game state from it. */
+const reconnected = (page) => page.waitForFunction(() => {
+  const c = window.__parchis.conn;
+  return c.open && c.ws !== window.__silenced && window.__parchis.connStatus === 'open';
+}, null, { timeout: 15000 });
+
+test('a silent socket is replaced when the network or the page comes back; one that answers is kept', { timeout: 120000 }, async () => {
+  const { page } = await newPage(browser);
+  await register(page, srv.url, 'Nora');
+  await createRoom(page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await page.click('#start-game');
+  await waitBoard(page, 'four');
+  await page.waitForFunction(() => window.__parchis.conn.open);
+
+  // The network comes back, and the socket answers: nothing changes.
+  const first = await page.evaluateHandle(() => window.__parchis.conn.ws);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await page.waitForTimeout(6000);
+  assert.equal(await wakes(page), 0);
+  assert.ok(await page.evaluate((ws) => window.__parchis.conn.ws === ws, first), 'the same socket');
+
+  // The network comes back and the socket is dead: a new one within seconds, and play goes on.
+  await silenceSocket(page);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await reconnected(page);
+  assert.equal(await wakes(page), 1);
+  let acted = false;
+  for (let i = 0; i < 200 && !acted; i++) {
+    acted = await actOnce(page);
+    if (!acted) await page.waitForTimeout(50);
+  }
+  assert.ok(acted, 'the player plays on the new socket');
+
+  // Hidden for a moment (a tab switch): not checked, even if the socket were dead.
+  await silenceSocket(page);
+  await setHidden(page, true);
+  await setHidden(page, false);
+  await page.waitForTimeout(6000);
+  assert.equal(await wakes(page), 1);
+
+  // Hidden long enough for a phone to sleep: checked when shown, and replaced.
+  await setHidden(page, true);
+  await page.evaluate(() => { window.__parchis.conn.hiddenAt = Date.now() - 60000; });
+  await setHidden(page, false);
+  await reconnected(page);
+  assert.equal(await wakes(page), 2);
+  assertNoErrors(page);
+});
