@@ -49,6 +49,18 @@ test('two members play a game: the home page ranks them, per rule set', async ()
   assert.equal(new URL(page.url()).pathname, `/players/${best.username}`);
   assert.match(await page.textContent('#player-h'), new RegExp(`${best.display_name}.*@${best.username}`));
   assert.match(await line.textContent(), /games: 1 · won: 1 \(100 %\).*against people: 1 of 1 won/);
+  // Under it, their figures in that game as the server added them up: their seat's line of its result.
+  const stats = await rest('GET', `/api/accounts/${best.username}/stats`);
+  const f = stats.rules.find((r) => r.rules === 'playgridia').figures;
+  const record = await rest('GET', `/api/games/${stats.recent[0].game_id}/record`);
+  const bestId = [pau, queralt].find((p) => p.username === best.username).id;
+  const seat = record.seats.findIndex((s) => s.player_id === bestId);
+  const { seat: _, ...own } = record.result.seats[seat];
+  assert.deepEqual({ captures: f.captures, captured: f.captured, sixes: f.sixes, home: f.home }, own);
+  assert.equal(f.games, 1);
+  const figures = line.locator('.record-figures');
+  assert.equal(await figures.getAttribute('data-figures-games'), '1');
+  assert.equal(await figures.textContent(), `captures: ${f.captures} · pieces lost: ${f.captured} · sixes: ${f.sixes} · at the goal: ${f.home} (games counted: 1)`);
   // Their latest game, won against a person, opens its replay.
   const game = page.locator('#player-recent li[data-game]');
   assert.equal(await game.count(), 1);
@@ -85,6 +97,11 @@ test('your record on the home page: a finished game against a bot counts there, 
   const pct = stats.wins ? 100 : 0;
   assert.match(await line.textContent(), new RegExp(`Marruecos.*partidas: 1 · ganadas: ${stats.wins} \\(${pct} %\\)`));
   assert.doesNotMatch(await line.textContent(), /contra personas/, 'no game against people yet');
+  // The bot covering her played her seat: its figures are hers.
+  const f = stats.rules.find((r) => r.rules === 'morocco').figures;
+  assert.equal(f.games, 1);
+  assert.equal(await line.locator('.record-figures').textContent(),
+    `fichas comidas: ${f.captures} · fichas perdidas: ${f.captured} · seises: ${f.sixes} · en la meta: ${f.home} (partidas contadas: 1)`);
   await shot(page, 'my-record');
   assertNoErrors(page);
   await context.close();

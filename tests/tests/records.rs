@@ -57,6 +57,7 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
         false,
         &[0, 1],
         0,
+        &[],
     )
     .await
     .unwrap();

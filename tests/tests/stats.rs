@@ -3,7 +3,7 @@
 mod common;
 
 use common::game::play_through;
-use common::{Player, TestServer, status_and_json};
+use common::{Player, TestServer, old_database, status_and_json, token_hash};
 use serde_json::{Value, json};
 
 /// A two-seat quick game of `rules` owned by `owner`, with `bea` seated (she never connects: a bot plays
@@ -143,6 +143,9 @@ async fn counted(server: TestServer) {
         let finished = rules.remove("last_finished_at").unwrap();
         assert!(finished.as_i64().unwrap() > 0);
         ratings.push(rules.remove("rating").unwrap());
+        // Every one of these games kept its figures (what they add up to: tests/record_figures.rs).
+        let figures = rules.remove("figures").unwrap();
+        assert_eq!(figures["games"], rules["games"], "{figures}");
     }
     // Only the game against Bea was rated (people on two sides): a rating of playgridia, none of ludoteka.
     assert!(ratings[0].is_null(), "{ratings:?}");
@@ -243,11 +246,6 @@ const BEFORE_EVERY_GAME_COUNTED: &str = "
         ('g-duo', 'p-ana', 'playgridia', 0, 2000), ('g-duo', 'p-bea', 'playgridia', 1, 2000);
 ";
 
-fn token_hash(token: &str) -> String {
-    use sha2::Digest;
-    hex::encode(sha2::Sha256::digest(token.as_bytes()))
-}
-
 fn old_data() -> String {
     BEFORE_EVERY_GAME_COUNTED
         .replace("{solo}", &token_hash("solo-token"))
@@ -263,14 +261,16 @@ fn player(id: &str, token: &str) -> Player {
 }
 
 /// What the upgraded server shows of the old data: the old game against a bot now in Solo's record,
-/// Ana and Bea's game in theirs and still alone on the leaderboard's side of things.
+/// Ana and Bea's game in theirs and still alone on the leaderboard's side of things; neither has figures
+/// (they were not counted then).
 async fn old_games_are_in_the_records(server: TestServer) {
+    let no_figures = json!({ "games": 0, "captures": 0, "captured": 0, "sixes": 0, "home": 0 });
     let solo = stats(&server, &player("p-solo", "solo-token")).await;
     assert_eq!(
         solo,
         json!({ "games": 1, "wins": 1, "rules": [
             { "rules": "morocco", "games": 1, "wins": 1, "games_with_people": 0, "wins_with_people": 0, "last_finished_at": 1000,
-              "rating": null },
+              "rating": null, "figures": no_figures },
         ], "recent": [
             { "game_id": "g-solo", "rules": "morocco", "won": true, "people": 1, "house_rules": false, "finished_at": 1000,
               "rating_change": null },
@@ -281,7 +281,7 @@ async fn old_games_are_in_the_records(server: TestServer) {
         ana["rules"],
         // A game against Bea finished before ratings existed: counted, never rated.
         json!([{ "rules": "playgridia", "games": 1, "wins": 0, "games_with_people": 1, "wins_with_people": 0, "last_finished_at": 2000,
-                 "rating": null }])
+                 "rating": null, "figures": no_figures }])
     );
     let bea = stats(&server, &player("p-bea", "bea-token")).await;
     assert_eq!(
@@ -291,33 +291,20 @@ async fn old_games_are_in_the_records(server: TestServer) {
     server.finish().await;
 }
 
-/// A database at schema version 6 (the last before every game was counted) holding the old data.
-async fn old_database<DB>(url: &str, migrations: &str)
-where
-    DB: sqlx::Database,
-    DB::Connection: sqlx::migrate::Migrate,
-    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
-{
-    let pool = sqlx::Pool::<DB>::connect(url).await.unwrap();
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(migrations);
-    sqlx::migrate::Migrator::new(folder)
-        .await
-        .unwrap()
-        .run_to(6, &pool)
-        .await
-        .unwrap();
-    sqlx::raw_sql(sqlx::AssertSqlSafe(old_data()))
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
-}
+/// The last schema version before every game was counted.
+const BEFORE_EVERY_GAME_COUNTED_VERSION: i64 = 6;
 
 #[tokio::test]
 async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-    old_database::<sqlx::Sqlite>(&url, "../migrations/sqlite").await;
+    old_database::<sqlx::Sqlite>(
+        &url,
+        "../migrations/sqlite",
+        BEFORE_EVERY_GAME_COUNTED_VERSION,
+        &old_data(),
+    )
+    .await;
     old_games_are_in_the_records(TestServer::start(url).await).await;
 }
 
@@ -325,6 +312,12 @@ async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
 #[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
 async fn games_against_bots_finished_before_the_upgrade_are_in_your_record_on_postgres() {
     let schema = common::PgSchema::new().await;
-    old_database::<sqlx::Postgres>(&schema.url, "../migrations/postgres").await;
+    old_database::<sqlx::Postgres>(
+        &schema.url,
+        "../migrations/postgres",
+        BEFORE_EVERY_GAME_COUNTED_VERSION,
+        &old_data(),
+    )
+    .await;
     old_games_are_in_the_records(TestServer::postgres_on(schema).await).await;
 }

@@ -129,6 +129,26 @@ pub struct RuleSetStats {
     pub last_finished_at: i64,
     /// Their rating in these rules; `null` when they have played no rated game of them.
     pub rating: Option<Rating>,
+    /// What they did in these games, added up (the end-of-game figures of the seats they held).
+    pub figures: RecordFigures,
+}
+
+/// A player's figures over their finished games of one rule set (`RuleSetStats::figures`): the sums of
+/// their seats' `result.seats` entries. Only games that kept figures count: games finished before the
+/// server counted them, and games the player left while they ran (a bot finished their seat), add nothing,
+/// not even zeros; `games` says how many games the sums cover.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct RecordFigures {
+    /// The games the sums cover (at most the rule set's `games`; 0: none has figures).
+    pub games: i64,
+    /// Pieces they sent back to base (also with a partner's piece they moved).
+    pub captures: i64,
+    /// Pieces of their colours sent back to base by anyone (the three-sixes penalty not included).
+    pub captured: i64,
+    /// Sixes they rolled.
+    pub sixes: i64,
+    /// Pieces of their colours at the goal when their games ended.
+    pub home: i64,
 }
 
 /// One of a player's latest finished games (their record's `recent`).
@@ -637,6 +657,20 @@ pub struct DataExport {
     pub local_players: Vec<ExportedLocalPlayer>,
     /// Every game you left while it ran (a bot played your seat on; it counts as a loss), oldest first.
     pub games_left: Vec<ExportedLeftGame>,
+    /// Your figures in every finished game that kept them, per seat you held to its end, newest first
+    /// (what your record adds up).
+    pub figures: Vec<ExportedFigures>,
+}
+
+/// Your figures in one finished game (`DataExport::figures`), as its `result.seats` entry of your seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedFigures {
+    pub game_id: String,
+    pub seat: i64,
+    pub captures: i32,
+    pub captured: i32,
+    pub sixes: i32,
+    pub home: i32,
 }
 
 /// A game you left while it ran (`DataExport::games_left`).

@@ -301,6 +301,35 @@ impl TestServer {
     }
 }
 
+/// SHA-256 hex of a token, as the server stores it (players written straight into an old database).
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// Makes the database at `url` as an older server left it: `migrations` (a folder of this package's
+/// parent, e.g. `../migrations/sqlite`) run up to `version`, then `data` written.
+pub async fn old_database<DB>(url: &str, migrations: &str, version: i64, data: &str)
+where
+    DB: sqlx::Database,
+    DB::Connection: sqlx::migrate::Migrate,
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+{
+    let pool = sqlx::Pool::<DB>::connect(url).await.unwrap();
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(migrations);
+    sqlx::migrate::Migrator::new(folder)
+        .await
+        .unwrap()
+        .run_to(version, &pool)
+        .await
+        .unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(data.to_owned()))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
 /// Status plus JSON body (`Null` if the body is not JSON).
 pub async fn status_and_json(resp: Response) -> (StatusCode, Value) {
     let status = resp.status();

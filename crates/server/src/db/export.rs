@@ -56,7 +56,32 @@ pub struct ExportLeftGameRow {
     pub left_at: i64,
 }
 
+/// The player's figures in one finished game, at the seat they held.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportFiguresRow {
+    pub game_id: String,
+    pub seat: i64,
+    pub captures: i32,
+    pub captured: i32,
+    pub sixes: i32,
+    pub home: i32,
+}
+
 impl Db {
+    /// The player's figures in each finished game that has them, per seat they held, newest first.
+    pub async fn export_figures(&self, player_id: &str) -> Result<Vec<ExportFiguresRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportFiguresRow>(
+                "SELECT f.game_id, f.seat, f.captures, f.captured, f.sixes, f.home \
+                 FROM game_seat_figures f JOIN games g ON g.id = f.game_id \
+                 WHERE f.player_id = $1 ORDER BY g.finished_at DESC, f.game_id, f.seat",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// The games the player left while they ran, oldest first.
     pub async fn export_games_left(
         &self,

@@ -6,6 +6,7 @@ use sqlx::types::Json;
 use super::rooms::{SeatRow, seat_update};
 use super::{Db, DbError, on_pool};
 use crate::ratings::{self, RatedSeat, Skill, is_rated};
+use crate::rooms::tally::SeatTally;
 
 /// A person's rating change in a rated game (the `ratings` of its stored result).
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -111,6 +112,24 @@ pub struct RecordRow {
     pub wins_with_people: i64,
     /// When the latest of them finished, Unix ms.
     pub last_finished_at: i64,
+}
+
+/// A player's figures over their finished games of one rule set that have figures (their record).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct FiguresRow {
+    /// The rule set's name.
+    pub rules: String,
+    /// Finished games of these rules with the player's figures (games finished before figures were
+    /// kept, and games they left, have none).
+    pub games: i64,
+    /// Pieces they sent back to base.
+    pub captures: i64,
+    /// Pieces of theirs sent back to base.
+    pub captured: i64,
+    /// Sixes they rolled.
+    pub sixes: i64,
+    /// Pieces of theirs at the goal when their games ended.
+    pub home: i64,
 }
 
 /// One finished game of a player (their record's recent games).
@@ -230,8 +249,9 @@ impl Db {
     /// Records the result, reveals the seed (it stays in its column; API types
     /// show it once `finished_at` is set), marks the room `finished`, writes the result of each
     /// person seated (`player_results`: their own record, and the leaderboard when at least two sat)
-    /// and, when the game is rated (see [`crate::ratings`]), updates their ratings, all in one
-    /// transaction. `sides` is the side of each seat. Returns the result as stored: `result` with, for a
+    /// with their seat's `figures` (`game_seat_figures`: what their record adds up) and, when the game is
+    /// rated (see [`crate::ratings`]), updates their ratings, all in one transaction. `sides` is the side
+    /// of each seat. Returns the result as stored: `result` with, for a
     /// rated game, `ratings` (each person's seat and rating before and after), and the people's ratings
     /// as the game left them, read in the same transaction.
     #[allow(clippy::too_many_arguments)]
@@ -244,6 +264,7 @@ impl Db {
         house_rules: bool,
         sides: &[u8],
         winner_side: u8,
+        figures: &[SeatTally],
     ) -> Result<Finished, DbError> {
         let mut now_rated: Vec<SeatRating> = Vec::new();
         on_pool!(self, pool => {
@@ -271,6 +292,28 @@ impl Db {
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
+            // Each seat's figures belong to the person holding it at the end; a seat left is a bot's by
+            // then, so a leaver gets none (the bot played part of the game for it).
+            for (seat, player_id) in &people {
+                let Some(tally) = figures.iter().find(|t| i64::from(t.seat) == *seat) else {
+                    continue;
+                };
+                // Stored once already (the game replayed after a restart): the same figures.
+                sqlx::query(
+                    "INSERT INTO game_seat_figures \
+                     (game_id, seat, player_id, captures, captured, sixes, home) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                )
+                .bind(game_id)
+                .bind(seat)
+                .bind(player_id)
+                .bind(count(tally.captures))
+                .bind(count(tally.captured))
+                .bind(count(tally.sixes))
+                .bind(i32::from(tally.home))
+                .execute(&mut *tx)
+                .await?;
+            }
             let left_seats: Vec<i64> = leavers.iter().map(|(seat, _)| *seat).collect();
             let held: Vec<i64> = people.iter().map(|(seat, _)| *seat).collect();
             people.extend(leavers.into_iter().filter(|(seat, _)| !held.contains(seat)));
@@ -575,6 +618,23 @@ impl Db {
         }))
     }
 
+    /// A player's figures per rule set, over the games of their record that have them (the seats they
+    /// held in them), in the order of the rule sets' names.
+    pub async fn player_figures(&self, player_id: &str) -> Result<Vec<FiguresRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, FiguresRow>(
+                "SELECT r.rules, COUNT(DISTINCT f.game_id) AS games, SUM(f.captures) AS captures, \
+                 SUM(f.captured) AS captured, SUM(f.sixes) AS sixes, SUM(f.home) AS home \
+                 FROM game_seat_figures f \
+                 JOIN player_results r ON r.game_id = f.game_id AND r.player_id = f.player_id \
+                 WHERE f.player_id = $1 GROUP BY r.rules ORDER BY r.rules",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// A player's `limit` latest finished games, newest first.
     pub async fn player_results(
         &self,
@@ -623,4 +683,9 @@ impl Db {
             .await?
         }))
     }
+}
+
+/// A count of a seat's figures as stored (INTEGER); no game comes near its limit.
+fn count(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
 }

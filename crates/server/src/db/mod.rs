@@ -39,8 +39,8 @@ pub use accounts::AccountRow;
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
 pub use games::{
-    Finished, GameRow, LeaderRow, LogRow, NewGame, RatingChangeRow, RatingRow, RecordRow,
-    ResultRow, SeatRating,
+    FiguresRow, Finished, GameRow, LeaderRow, LogRow, NewGame, RatingChangeRow, RatingRow,
+    RecordRow, ResultRow, SeatRating,
 };
 pub use players::PlayerRow;
 pub use reports::{ReportRow, Reported};

@@ -210,13 +210,14 @@ impl Table {
         let winner_seats: Vec<u8> = (0..layout.n_seats)
             .filter(|&s| sides[usize::from(s)] == side)
             .collect();
+        let figures = self.tally.at_end(&self.game);
         let finished = db
             .finish_game(
                 &self.game_id,
                 json!({
                     "winner_side": side,
                     "winner_seats": &winner_seats,
-                    "seats": self.tally.at_end(&self.game),
+                    "seats": &figures,
                 }),
                 now_ms(),
                 self.game.rules().name(),
@@ -224,6 +225,7 @@ impl Table {
                 *self.game.options() != self.game.rules().options_for(self.game.mode()),
                 sides,
                 side,
+                &figures,
             )
             .await?;
         self.result = Some(finished.result);

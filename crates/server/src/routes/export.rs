@@ -12,12 +12,12 @@ use crate::db::now_ms;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
 use crate::model::{
-    DataExport, ExportedAccount, ExportedLeftGame, ExportedLocalPlayer, ExportedMessage,
-    ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, Rating,
+    DataExport, ExportedAccount, ExportedFigures, ExportedLeftGame, ExportedLocalPlayer,
+    ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, Rating,
 };
 
-/// Everything the server keeps about you: player, account, rooms, results, ratings, chat messages and
-/// reports. Served as a file to download (`parchis-data-<id>.json`).
+/// Everything the server keeps about you: player, account, rooms, results and your figures in them,
+/// ratings, chat messages and reports. Served as a file to download (`parchis-data-<id>.json`).
 #[utoipa::path(get, path = "/api/players/me/export", tag = "players",
     security(("bearer" = [])),
     responses(
@@ -37,6 +37,7 @@ pub async fn export_me(
     let reports = db.export_reports(&me.id).await?;
     let local_players = db.export_local_players(&me.id).await?;
     let games_left = db.export_games_left(&me.id).await?;
+    let figures = db.export_figures(&me.id).await?;
     let export = DataExport {
         exported_at: now_ms(),
         account: account.map(|a| ExportedAccount {
@@ -101,6 +102,17 @@ pub async fn export_me(
                 room_id: l.room_id,
                 seat: l.seat,
                 left_at: l.left_at,
+            })
+            .collect(),
+        figures: figures
+            .into_iter()
+            .map(|f| ExportedFigures {
+                game_id: f.game_id,
+                seat: f.seat,
+                captures: f.captures,
+                captured: f.captured,
+                sixes: f.sixes,
+                home: f.home,
             })
             .collect(),
         player: ExportedPlayer {

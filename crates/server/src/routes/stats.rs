@@ -1,7 +1,8 @@
-//! Players' records, per rule set: every finished game they sat at (against bots too), and apart the
-//! ones with other people (what the leaderboard counts). `GET /api/players/me/stats` is your own;
-//! `GET /api/accounts/{username}/stats` anyone's with an account (what a leaderboard name opens), and
-//! `GET /api/accounts/{username}/ratings` how their rated games moved their rating in one rule set.
+//! Players' records, per rule set: every finished game they sat at (against bots too), apart the ones
+//! with other people (what the leaderboard counts), and their end-of-game figures added up.
+//! `GET /api/players/me/stats` is your own; `GET /api/accounts/{username}/stats` anyone's with an account
+//! (what a leaderboard name opens), and `GET /api/accounts/{username}/ratings` how their rated games moved
+//! their rating in one rule set.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -10,11 +11,12 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::AppState;
-use crate::db::{AccountRow, RatingRow, RecordRow, ResultRow};
+use crate::db::{AccountRow, FiguresRow, RatingRow, RecordRow, ResultRow};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
 use crate::model::{
-    MyStats, PlayerStats, Rating, RatingHistory, RatingPoint, RecentGame, RuleSetStats,
+    MyStats, PlayerStats, Rating, RatingHistory, RatingPoint, RecentGame, RecordFigures,
+    RuleSetStats,
 };
 use crate::ratings::points;
 use crate::settings::RuleSet;
@@ -87,7 +89,7 @@ pub async fn rating_history(
     }))
 }
 
-/// Your finished games and wins, per rule set played.
+/// Your finished games and wins, per rule set played, with your figures in them added up.
 #[utoipa::path(get, path = "/api/players/me/stats", tag = "players",
     security(("bearer" = [])),
     responses(
@@ -135,16 +137,34 @@ pub async fn player_stats(
 /// A player's record: per rule set, the totals and the latest games.
 async fn record_of(state: &AppState, player_id: &str) -> Result<MyStats, AppError> {
     let rows = state.db.player_record(player_id).await?;
+    let figures = state.db.player_figures(player_id).await?;
     let latest = state.db.player_results(player_id, RECENT).await?;
     let ratings = state.db.player_ratings(player_id).await?;
-    Ok(record(rows, latest, &ratings))
+    Ok(record(rows, &figures, latest, &ratings))
 }
 
 /// The rows of a record, with their totals.
-fn record(rows: Vec<RecordRow>, latest: Vec<ResultRow>, ratings: &[RatingRow]) -> MyStats {
+fn record(
+    rows: Vec<RecordRow>,
+    figures: &[FiguresRow],
+    latest: Vec<ResultRow>,
+    ratings: &[RatingRow],
+) -> MyStats {
     let rules: Vec<RuleSetStats> = rows
         .into_iter()
         .map(|row| RuleSetStats {
+            // No row: none of these games kept figures (all zero, `games` 0 saying so).
+            figures: figures
+                .iter()
+                .find(|f| f.rules == row.rules)
+                .map(|f| RecordFigures {
+                    games: f.games,
+                    captures: f.captures,
+                    captured: f.captured,
+                    sixes: f.sixes,
+                    home: f.home,
+                })
+                .unwrap_or_default(),
             games: row.games,
             wins: row.wins,
             games_with_people: row.games_with_people,

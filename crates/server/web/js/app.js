@@ -505,7 +505,7 @@ function leaderboardCard() {
 /** The rooms you sit in: games to resume first, then rooms waiting to start, then results. */
 function myRoomsCard() {
   const list = h('ul.rooms', { id: 'my-rooms' });
-  // Your record per rule set played: every finished game, and apart those against people.
+  // Your record per rule set played: every finished game, apart those against people, and your figures.
   const stats = h('ul.stats', { id: 'my-stats', 'aria-label': t('my_stats') });
   const card = h('section.card.hidden', { 'aria-labelledby': 'my-rooms-h' }, h('h2', { id: 'my-rooms-h' }, t('my_games')), stats, list);
   const load = async () => {

@@ -9,14 +9,23 @@ const RULE_SETS = ['playgridia', 'ludoteka', 'morocco'];
 
 /**
  * One line per rule set played: games and wins, apart those against people, and the skill rating in those
- * rules (marked while provisional) once a rated game was played.
+ * rules (marked while provisional) once a rated game was played; under it the figures of those games added
+ * up by the server, with how many games they cover (none when no game kept figures).
  */
 export function recordItems(rules) {
   return rules.map((r) => h('li', { 'data-rules': r.rules },
     h('strong', t('rulesets.' + r.rules)), ' ',
     h('span', t('stats_line', { games: r.games, wins: r.wins, pct: Math.round((100 * r.wins) / r.games) })),
     r.games_with_people ? h('span.muted', ` · ${t('stats_people', { games: r.games_with_people, wins: r.wins_with_people })}`) : null,
-    r.rating ? [' ', ratingChip(r.rating)] : null));
+    r.rating ? [' ', ratingChip(r.rating)] : null,
+    recordFigures(r.figures)));
+}
+
+/** The line of a rule set's figures, or nothing when none of its games kept them. */
+function recordFigures(f) {
+  if (!f || !f.games) return null;
+  return h('span.record-figures', { 'data-figures-games': f.games, title: t('record_figures_hint') },
+    t('record_figures', { captures: f.captures, captured: f.captured, sixes: f.sixes, home: f.home, games: f.games }));
 }
 
 /** The latest finished games, newest first: rules, result, the rating change of a rated one, company and the replay. */
