@@ -3,12 +3,14 @@
 //! queue and local replies to the socket; ping it now and then).
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::rooms::RoomLink;
 use crate::rooms::protocol::{self, CommandError, Outbound};
@@ -28,9 +30,9 @@ const SILENT_PINGS: u32 = 3;
 pub struct Limits {
     /// Commands per second (burst the same) before the connection is closed as a flood.
     pub messages_per_second: u32,
-    /// How often the writer pings the client (`None`: never). The reader closes the connection when
-    /// nothing, not even a pong, arrives for [`SILENT_PINGS`] of these: a peer that vanished without a
-    /// close (a phone out of signal) would otherwise keep its seat "connected" until TCP gives up.
+    /// How often the writer pings the client (`None`: never). The connection is closed when
+    /// nothing, not even a pong, arrived during [`SILENT_PINGS`] of these: a peer that vanished without
+    /// a close (a phone out of signal) would otherwise keep its seat "connected" until TCP gives up.
     pub ping_every: Option<Duration>,
 }
 
@@ -44,7 +46,18 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
     // Replies the connection makes itself (malformed input, closes): no room involved.
     let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
 
+    // Frames received so far, counted by the reader and looked at by the writer at each ping (a counter
+    // rather than a timer per frame: nothing to arm or cancel on the way of every message).
+    let heard = Arc::new(AtomicU64::new(0));
+    let heard_by_reader = Arc::clone(&heard);
+    // The writer tells the reader that the peer went silent; the reader then closes the connection the
+    // way it closes any other (the close frame sent, then the peer's answer awaited).
+    let (went_silent, mut silent) = oneshot::channel::<()>();
+
     let mut writer = tokio::spawn(async move {
+        let mut heard_at_ping = 0;
+        let mut silent_pings = 0;
+        let mut went_silent = Some(went_silent);
         let mut pings = limits.ping_every.map(|every| {
             // The first tick of an interval is at once: start one period from now.
             let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
@@ -61,7 +74,14 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                 // A closed room queue means the room dropped us for reading too slowly.
                 room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
                 _ = next_ping(&mut pings) => {
-                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    let now_heard = heard.load(Ordering::Relaxed);
+                    silent_pings = if now_heard == heard_at_ping { silent_pings + 1 } else { 0 };
+                    heard_at_ping = now_heard;
+                    if silent_pings >= SILENT_PINGS {
+                        if let Some(tell) = went_silent.take() {
+                            let _ = tell.send(());
+                        }
+                    } else if sink.send(Message::Ping(Default::default())).await.is_err() {
                         break 'run;
                     }
                     continue 'run;
@@ -104,19 +124,18 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
     let reader = async move {
         let per_second = NonZeroU32::new(limits.messages_per_second).unwrap_or(NonZeroU32::MIN);
         let limiter = RateLimiter::direct(Quota::per_second(per_second));
-        let silence = limits.ping_every.map(|every| every * SILENT_PINGS);
         loop {
-            let frame = match silence {
-                Some(limit) => match tokio::time::timeout(limit, stream.next()).await {
-                    Ok(frame) => frame,
-                    Err(_) => {
-                        let _ = local_tx.try_send(Outbound::Close(1001, "no_pong"));
-                        break;
-                    }
-                },
-                None => stream.next().await,
+            let frame = tokio::select! {
+                biased;
+                frame = stream.next() => frame,
+                // Only ever sent when pings are on (the writer, gone, also ends it).
+                _ = &mut silent => {
+                    let _ = local_tx.try_send(Outbound::Close(1001, "no_pong"));
+                    break;
+                }
             };
             let Some(frame) = frame else { break };
+            heard_by_reader.fetch_add(1, Ordering::Relaxed);
             let message = match frame {
                 Ok(message) => message,
                 Err(err) => {
