@@ -72,6 +72,17 @@ async fn behind_a_trusted_proxy_each_forwarded_address_has_its_own_allowance() {
         StatusCode::CREATED,
         "another player behind the same proxy"
     );
+    // A proxy that appends (nginx's `$proxy_add_x_forwarded_for`) leaves what the client wrote first:
+    // only the address the proxy saw counts, so made-up ones in front of it buy nothing.
+    for forged in ["198.51.100.7", "198.51.100.8, 10.9.9.9"] {
+        assert_eq!(
+            register(&server, "C", Some(&format!("{forged}, 203.0.113.1")))
+                .await
+                .status(),
+            StatusCode::TOO_MANY_REQUESTS,
+            "{forged} written by the client"
+        );
+    }
     server.finish().await;
 }
 

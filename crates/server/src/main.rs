@@ -50,10 +50,16 @@ async fn main() -> std::process::ExitCode {
         log_format,
         config,
     } = Cli::parse();
-    let logs = tracing_subscriber::fmt().with_env_filter(
-        tracing_subscriber::EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| "info,sqlx=warn".into()),
-    );
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        // Colours for a terminal only: in a file or the journal their escapes make lines unreadable.
+        .with_ansi(
+            std::io::IsTerminal::is_terminal(&std::io::stdout())
+                && std::env::var_os("NO_COLOR").is_none(),
+        );
     match log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),

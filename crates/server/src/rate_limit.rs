@@ -22,8 +22,8 @@ use crate::error::AppError;
 /// How often addresses not seen for a while are forgotten (the limiter keeps one entry per address).
 pub const FORGET_EVERY: Duration = Duration::from_secs(60);
 
-/// The client's address: the peer's, or (behind a reverse proxy that sets them) the one in
-/// `X-Forwarded-For` / `X-Real-IP` / `Forwarded`.
+/// The client's address: the peer's, or (behind a reverse proxy that sets them) the last one in
+/// `X-Forwarded-For`, else `X-Real-IP` / `Forwarded`.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp {
     /// Read the forwarding headers (only safe behind a proxy that overwrites them).
@@ -35,7 +35,14 @@ impl KeyExtractor for ClientIp {
 
     fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
         let found = if self.trust_forwarded {
-            SmartIpKeyExtractor.extract(req)
+            match req.headers().get_all("x-forwarded-for").iter().next_back() {
+                // A proxy appends the address it saw to what the client sent: the last address is the
+                // only one the client did not write (a proxy that overwrites the header leaves just
+                // that one). Unreadable, it is the peer's, never an earlier one the client chose.
+                Some(header) => last_forwarded(header).ok_or(GovernorError::UnableToExtractKey),
+                None => SmartIpKeyExtractor.extract(req),
+            }
+            .or_else(|_| PeerIpKeyExtractor.extract(req))
         } else {
             PeerIpKeyExtractor.extract(req)
         };
@@ -43,6 +50,18 @@ impl KeyExtractor for ClientIp {
         // one client rather than refuse them all.
         Ok(found.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
     }
+}
+
+/// The last address of an `X-Forwarded-For` header line.
+fn last_forwarded(header: &axum::http::HeaderValue) -> Option<IpAddr> {
+    header
+        .to_str()
+        .ok()?
+        .rsplit(',')
+        .next()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// The limiter's configuration, shared by the layer and the task that forgets old addresses.
