@@ -34,18 +34,18 @@ impl KeyExtractor for ClientIp {
     type Key = IpAddr;
 
     fn extract<T>(&self, req: &Request<T>) -> Result<IpAddr, GovernorError> {
-        let found = if self.trust_forwarded {
+        let forwarded = if self.trust_forwarded {
             match req.headers().get_all("x-forwarded-for").iter().next_back() {
                 // A proxy appends the address it saw to what the client sent: the last address is the
                 // only one the client did not write (a proxy that overwrites the header leaves just
                 // that one). Unreadable, it is the peer's, never an earlier one the client chose.
-                Some(header) => last_forwarded(header).ok_or(GovernorError::UnableToExtractKey),
-                None => SmartIpKeyExtractor.extract(req),
+                Some(header) => last_forwarded(header),
+                None => SmartIpKeyExtractor.extract(req).ok(),
             }
-            .or_else(|_| PeerIpKeyExtractor.extract(req))
         } else {
-            PeerIpKeyExtractor.extract(req)
+            None
         };
+        let found = forwarded.or_else(|| PeerIpKeyExtractor.extract(req).ok());
         // Served without peer addresses (an embedding that does not pass them): count every request as
         // one client rather than refuse them all.
         Ok(found.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
