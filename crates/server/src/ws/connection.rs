@@ -31,7 +31,7 @@ pub struct Limits {
     /// Commands per second (burst the same) before the connection is closed as a flood.
     pub messages_per_second: u32,
     /// How often the writer pings the client (`None`: never). The connection is closed when
-    /// nothing, not even a pong, arrived during [`SILENT_PINGS`] of these: a peer that vanished without
+    /// nothing, not even a pong, arrived during three of these (`SILENT_PINGS`): a peer that vanished without
     /// a close (a phone out of signal) would otherwise keep its seat "connected" until TCP gives up.
     pub ping_every: Option<Duration>,
 }
