@@ -2,7 +2,7 @@
 //! two sides), shown in the game's result, the players' records and a leaderboard by rating.
 mod common;
 
-use common::game::{members_play, my_game, play_through, two_play};
+use common::game::{members_play, my_game, play_through, two_play, two_started};
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
@@ -122,18 +122,7 @@ async fn rated_game(server: TestServer) {
 async fn started_two(server: &TestServer) -> (Player, Player, String) {
     let ana = server.member("Ana").await;
     let bea = server.member("Bea").await;
-    let room = server.room(&ana, quick_two()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = server
-        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let (room, _) = two_started(server, &ana, &bea, quick_two()).await;
     (ana, bea, room)
 }
 

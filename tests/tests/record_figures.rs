@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::game::{play_through, record, two_play};
+use common::game::{play_through, record, two_play, two_started};
 use common::ws::WsClient;
 use common::{Player, TestServer, old_database, quick_two, token_hash};
 use serde_json::{Value, json};
@@ -210,19 +210,7 @@ async fn a_seat_played_at_your_device_or_left_to_a_bot_adds_nothing_to_your_figu
     // seat on); Cai's seat counts for him.
     let cai = server.player("Cai").await;
     let bea = server.player("Bea").await;
-    let room = server.room(&cai, quick_two()).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(&bea, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = server
-        .post_as(&cai, &format!("/api/rooms/{room}/start"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let left = body["game_id"].as_str().unwrap().to_owned();
+    let (room, left) = two_started(&server, &cai, &bea, quick_two()).await;
     let (status, body) = server
         .post_as(&bea, &format!("/api/rooms/{room}/leave"), json!({}))
         .await;

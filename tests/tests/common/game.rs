@@ -156,6 +156,29 @@ pub async fn members_play(server: &TestServer, settings: Value) -> (Player, Play
     (ana, bea, game)
 }
 
+/// `first` makes a room of `settings`, `second` joins it and `first` starts it: `(room, game)` ids.
+pub async fn two_started(
+    server: &TestServer,
+    first: &Player,
+    second: &Player,
+    settings: Value,
+) -> (String, String) {
+    let room = server.room(first, settings).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(second, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .post_as(first, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let game = body["game_id"].as_str().unwrap().to_owned();
+    (room, game)
+}
+
 /// `first` makes a room of `settings`, `second` joins it and never connects (a bot covers their seat
 /// after the away grace), and `first` plays it through: the game as `first`'s list of rooms shows it.
 pub async fn two_play(
