@@ -22,7 +22,8 @@ pub struct Bot {
 impl Bot {
     #[new]
     #[pyo3(signature = (level = "greedy", seed = 0))]
-    fn new(level: &str, seed: u64) -> PyResult<Self> {
+    fn new(level: &str, seed: i128) -> PyResult<Self> {
+        let seed = crate::seed_bits(seed);
         let level: Level = level.parse().map_err(errors::bad_level)?;
         Ok(Bot {
             level,

@@ -77,3 +77,10 @@ pub(crate) fn bad_house_rule(key: &str) -> PyErr {
         format!("house rule `{key}` must be a str, an int or a bool"),
     )
 }
+
+pub(crate) fn bad_house_rule_name(key: &Bound<'_, PyAny>) -> PyErr {
+    raise::<SetupError>(
+        "bad_option",
+        format!("house rule names are strings, not {key:?}"),
+    )
+}

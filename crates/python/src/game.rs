@@ -47,7 +47,7 @@ impl Game {
     fn new(
         rules: &str,
         mode: &str,
-        players: Option<u8>,
+        players: Option<i64>,
         house_rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules: RuleSet = rules.parse().map_err(errors::setup)?;
@@ -55,7 +55,9 @@ impl Game {
         let mut pairs = Vec::new();
         if let Some(house_rules) = house_rules {
             for (key, value) in house_rules.iter() {
-                let key: String = key.extract()?;
+                let key: String = key
+                    .extract()
+                    .map_err(|_| errors::bad_house_rule_name(&key))?;
                 let value = house_rule_value(&key, &value)?;
                 pairs.push((key, value));
             }
@@ -64,7 +66,11 @@ impl Game {
             .options_for(mode)
             .with_house_rules(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| errors::setup(e.into()))?;
-        let players = players.unwrap_or_else(|| mode.default_players());
+        let players = match players {
+            None => mode.default_players(),
+            // A count past a byte is as wrong as 7: the rules crate names the counts the mode allows.
+            Some(n) => u8::try_from(n).unwrap_or(u8::MAX),
+        };
         let inner = parchis_rules::Game::with_options(rules, mode, players, options)
             .map_err(errors::setup)?;
         Ok(Game { inner })
@@ -215,7 +221,8 @@ impl Game {
     /// Plays the game to its end in place, with dice and moves drawn uniformly from a generator seeded by
     /// `seed` (the same seed, the same game), and returns the winning side: a native random rollout for
     /// Monte Carlo search. Returns at once when the game is already over.
-    fn playout(&mut self, py: Python<'_>, seed: u64) -> u8 {
+    fn playout(&mut self, py: Python<'_>, seed: i128) -> u8 {
+        let seed = crate::seed_bits(seed);
         let mut g = self.inner;
         let (played, side) = py.detach(move || {
             let mut rng = SmallRng::seed_from_u64(seed);
@@ -261,7 +268,9 @@ impl Game {
     }
 
     /// Plays the legal move at `index` in `legal_moves()` and returns the events.
-    fn play_index<'py>(&mut self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn play_index<'py>(&mut self, py: Python<'py>, index: i64) -> PyResult<Bound<'py, PyAny>> {
+        // A negative number is past the list as much as a large one.
+        let index = usize::try_from(index).unwrap_or(usize::MAX);
         let events = self.inner.play_legal(index).map_err(errors::play)?;
         events_to_py(py, &events)
     }

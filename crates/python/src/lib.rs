@@ -11,6 +11,12 @@ mod game;
 
 use pyo3::prelude::*;
 
+/// A seed as the generators take it: any Python int from −2¹²⁷ up, kept to its low 64 bits (so −1 and
+/// 2⁶⁴ − 1 are the same seed), since seeds are commonly drawn signed or with `getrandbits(64)`.
+pub(crate) fn seed_bits(seed: i128) -> u64 {
+    seed as u64
+}
+
 #[pymodule]
 fn parchis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

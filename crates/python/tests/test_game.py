@@ -32,6 +32,14 @@ def test_a_five_brings_a_piece_out_and_exiting_is_the_only_move_in_playgridia():
     assert game.legal_moves() == ["y2:h-5"]
 
 
+def test_house_rules_change_the_game_and_show_in_its_notation():
+    plain = parchis.Game("ludoteka", "pairs")
+    house = parchis.Game("ludoteka", "pairs", house_rules={"capture_bonus": 10, "three_sixes": "off", "lane_blockades": True})
+    assert house != plain
+    assert parchis.Game.parse(str(house)) == house
+    assert house.view()["options"]["capture_bonus"] == 10 and plain.view()["options"]["capture_bonus"] == 20
+
+
 def test_a_house_rule_that_makes_exiting_optional_lets_the_piece_on_the_circuit_move_too():
     game = parchis.Game("playgridia", "individual", 4, house_rules={"exit_mandatory": False})
     game = parchis.Game.parse(str(game).replace("y:h,h,h,h", "y:20,h,h,h"))
@@ -57,6 +65,7 @@ def test_a_capture_sends_the_piece_home_and_grants_a_count_of_20_to_play_next():
         (lambda g: g.roll(0), "bad_die"),
         (lambda g: g.roll(300), "bad_die"),
         (lambda g: g.play_index(0), "must_roll"),
+        (lambda g: g.roll(-2), "bad_die"),
     ],
 )
 def test_a_refused_action_names_its_code_and_leaves_the_game_unchanged(action, code):
@@ -87,9 +96,11 @@ def test_an_illegal_or_unreadable_move_is_refused_with_its_code_and_changes_noth
     with pytest.raises(parchis.PlayError) as refused:
         game.roll(3)
     assert refused.value.code == "must_move"
-    with pytest.raises(parchis.PlayError) as refused:
-        game.play_index(1)
-    assert refused.value.code == "no_such_move"
+    for index in (1, -1, 2**70):
+        with pytest.raises((parchis.PlayError, OverflowError)) as refused:
+            game.play_index(index)
+        if index < 2**63:
+            assert refused.value.code == "no_such_move"
     assert str(game) == before
 
 
@@ -103,6 +114,9 @@ def test_an_illegal_or_unreadable_move_is_refused_with_its_code_and_changes_noth
         (("playgridia", "individual"), {"house_rules": {"no_such_rule": "1"}}, "bad_option"),
         (("playgridia", "individual"), {"house_rules": {"pieces_per_colour": 6}}, "bad_option"),
         (("playgridia", "individual"), {"house_rules": {"capture_bonus": 2.5}}, "bad_option"),
+        (("playgridia", "individual"), {"house_rules": {3: "1"}}, "bad_option"),
+        (("playgridia", "individual", 300), {}, "bad_player_count"),
+        (("playgridia", "individual", -1), {}, "bad_player_count"),
     ],
 )
 def test_a_game_that_cannot_be_set_up_is_refused_with_its_code(args, kwargs, code):
@@ -148,4 +162,5 @@ def test_a_playout_plays_to_the_end_the_same_way_for_the_same_seed():
     assert first == second and first.is_over and first.winner == side
     assert first.phase == "over" and first.legal_count == 0
     assert first.playout(12) == side, "a finished game stays finished"
+    assert parchis.Game().playout(-1) == parchis.Game().playout(2**64 - 1), "seeds are taken modulo 2**64"
     assert max(first.progress()) == 72
