@@ -25,8 +25,8 @@ fn house_rule_value(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(if b.is_true() { "1" } else { "0" }.to_string())
     } else if let Ok(i) = value.cast::<PyInt>() {
         Ok(i.to_string())
-    } else if let Ok(s) = value.cast::<PyString>() {
-        Ok(s.to_str()?.to_string())
+    } else if value.is_instance_of::<PyString>() {
+        value.extract::<String>()
     } else {
         Err(errors::bad_house_rule(key))
     }
