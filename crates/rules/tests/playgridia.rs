@@ -58,6 +58,20 @@ fn coming_out_onto_two_pieces_with_an_opponent_captures_the_last_arrived_opponen
 }
 
 #[test]
+fn coming_out_onto_an_opponents_blockade_on_your_exit_captures_the_one_that_arrived_last() {
+    let mut g = four("h,h,h,30", "5,5',h,h", HOME, HOME);
+    roll(&mut g, 5);
+    let ev = play(&mut g, "y1:h-5");
+    assert!(has(
+        &ev,
+        |e| matches!(e, Event::Captured { piece, .. } if piece.to_string() == "b2")
+    ));
+    assert_eq!(place(&g, "b1"), Place::Square(5), "the first arrived stays");
+    assert_eq!(place(&g, "b2"), Place::Home);
+    assert_eq!(g.phase(), Phase::Count { amount: 20 });
+}
+
+#[test]
 fn coming_out_onto_your_piece_and_an_opponent_captures_the_opponent() {
     let mut g = four("5,h,h,h", "5',h,h,h", HOME, HOME);
     roll(&mut g, 5);
@@ -149,6 +163,23 @@ fn three_sixes_spare_a_piece_already_in_its_lane() {
 }
 
 #[test]
+fn three_sixes_leave_a_piece_that_has_already_arrived_where_it_is() {
+    let mut g = game(
+        "playgridia individual/4 y:goal,37,40,50/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=2,last=y1,six=y1,extra=0,first=-",
+    );
+    let ev = roll(&mut g, 6);
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::ThreeSixes {
+            sent_home: None,
+            ..
+        }
+    )));
+    assert_eq!(place(&g, "y1"), Place::Goal);
+    assert_eq!(g.seat(), 1, "the turn still ends");
+}
+
+#[test]
 fn the_last_piece_moved_includes_a_piece_moved_with_a_count_of_twenty() {
     let mut g = four("20,40,h,h", "32,h,h,h", HOME, HOME);
     roll(&mut g, 6);
@@ -164,6 +195,29 @@ fn the_last_piece_moved_includes_a_piece_moved_with_a_count_of_twenty() {
     ));
     assert_eq!(place(&g, "y2"), Place::Home);
     assert_eq!(place(&g, "y1"), Place::Square(32));
+}
+
+#[test]
+fn three_sixes_after_a_count_of_ten_send_home_the_piece_moved_by_the_count() {
+    // No piece in base: each six counts 7. The second six brings y1 home; y2 plays the count of 10.
+    let mut g = four("l1,20,40,goal", HOME, HOME, HOME);
+    roll(&mut g, 6);
+    play(&mut g, "y3:40-47");
+    roll(&mut g, 6);
+    let ev = play(&mut g, "y1:l1-goal");
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::BonusGranted { amount: 10, .. }
+    )));
+    play(&mut g, "y2:20-30");
+    let ev = roll(&mut g, 6);
+    assert!(has(
+        &ev,
+        |e| matches!(e, Event::ThreeSixes { sent_home: Some(p), from: Some(Place::Square(30)), .. } if p.to_string() == "y2")
+    ));
+    assert_eq!(place(&g, "y2"), Place::Home);
+    assert_eq!(place(&g, "y3"), Place::Square(47));
+    assert_eq!(g.seat(), 1);
 }
 
 #[test]
@@ -224,6 +278,26 @@ fn a_rolled_six_must_open_one_of_your_blockades() {
         Err(PlayError::Illegal(IllegalMove::MustOpenBlockade))
     );
     assert_eq!(g, before, "a refused move changes nothing");
+}
+
+#[test]
+fn a_rolled_six_that_counts_seven_must_still_open_a_blockade() {
+    // No piece in base: the six counts 7, and it is still a rolled six.
+    let mut g = four("24,24',40,goal", HOME, HOME, HOME);
+    roll(&mut g, 6);
+    assert_eq!(legal(&g), sorted(&["y1:24-31", "y2:24-31"]));
+}
+
+#[test]
+fn in_pairs_a_rolled_six_does_not_force_your_partners_blockade_open() {
+    let mut g = game(
+        "playgridia pairs/4 y:10,h,h,h/b:h,h,h,h/r:30,30',h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 6);
+    assert_eq!(legal(&g), sorted(&["y1:10-16"]));
+    play(&mut g, "y1:10-16");
+    assert_eq!(place(&g, "r1"), Place::Square(30), "red's blockade stands");
+    assert_eq!(place(&g, "r2"), Place::Square(30));
 }
 
 #[test]
@@ -319,6 +393,20 @@ fn a_count_no_piece_can_use_exactly_is_lost() {
 }
 
 #[test]
+fn a_count_of_ten_that_no_piece_can_play_is_lost() {
+    // y2 in its lane is six steps from the goal; the pieces in base cannot use a count.
+    let mut g = four("l5,l2,h,h", HOME, HOME, HOME);
+    roll(&mut g, 3);
+    let ev = play(&mut g, "y1:l5-goal");
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::BonusLost { amount: 10, .. }
+    )));
+    assert_eq!(place(&g, "y2"), Place::Lane(2));
+    assert_eq!(g.seat(), 1);
+}
+
+#[test]
 fn a_count_can_capture_and_open_a_new_count() {
     let mut g = game(
         "playgridia individual/4 y:20,h,h,h/b:40,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=0,last=-,six=-,extra=0,first=-",
@@ -326,6 +414,31 @@ fn a_count_can_capture_and_open_a_new_count() {
     let ev = play(&mut g, "y1:20-40");
     assert!(has(&ev, |e| matches!(e, Event::Captured { .. })));
     assert_eq!(g.phase(), Phase::Count { amount: 20 });
+}
+
+#[test]
+fn counts_chain_through_an_arrival_a_count_of_twenty_reaching_the_goal_earns_a_ten() {
+    let mut g = four("50,56,h,h", "54,h,h,h", HOME, HOME);
+    roll(&mut g, 4);
+    play(&mut g, "y1:50-54"); // captures blue: count 20
+    let ev = play(&mut g, "y2:56-goal");
+    assert!(has(&ev, |e| matches!(e, Event::ReachedGoal { .. })));
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::BonusGranted { amount: 10, .. }
+    )));
+    assert_eq!(g.phase(), Phase::Count { amount: 10 });
+    assert_eq!(legal(&g), sorted(&["y1:54-64"]));
+}
+
+#[test]
+fn a_count_can_pass_no_blockade_and_never_brings_a_piece_out_of_base() {
+    // Green's blockade on 30 stops y1 (14 → 34) and y2 (20 → 40); y4 stays in base.
+    let mut g = four("10,20,45,h", "14,h,h,h", HOME, "30,30',h,h");
+    roll(&mut g, 4);
+    play(&mut g, "y1:10-14");
+    assert_eq!(g.phase(), Phase::Count { amount: 20 });
+    assert_eq!(legal(&g), sorted(&["y3:45-65"]));
 }
 
 #[test]
