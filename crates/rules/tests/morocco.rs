@@ -153,6 +153,25 @@ fn capture_by_six_keeps_the_reroll_when_the_colour_had_no_twelve() {
     assert_eq!((g.seat(), g.phase()), (0, Phase::Roll));
 }
 
+#[test]
+fn capture_by_six_keeps_the_reroll_when_all_four_are_in_play_but_no_twelve_is_legal() {
+    // All four blue pieces are in play, but yellow's blockade on 27 bars b1's and b2's 12 and the lane pieces
+    // would overshoot: the 6 is played, and its capture keeps the re-roll.
+    let mut g = at(FOUR, "b:18,19,l1,l2/y:24,27,27',h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    assert_legal(&g, &["b1:18-24"]);
+    let ev = play(&mut g, "b1");
+    assert!(captured(&ev, "y1"));
+    assert!(!ev.iter().any(|e| matches!(e, Event::RerollLost { .. })));
+    // The count of 20 cannot pass yellow's blockade either: lost, and seat 0 rolls again.
+    assert!(ev.contains(&Event::BonusLost {
+        seat: 0,
+        amount: 20
+    }));
+    assert!(ev.contains(&Event::ExtraRoll { seat: 0 }));
+    assert_eq!((g.seat(), g.phase()), (0, Phase::Roll));
+}
+
 // ----- capturing ----------------------------------------------------------------------------------------
 
 #[test]
@@ -292,6 +311,27 @@ fn a_blockade_opened_on_a_six_keeps_the_reroll() {
     }));
     assert!(ev.contains(&Event::ExtraRoll { seat: 0 }));
     assert!(!any_capture(&ev));
+}
+
+#[test]
+fn a_six_opens_a_blockade_whose_twelve_is_barred_by_six_even_when_other_pieces_have_a_twelve() {
+    // Ambiguity 18: all four blue pieces are in play; the blockade's 12 (20 → 32) is barred by yellow's
+    // blockade on 27 while b3 and b4 have legal 12s. Opening the blockade comes first (« doit d'abord
+    // ouvrir »), so it opens by 6 and keeps the re-roll.
+    let mut g = at(FOUR, "b:20,20',30,40/y:27,27',h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    assert_legal(&g, &["b1:20-26", "b2:20-26"]);
+    let wrong = g.parse_move("b3:30-42").unwrap();
+    assert_eq!(
+        g.play(wrong),
+        Err(PlayError::Illegal(IllegalMove::MustOpenBlockade))
+    );
+    let ev = play(&mut g, "b1:20-26");
+    assert!(ev.contains(&Event::BlockadeOpened {
+        at: Place::Square(20),
+        colour: parchis_rules::Colour::Blue
+    }));
+    assert!(ev.contains(&Event::ExtraRoll { seat: 0 }));
 }
 
 #[test]
@@ -509,6 +549,27 @@ fn with_two_players_coming_out_does_not_capture_your_own_other_colour() {
         at: Place::Square(5),
         colour: parchis_rules::Colour::Blue
     }));
+}
+
+#[test]
+fn with_two_players_yellow_coming_out_on_the_team_exit_captures_every_opponent_there_twenty_each() {
+    // Yellow comes out on blue's exit (5), where green and red stand: both go home, 20 each.
+    let mut g = at(TWO, "b:30,40,50,l1/y:h,h,h,h/g:5,h,h,h/r:5',h,h,h", 0);
+    roll(&mut g, 5);
+    assert_legal(&g, &["y1:h-5"]);
+    let ev = play(&mut g, "y1");
+    assert!(captured(&ev, "g1") && captured(&ev, "r1"));
+    assert_eq!(
+        count(&ev, |e| *e
+            == Event::BonusGranted {
+                seat: 0,
+                amount: 20
+            }),
+        2
+    );
+    assert_eq!(place(&g, "y1"), Place::Square(5));
+    assert_eq!(g.phase(), Phase::Count { amount: 20 });
+    assert_eq!(g.queued_counts(), &[20]);
 }
 
 #[test]
