@@ -426,6 +426,20 @@ fn stuck_player_moves_a_partner_piece() {
 }
 
 #[test]
+fn in_pairs_a_count_your_own_pieces_cannot_play_is_played_with_a_partner_piece() {
+    // Yellow captures on 64; 20 more would overshoot its goal and its other pieces are at home: red's piece
+    // plays the count.
+    let mut g = at(PAIRS, "y:60,h,h,h/b:64,h,h,h/r:40,h,h,h/g:h,h,h,h", 0);
+    roll(&mut g, 4);
+    let ev = play(&mut g, "y1:60-64");
+    assert!(captured(&ev, "b1"));
+    assert_eq!(g.phase(), Phase::Count { amount: 20 });
+    assert_legal(&g, &["r1:40-60"]);
+    play(&mut g, "r1");
+    assert_eq!(place(&g, "r1"), Place::Square(60));
+}
+
+#[test]
 fn a_player_who_has_finished_moves_a_partner_piece() {
     let mut g = at(
         PAIRS,
@@ -660,6 +674,18 @@ fn pieces_go_round_102_squares_in_3v3() {
     );
     roll(&mut g, 3);
     assert_legal(&g, &["o1:101-2"]);
+}
+
+#[test]
+fn in_3v3_turquoise_enters_its_lane_after_square_85_five_before_its_exit() {
+    // Turquoise comes out on 90; its last circuit square is 85.
+    let line = "y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h/o:h,h,h,h/t:83,h,h,h";
+    let mut g = at(THREE, line, 5);
+    roll(&mut g, 2);
+    assert_legal(&g, &["t1:83-85"]);
+    let mut g = at(THREE, line, 5);
+    roll(&mut g, 4);
+    assert_legal(&g, &["t1:83-l2"]);
 }
 
 #[test]
