@@ -255,9 +255,9 @@ async fn games_against_bots_between_partners_or_at_house_rules_are_not_rated() {
         .unwrap()
         .to_owned();
     let game = play_through(&server, &ana, &room).await;
-    // Ana and Bea as partners (seats 0 and 2) against two bots.
+    // Ana and Bea as partners (seats 0 and 2, kept: no seat draw) against two bots.
     let pairs = json!({ "rules": "playgridia", "mode": "pairs", "players": 4, "turn_time_secs": null,
-                        "public": true, "bots": [null, "random", null, "random"] });
+                        "public": true, "bots": [null, "random", null, "random"], "draw_seats": false });
     let partners = two_play(&server, &ana, &bea, pairs).await;
     // Ana against Bea, with a house rule.
     let mut house = quick_two();

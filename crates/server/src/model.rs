@@ -542,6 +542,9 @@ pub struct ModeInfo {
     pub default_players: u8,
     /// Every option of the preset in this mode, by name, as text (the defaults a house-rules form shows).
     pub options: BTreeMap<&'static str, String>,
+    /// Whether a room of this rule set and mode draws its seats when the game starts unless told
+    /// otherwise (`draw_seats` of `POST /api/rooms`).
+    pub draw_seats: bool,
 }
 
 /// One house rule a room may set.

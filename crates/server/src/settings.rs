@@ -81,6 +81,18 @@ pub struct RoomSettings {
     /// preset as it is (and absent from rooms stored before house rules existed).
     #[serde(default)]
     pub house_rules: BTreeMap<String, String>,
+    /// Who sits where is drawn at random when the game starts (and so which colour each plays, who
+    /// starts and, in pairs, who partners whom), as Playgridia's pairs and the Morocco text ask; otherwise
+    /// everyone keeps the seat they took. Absent from rooms stored before the draw existed: no draw.
+    #[serde(default)]
+    pub draw_seats: bool,
+}
+
+/// Whether rooms of `rules` × `mode` draw their seats unless told otherwise: where the rule set's text
+/// draws them (Playgridia's pairs: « les places sont tirées au sort »; Morocco: « Le plus petit résultat au
+/// tirage reçoit bleu et commence »). Elsewhere players keep the seats they took (friends choose partners).
+pub fn draws_seats_by_default(rules: RuleSet, mode: Mode) -> bool {
+    rules == RuleSet::Morocco || (rules == RuleSet::Playgridia && mode == Mode::Pairs)
 }
 
 impl RoomSettings {
@@ -123,6 +135,10 @@ pub struct CreateRoomRequest {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub house_rules: BTreeMap<String, serde_json::Value>,
+    /// Draw the seats at random when the game starts; omitted = the rule set's own custom for the mode
+    /// (`GET /api/rules`: `rule_sets[].modes[].draw_seats`).
+    #[serde(default)]
+    pub draw_seats: Option<bool>,
 }
 
 /// Body of `POST /api/quick-match`.
@@ -154,6 +170,7 @@ pub fn quick_match_settings(
         preview_next_roll: false,
         public: true,
         house_rules: BTreeMap::new(),
+        draw_seats: None,
     };
     Ok(RoomSettings {
         quick_match: true,
@@ -225,6 +242,9 @@ pub fn validate_settings(
         public: req.public,
         quick_match: false,
         house_rules,
+        draw_seats: req
+            .draw_seats
+            .unwrap_or_else(|| draws_seats_by_default(req.rules, req.mode)),
     };
     // The referee has the last word on whether rules × mode × players is playable.
     if let Err(err) = crate::rooms::table::new_game(&settings) {
@@ -278,6 +298,32 @@ mod tests {
 
     fn request(json: &str) -> CreateRoomRequest {
         serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn seats_are_drawn_where_the_rule_sets_text_draws_them_unless_the_room_says_otherwise() {
+        let draws = |json: &str| validate_settings(request(json), 30).unwrap().draw_seats;
+        assert!(draws(
+            r#"{"rules":"playgridia","mode":"pairs","players":4}"#
+        ));
+        assert!(draws(r#"{"rules":"morocco","mode":"1v1","players":2}"#));
+        assert!(!draws(
+            r#"{"rules":"playgridia","mode":"individual","players":4}"#
+        ));
+        assert!(!draws(r#"{"rules":"ludoteka","mode":"pairs","players":4}"#));
+        assert!(!draws(
+            r#"{"rules":"morocco","mode":"individual","players":4,"draw_seats":false}"#
+        ));
+        assert!(draws(
+            r#"{"rules":"ludoteka","mode":"individual","players":4,"draw_seats":true}"#
+        ));
+        // Rooms stored before the draw existed do not draw.
+        let old: RoomSettings = serde_json::from_str(
+            r#"{"rules":"morocco","mode":"individual","players":4,"bots":[null,null,null,null],
+                "turn_time_secs":30,"preview_next_roll":false,"public":true}"#,
+        )
+        .unwrap();
+        assert!(!old.draw_seats);
     }
 
     #[test]

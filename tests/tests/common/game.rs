@@ -8,7 +8,7 @@ use super::{Player, TestServer, status_and_json};
 
 /// A started room: its owner (seat 0), the room id and the game id.
 pub struct Started {
-    /// The human owner, seated at seat 0.
+    /// The human owner, seated at seat 0 (where the room draws its seats, wherever the draw put them).
     pub owner: Player,
     /// Room id.
     pub room: String,
@@ -16,7 +16,8 @@ pub struct Started {
     pub game: String,
 }
 
-/// Creates a public room with one human (seat 0) and bots elsewhere, timer off, and starts it.
+/// Creates a public room with one human (seat 0, before any seat draw) and bots elsewhere, timer off, and
+/// starts it.
 pub async fn start_with_bots(server: &TestServer, rules: &str, mode: &str, players: u8) -> Started {
     start_room(
         server,

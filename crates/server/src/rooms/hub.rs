@@ -578,6 +578,7 @@ mod tests {
                     public: true,
                     quick_match: false,
                     house_rules: Default::default(),
+                    draw_seats: false,
                 },
             },
             seats: (0..4)

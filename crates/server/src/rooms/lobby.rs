@@ -1,6 +1,7 @@
 //! Lobby state of one room and the pure rules for joining, leaving and starting.
 //! No I/O here: the room task persists what these functions decide.
 
+use rand::seq::SliceRandom;
 use serde::Serialize;
 
 use crate::auth;
@@ -367,7 +368,7 @@ impl Lobby {
         if self.status() != RoomStatus::Waiting {
             return Err(AppError::RoomNotWaiting);
         }
-        let seats = self
+        let mut seats: Vec<SeatRow> = self
             .seats
             .iter()
             .map(|s| {
@@ -378,6 +379,9 @@ impl Lobby {
                 s
             })
             .collect();
+        if self.room.settings.draw_seats {
+            draw_seats(&mut seats);
+        }
         let seed = auth::new_seed();
         let seed_hash = crate::fairness::decode_seed(&seed)
             .map(|bytes| crate::fairness::seed_hash(&bytes))
@@ -441,8 +445,16 @@ impl Lobby {
         true
     }
 
-    /// Writes a persisted start into the state.
+    /// Writes a persisted start into the state (each rating follows its person to a drawn seat).
     pub fn apply_start(&mut self, plan: StartPlan) {
+        self.ratings = plan
+            .seats
+            .iter()
+            .map(|s| {
+                let person = s.player_id.as_deref()?;
+                self.rating(self.seat_of(person)?)
+            })
+            .collect();
         self.seats = plan.seats;
         self.room.status = RoomStatus::Playing.as_str().to_owned();
         self.game_id = Some(plan.game.id);
@@ -454,5 +466,70 @@ impl Lobby {
             status: self.status(),
             seats: self.seat_views(),
         }
+    }
+}
+
+/// Draws who sits where: the occupants (people, people at a device, bots) shuffled over the seats, each seat
+/// keeping its index. From the thread's generator, seeded by the operating system: nobody can steer it.
+fn draw_seats(seats: &mut [SeatRow]) {
+    let mut occupants = seats.to_vec();
+    occupants.shuffle(&mut rand::rng());
+    for (seat, occupant) in seats.iter_mut().zip(occupants) {
+        *seat = SeatRow {
+            seat: seat.seat,
+            ..occupant
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(seat: i64, player: Option<&str>, bot: Option<&str>) -> SeatRow {
+        SeatRow {
+            seat,
+            player_id: player.map(str::to_owned),
+            display_name: player.map(str::to_owned),
+            bot_level: bot.map(str::to_owned),
+            preferred_colour: None,
+            local_of: None,
+        }
+    }
+
+    #[test]
+    fn a_seat_draw_moves_whole_occupants_and_keeps_the_seat_numbers() {
+        let start = vec![
+            seat(0, Some("ana"), None),
+            seat(1, None, Some("greedy")),
+            seat(2, Some("bea"), None),
+            seat(3, None, Some("expert")),
+        ];
+        let mut orders = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let mut seats = start.clone();
+            draw_seats(&mut seats);
+            assert_eq!(
+                seats.iter().map(|s| s.seat).collect::<Vec<_>>(),
+                [0, 1, 2, 3]
+            );
+            let mut who: Vec<_> = seats
+                .iter()
+                .map(|s| (s.player_id.clone(), s.bot_level.clone()))
+                .collect();
+            // Each person keeps their name; nobody is lost or doubled.
+            assert!(seats.iter().all(|s| s.display_name == s.player_id));
+            orders.insert(who.clone());
+            who.sort();
+            let mut was: Vec<_> = start
+                .iter()
+                .map(|s| (s.player_id.clone(), s.bot_level.clone()))
+                .collect();
+            was.sort();
+            assert_eq!(who, was);
+        }
+        // 24 orders are possible; 200 uniform draws miss one with probability below 24 × (23/24)²⁰⁰ ≈ 5e-3,
+        // so ask only for most of them.
+        assert!(orders.len() >= 20, "{} orders", orders.len());
     }
 }

@@ -988,6 +988,12 @@ impl Room {
             Table::start(&plan.game, &self.lobby.room.settings.0).map_err(AppError::Internal)?;
         self.db.start_game(&plan.game, &plan.seats).await?;
         let game_id = plan.game.id.clone();
+        let seats_before: Vec<Option<String>> = self
+            .lobby
+            .seats
+            .iter()
+            .map(|s| s.player_id.clone())
+            .collect();
         self.lobby.apply_start(plan);
         self.table = Some(table);
         self.game_version = self.hub.version();
@@ -996,6 +1002,22 @@ impl Room {
         let _ = self.events.send(RoomEvent::GameStarted { game_id });
         self.publish(&[]);
         self.game_version = self.hub.version();
+        // A seat draw moved people: each connection whose seat changed is told its new one (after the
+        // state that shows it, so a client never acts for a seat the room does not give it yet).
+        let moved: Vec<ConnId> = self
+            .hub
+            .conns()
+            .filter(|(_, c)| {
+                c.player_id.as_deref().is_some_and(|p| {
+                    let before = seats_before.iter().position(|h| h.as_deref() == Some(p));
+                    before != self.lobby.seat_of(p)
+                })
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in moved {
+            self.send_hello(conn);
+        }
         self.send_previews(None);
         Ok(())
     }

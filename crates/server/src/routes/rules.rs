@@ -60,5 +60,6 @@ fn mode_info(rules: RuleSet, mode: Mode) -> ModeInfo {
             .into_iter()
             .filter_map(|name| Some((name, options.get(name)?)))
             .collect::<BTreeMap<_, _>>(),
+        draw_seats: crate::settings::draws_seats_by_default(rules, mode),
     }
 }

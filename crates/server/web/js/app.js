@@ -221,6 +221,10 @@ function createCard(onCreated) {
   timer.value = '30';
   const preview = h('input', { type: 'checkbox', id: 'preview' });
   const pub = h('input', { type: 'checkbox', id: 'public', checked: true });
+  // Ticked as the rule set's text does for the mode (`GET /api/rules`), until the player chooses.
+  const draw = h('input', { type: 'checkbox', id: 'draw-seats' });
+  let drawChosen = false;
+  draw.onchange = () => { drawChosen = true; };
   const err = h('p.error', { role: 'alert' });
   // House rules are for the rooms this form makes (Create, and Play now against bots, which uses every
   // choice of the form); a quick match seats strangers at the standard rules, and says so once the
@@ -234,8 +238,17 @@ function createCard(onCreated) {
     rulesCatalogue = cat;
     house.build(cat);
     house.reset(cat, rules.value, mode.value);
+    resetDraw();
   }).catch(() => { /* a server without house rules: the section stays hidden */ });
-  const resetHouse = () => house.reset(rulesCatalogue, rules.value, mode.value);
+  const resetDraw = () => {
+    if (drawChosen || !rulesCatalogue) return;
+    const ruleSet = rulesCatalogue.rule_sets.find((r) => r.name === rules.value);
+    const info = ruleSet && ruleSet.modes.find((m) => m.name === mode.value);
+    draw.checked = !!(info && info.draw_seats);
+  };
+  // Sent once the form knows the rule set's custom or the player chose; else the server applies it.
+  const drawField = () => (drawChosen || rulesCatalogue ? { draw_seats: draw.checked } : {});
+  const resetHouse = () => { house.reset(rulesCatalogue, rules.value, mode.value); resetDraw(); };
   const fillPlayers = () => {
     const list = MODES[mode.value];
     const prev = Number(players.value);
@@ -322,7 +335,7 @@ function createCard(onCreated) {
       room = await api.createRoom({
         rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots('greedy'),
         turn_time_secs: timer.value === '' ? null : Number(timer.value),
-        preview_next_roll: preview.checked, public: false,
+        preview_next_roll: preview.checked, public: false, ...drawField(),
         ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
       });
       await seatLocals(room, locals);
@@ -364,7 +377,7 @@ function createCard(onCreated) {
         room = await api.createRoom({
           rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots(null),
           turn_time_secs: timer.value === '' ? null : Number(timer.value),
-          preview_next_roll: preview.checked, public: pub.checked,
+          preview_next_roll: preview.checked, public: pub.checked, ...drawField(),
           ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
         });
         await seatLocals(room, locals);
@@ -387,6 +400,7 @@ function createCard(onCreated) {
   house.el,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
+  h('label', { for: 'draw-seats' }, t('draw_seats')), h('div', draw),
   h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
     h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
   );

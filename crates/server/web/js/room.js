@@ -67,12 +67,13 @@ export function mountRoom(main, ref) {
   main.append(root, ctx.chat.badge);
   root.append(h('p.muted', t('loading')));
 
+  // The room's seats first: a seat draw at the start moves people after the connection's hello.
   const mySeatIndex = () => {
     const who = me();
+    const s = who && ctx.state ? ctx.state.seats.find((x) => x.player_id === who.id) : null;
+    if (s) return s.seat;
     if (ctx.hello && ctx.hello.seat !== null && ctx.hello.seat !== undefined) return ctx.hello.seat;
-    if (!who || !ctx.state) return null;
-    const s = ctx.state.seats.find((x) => x.player_id === who.id);
-    return s ? s.seat : null;
+    return null;
   };
   /** Seats played at this device by people without a player of their own (pass and play). */
   const localSeats = () => {
@@ -231,6 +232,7 @@ export function mountRoom(main, ref) {
       `${t('n_players', { n: s.players })} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
+      s.draw_seats ? ` · ${t('seats_drawn')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
     clear(root.querySelector('#wr-house'), ctx.rulesReady ? houseLine(s.house_rules, 'house-rules-line') : null);
     const code = ctx.rest && ctx.rest.join_code;
