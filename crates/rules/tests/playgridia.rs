@@ -301,6 +301,18 @@ fn in_pairs_a_rolled_six_does_not_force_your_partners_blockade_open() {
 }
 
 #[test]
+fn in_pairs_a_finished_player_moving_the_partners_pieces_must_open_the_partners_blockade_on_a_six()
+{
+    // Yellow has brought every piece home and plays red's: red's blockade is then the one of the pieces
+    // yellow moves (RULES.md, ambiguity 19).
+    let mut g = game(
+        "playgridia pairs/4 y:goal,goal,goal,goal/b:h,h,h,h/r:30,30',40,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 6);
+    assert_eq!(legal(&g), sorted(&["r1:30-l2", "r2:30-l2"]));
+}
+
+#[test]
 fn nothing_is_forced_when_no_piece_of_your_blockade_can_move() {
     let mut g = four("24,24',40,h", "28,28',h,h", HOME, HOME);
     roll(&mut g, 6);
