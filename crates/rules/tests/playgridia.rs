@@ -561,6 +561,19 @@ fn in_pairs_a_player_whose_pieces_have_all_arrived_moves_the_partners_pieces() {
 }
 
 #[test]
+fn in_pairs_the_count_of_ten_for_a_players_last_arrival_is_played_with_the_partners_pieces() {
+    // « avec n’importe lequel de vos pions »: yellow has none left on the board, so the count is played as
+    // yellow's next moves are, with red's pieces (RULES.md, ambiguity 19).
+    let mut g = game(
+        "playgridia pairs/4 y:goal,goal,goal,l5/b:h,h,h,h/r:30,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-",
+    );
+    roll(&mut g, 3);
+    play(&mut g, "y4:l5-goal");
+    assert_eq!(g.phase(), Phase::Count { amount: 10 });
+    assert_eq!(legal(&g), sorted(&["r1:30-l6"]));
+}
+
+#[test]
 fn playing_out_of_phase_or_an_illegal_move_is_refused_and_changes_nothing() {
     let mut g = four("20,h,h,h", "30,h,h,h", HOME, HOME);
     let before = g;
