@@ -176,9 +176,14 @@ async fn a_player_moved_by_the_draw_is_told_their_new_seat_and_acts_only_for_it(
             if a.over() {
                 break;
             }
+            // Ana's connection is read all along; Bea's catches up (a resync) when her seat is to act.
+            let to_act = a.game()["view"]["turn"]["seat"].as_u64();
+            if to_act == b.seat {
+                b.resync().await;
+            }
             let (mover, other) = if a.my_turn() {
                 (&mut a, &mut b)
-            } else if b.my_turn() {
+            } else if to_act == b.seat && b.my_turn() {
                 (&mut b, &mut a)
             } else {
                 a.next().await;
@@ -196,4 +201,35 @@ async fn a_player_moved_by_the_draw_is_told_their_new_seat_and_acts_only_for_it(
         panic!("no person's roll came up");
     }
     panic!("the draw never moved Ana in twenty rooms (probability 4⁻²⁰)");
+}
+
+#[tokio::test]
+async fn a_player_away_when_the_draw_moves_them_is_covered_by_a_bot_at_their_new_seat() {
+    let server = TestServer::sqlite_with(|c| {
+        c.bot_delay_ms = 0;
+        c.away_grace_secs = 1;
+    })
+    .await;
+    let ana = server.player("Ana").await;
+    // Ana never connects: wherever the draw seats her, a bot covers her turns after the grace, and the
+    // game ends. Until the draw has moved her once (three chances in four).
+    for _ in 0..20 {
+        let room = started(
+            &server,
+            &ana,
+            json!({ "rules": "morocco", "mode": "quick", "players": 2, "bots": [null, "random"],
+                "turn_time_secs": null, "public": true }),
+        )
+        .await;
+        let id = room["id"].as_str().unwrap();
+        let mut watcher = WsClient::connect(&server, id, None).await;
+        watcher
+            .until_state(|s| s["game"]["view"]["turn"]["phase"] == "over")
+            .await;
+        if occupants(&room)[0] != ana.id {
+            server.finish().await;
+            return;
+        }
+    }
+    panic!("the draw never moved Ana in twenty rooms (probability 2⁻²⁰)");
 }

@@ -994,7 +994,15 @@ impl Room {
             .iter()
             .map(|s| s.player_id.clone())
             .collect();
+        let away_before: Vec<(crate::db::SeatRow, Option<Instant>)> = self
+            .lobby
+            .seats
+            .iter()
+            .cloned()
+            .zip(self.away_since.iter().copied())
+            .collect();
         self.lobby.apply_start(plan);
+        self.follow_seat_draw(&away_before);
         self.table = Some(table);
         self.game_version = self.hub.version();
         self.reset_decision();
@@ -1102,6 +1110,25 @@ impl Room {
         self.owner_away_since = (!self.owner_connected()).then(Instant::now);
         let _ = self.events.send(self.lobby.lobby_event());
         self.publish(&[]);
+    }
+
+    /// After a seat draw, each seat's presence follows the person who now sits there (the time they went
+    /// away included); nothing was preselected before the game.
+    fn follow_seat_draw(&mut self, before: &[(crate::db::SeatRow, Option<Instant>)]) {
+        let same = |a: &crate::db::SeatRow, b: &crate::db::SeatRow| {
+            a.player_id == b.player_id
+                && a.local_of == b.local_of
+                && a.display_name == b.display_name
+        };
+        for index in 0..self.away_since.len() {
+            let seat = &self.lobby.seats[index];
+            self.away_since[index] = before
+                .iter()
+                .find(|(old, _)| same(old, seat))
+                .and_then(|(_, away)| *away);
+            self.bot_playing[index] = false;
+            self.preselected[index] = None;
+        }
     }
 
     /// A seat row was persisted: apply it (with the rating of the person now in it), keep presence
