@@ -198,11 +198,10 @@ impl Game {
     /// The side (team) of each seat, in seat order.
     #[getter]
     fn sides(&self) -> Vec<u32> {
-        self.inner
-            .view()
-            .seats
+        let layout = self.inner.layout();
+        layout.side_of_seat[..usize::from(layout.n_seats)]
             .iter()
-            .map(|s| s.side.into())
+            .map(|&side| side.into())
             .collect()
     }
 

@@ -157,13 +157,13 @@ pub async fn members_play(server: &TestServer, settings: Value) -> (Player, Play
     (ana, bea, game)
 }
 
-/// `first` makes a room of `settings`, `second` joins it and `first` starts it: `(room, game)` ids.
-pub async fn two_started(
+/// `first` makes a room of `settings` and `second` joins it: the room id.
+pub async fn two_seated(
     server: &TestServer,
     first: &Player,
     second: &Player,
     settings: Value,
-) -> (String, String) {
+) -> String {
     let room = server.room(first, settings).await["id"]
         .as_str()
         .unwrap()
@@ -172,6 +172,17 @@ pub async fn two_started(
         .post_as(second, &format!("/api/rooms/{room}/join"), json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
+    room
+}
+
+/// `first` makes a room of `settings`, `second` joins it and `first` starts it: `(room, game)` ids.
+pub async fn two_started(
+    server: &TestServer,
+    first: &Player,
+    second: &Player,
+    settings: Value,
+) -> (String, String) {
+    let room = two_seated(server, first, second, settings).await;
     let (status, body) = server
         .post_as(first, &format!("/api/rooms/{room}/start"), json!({}))
         .await;
@@ -188,14 +199,7 @@ pub async fn two_play(
     second: &Player,
     settings: Value,
 ) -> Value {
-    let room = server.room(first, settings).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = server
-        .post_as(second, &format!("/api/rooms/{room}/join"), json!({}))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let room = two_seated(server, first, second, settings).await;
     play_through(server, first, &room).await
 }
 

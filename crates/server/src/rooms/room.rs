@@ -988,12 +988,6 @@ impl Room {
             Table::start(&plan.game, &self.lobby.room.settings.0).map_err(AppError::Internal)?;
         self.db.start_game(&plan.game, &plan.seats).await?;
         let game_id = plan.game.id.clone();
-        let seats_before: Vec<Option<String>> = self
-            .lobby
-            .seats
-            .iter()
-            .map(|s| s.player_id.clone())
-            .collect();
         let away_before: Vec<(crate::db::SeatRow, Option<Instant>)> = self
             .lobby
             .seats
@@ -1017,7 +1011,9 @@ impl Room {
             .conns()
             .filter(|(_, c)| {
                 c.player_id.as_deref().is_some_and(|p| {
-                    let before = seats_before.iter().position(|h| h.as_deref() == Some(p));
+                    let before = away_before
+                        .iter()
+                        .position(|(s, _)| s.player_id.as_deref() == Some(p));
                     before != self.lobby.seat_of(p)
                 })
             })
