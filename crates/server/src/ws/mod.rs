@@ -40,10 +40,11 @@ pub struct WsQuery {
 #[utoipa::path(get, path = "/api/rooms/{id_or_code}/ws", tag = "realtime",
     summary = "Realtime room connection (WebSocket)",
     description = "A WebSocket upgrade (`Connection: Upgrade`, `Upgrade: websocket`). After `101 Switching \
-Protocols` the server sends a `snapshot` (or the missed `update`s when `since` and `epoch` match) and `hello`; \
-clients send `roll`, `move`, `preselect` and `resync` commands as JSON text frames and get `ack` or `error`. \
-The messages, versions and close codes (1008 `too_slow`/`rate_limited`, 1009 `too_big`) are specified in \
-PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a token of the owner or a seated player.",
+Protocols` the server sends a `snapshot` (or the missed `update`s when `since` and `epoch` match), `hello`, \
+`chat_history` and, where the room shows the next roll, `preview`; clients send `roll`, `move`, `preselect`, \
+`resync`, `chat` and `leave` commands as JSON text frames and get `ack` or `error`. The messages, versions and \
+close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `too_big`, 1011 `room_closed`, \
+4001 `token_revoked`) are specified in PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a token of the owner or a seated player.",
     params(
         ("id_or_code" = String, Path, description = "Room id or 6-character join code"),
         ("token" = Option<String>, Query, description = "Player token (browsers cannot set headers on a WebSocket); `Authorization: Bearer` works too; absent = anonymous spectator"),
@@ -55,7 +56,8 @@ PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a to
         (status = 401, description = "Invalid token", body = ErrorBody),
         (status = 403, description = "Private room without its code (`wrong_join_code`)", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 426, description = "Not a WebSocket upgrade request (`upgrade_required`)", body = ErrorBody)))]
+        (status = 426, description = "Not a WebSocket upgrade request (`upgrade_required`)", body = ErrorBody),
+        (status = 503, description = "The room's task could not take the connection in time (`room_busy`)", body = ErrorBody)))]
 pub async fn room_ws(
     State(state): State<AppState>,
     Path(id_or_code): Path<String>,
