@@ -5,7 +5,7 @@ mod common;
 
 use common::game::start_with_bots;
 use common::ws::WsClient;
-use common::{Player, TestServer, status_and_json};
+use common::{Player, TestServer, quick_two, status_and_json};
 use serde_json::json;
 
 /// Ana at seat 0 of a started four-seat game (bots elsewhere, her turn first), with an account, signed
@@ -89,6 +89,36 @@ async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() 
         .until_state(|s| s["seats"][0]["display_name"] == "Deleted player")
         .await;
     spectator.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn signing_out_closes_a_socket_that_only_watches_someone_elses_room() {
+    let server = TestServer::sqlite().await;
+    let (_, phone, _, laptop_ws, phone_ws) = ana_on_two_devices(&server).await;
+    // The phone watches Bea's game, where Ana has no seat.
+    let beas = start_with_bots(&server, "ludoteka", "individual", 4).await;
+    let mut watching = WsClient::connect(&server, &beas.room, Some(&phone)).await;
+    let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
+    assert_eq!(status, 204);
+    assert_revoked(&mut watching).await;
+    laptop_ws.close().await;
+    drop(phone_ws);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn signing_out_closes_sockets_in_rooms_older_than_the_thirty_newest() {
+    let server = TestServer::sqlite().await;
+    let (ana, phone, _, laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
+    // Thirty newer rooms push the game off Ana's own list of rooms; its socket must close all the same.
+    for _ in 0..30 {
+        server.room(&ana, quick_two()).await;
+    }
+    let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
+    assert_eq!(status, 204);
+    assert_revoked(&mut phone_ws).await;
+    laptop_ws.close().await;
     server.finish().await;
 }
 

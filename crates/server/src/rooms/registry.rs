@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -52,6 +52,55 @@ pub struct RoomSender {
     inbox: mpsc::Sender<Inbox>,
     /// Where to report the disconnect (unbounded: one message per connection).
     gone: mpsc::UnboundedSender<ConnId>,
+    /// Counts the connection in [`LocalRegistry::connected`] while it lasts (`None` for an anonymous
+    /// spectator), so that revoking a player's token finds every room where one of its sockets is open.
+    _presence: Option<Presence>,
+}
+
+/// Rooms with open realtime connections, by player id: how many sockets the player has in each room.
+type ConnectedRooms = Arc<Mutex<HashMap<String, HashMap<String, usize>>>>;
+
+/// One player's connection to one room, counted in [`ConnectedRooms`] until dropped.
+struct Presence {
+    /// The index it is counted in.
+    index: ConnectedRooms,
+    /// Whose connection it is.
+    player_id: String,
+    /// Where it is open.
+    room_id: String,
+}
+
+impl Presence {
+    fn new(index: &ConnectedRooms, player_id: String, room_id: String) -> Presence {
+        let mut players = index.lock().unwrap_or_else(|e| e.into_inner());
+        *players
+            .entry(player_id.clone())
+            .or_default()
+            .entry(room_id.clone())
+            .or_default() += 1;
+        Presence {
+            index: Arc::clone(index),
+            player_id,
+            room_id,
+        }
+    }
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        let mut players = self.index.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rooms) = players.get_mut(&self.player_id) {
+            if let Some(n) = rooms.get_mut(&self.room_id) {
+                *n -= 1;
+                if *n == 0 {
+                    rooms.remove(&self.room_id);
+                }
+            }
+            if rooms.is_empty() {
+                players.remove(&self.player_id);
+            }
+        }
+    }
 }
 
 impl RoomSender {
@@ -109,6 +158,10 @@ pub trait RoomRegistry: Send + Sync + 'static {
         request: ConnectRequest,
     ) -> BoxFuture<'a, Result<RoomLink, AppError>>;
 
+    /// The rooms on this node where `player_id` has a realtime connection open, seated or watching (a
+    /// revoked token must lose every socket it opened, wherever).
+    fn connected_rooms(&self, player_id: &str) -> Vec<String>;
+
     /// Stops every room task (server shutdown); their connections are closed.
     fn shutdown(&self);
 
@@ -151,6 +204,8 @@ pub struct LocalRegistry {
     timing: Timing,
     /// Open realtime connections across rooms.
     connections: Arc<AtomicUsize>,
+    /// The rooms where each player has connections open.
+    connected: ConnectedRooms,
     /// Flipped to `true` to stop every room task.
     stop: watch::Sender<bool>,
 }
@@ -169,6 +224,7 @@ impl LocalRegistry {
             starts: AtomicU64::new(0),
             timing,
             connections: Arc::default(),
+            connected: Arc::default(),
             stop: watch::Sender::new(false),
         }
     }
@@ -259,6 +315,11 @@ impl LocalRegistry {
     ) -> Result<RoomLink, AppError> {
         let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
         let (reply, answer) = oneshot::channel();
+        // Counted before the room sees it, so that a revocation racing the connection still finds it.
+        let presence = request
+            .player_id
+            .clone()
+            .map(|player| Presence::new(&self.connected, player, room_id.to_owned()));
         let message = Inbox::Connect { tx, request, reply };
         let handle = self.deliver(room_id, message).await?;
         let conn = answer
@@ -270,6 +331,7 @@ impl LocalRegistry {
                 conn,
                 inbox: handle.inbox,
                 gone: handle.gone,
+                _presence: presence,
             },
         })
     }
@@ -339,6 +401,14 @@ impl RoomRegistry for LocalRegistry {
         request: ConnectRequest,
     ) -> BoxFuture<'a, Result<RoomLink, AppError>> {
         Box::pin(self.connect_inner(room_id, request))
+    }
+
+    fn connected_rooms(&self, player_id: &str) -> Vec<String> {
+        let players = self.connected.lock().unwrap_or_else(|e| e.into_inner());
+        players
+            .get(player_id)
+            .map(|rooms| rooms.keys().cloned().collect())
+            .unwrap_or_default()
     }
 
     fn shutdown(&self) {

@@ -154,22 +154,33 @@ pub(crate) async fn erase(state: &AppState, player_id: &str) -> Result<(), AppEr
     .await
 }
 
-/// Sends `command()` to the rooms `player_id` sits in that are open on this node (finished ones too when
-/// `finished`); a stored room reads the change from storage when it is loaded, so none is woken for it.
+/// Sends `command()` to the rooms open on this node that `player_id` sits in (finished ones too when
+/// `finished`) or has a socket open in (watching included: a revoked token must lose every socket); a
+/// stored room reads the change from storage when it is loaded, so none is woken for it.
 pub(crate) async fn tell_open_rooms(
     state: &AppState,
     player_id: &str,
     finished: bool,
     command: impl Fn() -> RoomCommand,
 ) -> Result<(), AppError> {
-    for room in state.db.player_rooms(player_id, MY_ROOMS_LIMIT).await? {
-        if !finished && RoomStatus::parse(&room.status) == RoomStatus::Finished {
-            continue;
+    let mut rooms: Vec<String> = state
+        .db
+        .player_rooms(player_id, MY_ROOMS_LIMIT)
+        .await?
+        .into_iter()
+        .filter(|room| finished || RoomStatus::parse(&room.status) != RoomStatus::Finished)
+        .map(|room| room.room_id)
+        .collect();
+    for room in state.rooms.connected_rooms(player_id) {
+        if !rooms.contains(&room) {
+            rooms.push(room);
         }
-        if let Ok(Some(_)) = state.rooms.lookup_live(&room.room_id).await
-            && let Err(err) = state.rooms.send(&room.room_id, command()).await
+    }
+    for room in rooms {
+        if let Ok(Some(_)) = state.rooms.lookup_live(&room).await
+            && let Err(err) = state.rooms.send(&room, command()).await
         {
-            tracing::warn!(room = %room.room_id, %err, "a player's change was not shown in the room");
+            tracing::warn!(%room, %err, "a player's change was not shown in the room");
         }
     }
     Ok(())
