@@ -39,6 +39,35 @@ async fn metrics_are_in_prometheus_text_format() {
 }
 
 #[tokio::test]
+async fn requests_with_made_up_methods_share_one_metrics_label() {
+    let server = TestServer::sqlite().await;
+    for method in ["QWERTY", "ZZZTOP"] {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let resp = server
+            .client
+            .request(method, server.url("/api/rooms"))
+            .send()
+            .await
+            .unwrap();
+        assert!(resp.status().is_client_error(), "{}", resp.status());
+    }
+    let text = server
+        .get("/metrics")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains(r#"method="OTHER""#), "{text}");
+    assert!(
+        !text.contains("QWERTY") && !text.contains("ZZZTOP"),
+        "{text}"
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn openapi_document_lists_room_endpoints() {
     let server = TestServer::sqlite().await;
     let (status, doc) =

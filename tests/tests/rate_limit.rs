@@ -87,6 +87,37 @@ async fn behind_a_trusted_proxy_each_forwarded_address_has_its_own_allowance() {
 }
 
 #[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_64_network_so_fresh_addresses_do_not_dodge_the_limit() {
+    let server = TestServer::sqlite_with(|c| {
+        c.http_writes_per_minute = 2;
+        c.trust_forwarded_for = true;
+    })
+    .await;
+    // One subscriber's network hands out as many addresses as they like: all count as one client.
+    for i in 1..=2 {
+        let ip = format!("2001:db8:1:2::{i}");
+        assert_eq!(
+            register(&server, "V6", Some(&ip)).await.status(),
+            StatusCode::CREATED
+        );
+    }
+    assert_eq!(
+        register(&server, "V6 again", Some("2001:db8:1:2:ffff::3"))
+            .await
+            .status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Another network is another client.
+    assert_eq!(
+        register(&server, "Neighbour", Some("2001:db8:1:3::1"))
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn renaming_counts_as_a_write_and_a_refused_rename_changes_nothing() {
     let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 2).await;
     let player = register(&server, "Lola", None).await;

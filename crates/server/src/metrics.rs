@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::Method;
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -79,7 +80,7 @@ pub async fn upkeep(handle: PrometheusHandle) {
 /// Middleware counting every request by method, route template and status.
 pub async fn track_requests(req: Request, next: Next) -> Response {
     let start = Instant::now();
-    let method = req.method().to_string();
+    let method = method_label(req.method());
     let path = req
         .extensions()
         .get::<MatchedPath>()
@@ -87,12 +88,29 @@ pub async fn track_requests(req: Request, next: Next) -> Response {
     let response = next.run(req).await;
     let status = response.status().as_u16().to_string();
     metrics::counter!("parchis_http_requests_total",
-        "method" => method.clone(), "path" => path.clone(), "status" => status)
+        "method" => method, "path" => path.clone(), "status" => status)
     .increment(1);
     metrics::histogram!("parchis_http_request_duration_seconds",
         "method" => method, "path" => path)
     .record(start.elapsed().as_secs_f64());
     response
+}
+
+/// The request's method as a metric label: the standard methods by name, any other as `OTHER`, so that
+/// requests with made-up methods cannot add label values (and memory) without bound.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "OTHER",
+    }
 }
 
 /// `GET /metrics`: Prometheus text exposition format.

@@ -5,7 +5,7 @@
 //! rate_limited`, with `Retry-After`). Other reads and the WebSocket are not limited here (the WebSocket
 //! has its own per-connection limit).
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -48,7 +48,22 @@ impl KeyExtractor for ClientIp {
         let found = forwarded.or_else(|| PeerIpKeyExtractor.extract(req).ok());
         // Served without peer addresses (an embedding that does not pass them): count every request as
         // one client rather than refuse them all.
-        Ok(found.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
+        Ok(client_key(
+            found.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+        ))
+    }
+}
+
+/// What one client is counted by: an IPv4 address (IPv4-mapped IPv6 ones included) as it is, an IPv6
+/// address by its /64, the network a single subscriber is given (it could otherwise take a fresh address
+/// for every request and never be limited).
+fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+        },
     }
 }
 
