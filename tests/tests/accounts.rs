@@ -407,3 +407,38 @@ async fn five_wrong_passwords_lock_a_username_for_a_while_even_for_the_right_one
     assert_eq!(sign_in(&server, "nobody", "guess").await.0, 429);
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_token_buys_no_extra_guesses_at_the_current_password_when_changing_it() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    for i in 0..5 {
+        let (status, body) = server
+            .patch_as(
+                &ana.token,
+                "/api/account",
+                json!({ "password": format!("guess number {i}"), "new_password": "battery staple" }),
+            )
+            .await;
+        assert_eq!(status, 401, "{body}");
+    }
+    let (status, body) = server
+        .patch_as(
+            &ana.token,
+            "/api/account",
+            json!({ "password": "correct horse", "new_password": "battery staple" }),
+        )
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (429, Some("too_many_attempts"))
+    );
+    // The same count as signing in: that username is locked there too, and the password was not changed.
+    assert_eq!(sign_in(&server, "ana", "correct horse").await.0, 429);
+    assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 200);
+    server.finish().await;
+}

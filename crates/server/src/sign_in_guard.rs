@@ -19,37 +19,29 @@ const TRACKED: usize = 10_000;
 pub struct SignInGuard(Mutex<HashMap<String, VecDeque<Instant>>>);
 
 impl SignInGuard {
-    /// `Err(seconds to wait)` while `key` has [`MAX_FAILURES`] wrong passwords within the window.
-    pub fn check(&self, key: &str, now: Instant) -> Result<(), u64> {
+    /// Counts an attempt at `key`'s password before it is checked, as a failure until
+    /// [`SignInGuard::succeeded`] says otherwise; `Err(seconds to wait)`, counting nothing, while `key`
+    /// already has [`MAX_FAILURES`] within the window. Counting first means that a burst of concurrent
+    /// guesses cannot all pass the check before the first of them is found wrong.
+    pub fn attempt(&self, key: &str, now: Instant) -> Result<(), u64> {
         let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(times) = failures.get_mut(key) else {
-            return Ok(());
-        };
-        forget_old(times, now);
-        match times.front() {
-            Some(oldest) if times.len() >= MAX_FAILURES => {
+        if let Some(times) = failures.get_mut(key) {
+            forget_old(times, now);
+            if let Some(oldest) = times.front()
+                && times.len() >= MAX_FAILURES
+            {
                 let free_at = *oldest + WINDOW;
-                Err(free_at.duration_since(now).as_secs().max(1))
+                return Err(free_at.duration_since(now).as_secs().max(1));
             }
-            _ => Ok(()),
         }
-    }
-
-    /// Counts a wrong password for `key`.
-    pub fn failed(&self, key: &str, now: Instant) {
-        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if failures.len() >= TRACKED {
             failures.retain(|_, times| {
                 forget_old(times, now);
                 !times.is_empty()
             });
         }
-        let times = failures.entry(key.to_owned()).or_default();
-        forget_old(times, now);
-        times.push_back(now);
-        while times.len() > MAX_FAILURES {
-            times.pop_front();
-        }
+        failures.entry(key.to_owned()).or_default().push_back(now);
+        Ok(())
     }
 
     /// The right password: the count for `key` starts again.
@@ -76,20 +68,19 @@ mod tests {
         let guard = SignInGuard::default();
         let start = Instant::now();
         for i in 0..MAX_FAILURES as u64 {
-            assert_eq!(guard.check("ana", start), Ok(()));
-            guard.failed("ana", start + Duration::from_secs(i));
+            assert_eq!(guard.attempt("ana", start + Duration::from_secs(i)), Ok(()));
         }
         let wait = guard
-            .check("ana", start + Duration::from_secs(10))
+            .attempt("ana", start + Duration::from_secs(10))
             .unwrap_err();
         assert_eq!(wait, WINDOW.as_secs() - 10);
         assert_eq!(
-            guard.check("bea", start),
+            guard.attempt("bea", start),
             Ok(()),
             "other usernames are not touched"
         );
         assert_eq!(
-            guard.check("ana", start + WINDOW),
+            guard.attempt("ana", start + WINDOW),
             Ok(()),
             "the first failure left the window"
         );
@@ -100,10 +91,24 @@ mod tests {
         let guard = SignInGuard::default();
         let now = Instant::now();
         for _ in 0..MAX_FAILURES - 1 {
-            guard.failed("ana", now);
+            guard.attempt("ana", now).unwrap();
         }
+        guard.attempt("ana", now).unwrap();
         guard.succeeded("ana");
-        guard.failed("ana", now);
-        assert_eq!(guard.check("ana", now), Ok(()));
+        for _ in 0..MAX_FAILURES {
+            assert_eq!(guard.attempt("ana", now), Ok(()));
+        }
+        assert!(guard.attempt("ana", now).is_err());
+    }
+
+    #[test]
+    fn attempts_still_being_checked_count_so_a_burst_gets_only_five_guesses() {
+        let guard = SignInGuard::default();
+        let now = Instant::now();
+        // Fifty guesses arrive together, none of them checked yet: five go through to the password check.
+        let through = (0..50)
+            .filter(|_| guard.attempt("ana", now).is_ok())
+            .count();
+        assert_eq!(through, MAX_FAILURES);
     }
 }

@@ -88,7 +88,8 @@ pub async fn create_account(
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "Missing or invalid token, or a wrong current password (`wrong_credentials`)", body = ErrorBody),
         (status = 409, description = "No account (`no_account`)", body = ErrorBody),
-        (status = 422, description = "Too short a new password (`weak_password`)", body = ErrorBody)))]
+        (status = 422, description = "Too short a new password (`weak_password`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords for this account lately, here or signing in (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
     player: AuthPlayer,
@@ -100,9 +101,17 @@ pub async fn change_password(
         .account_of_player(&player.id)
         .await?
         .ok_or(AppError::NoAccount)?;
+    // The current password is guessed under the same limit as signing in as this username: a stolen
+    // token must not buy unlimited guesses at it.
+    let key = account.username.to_ascii_lowercase();
+    state
+        .sign_in_guard
+        .attempt(&key, Instant::now())
+        .map_err(AppError::TooManyAttempts)?;
     if !password::verify(req.password, Some(account.password_hash)).await? {
         return Err(AppError::WrongCredentials);
     }
+    state.sign_in_guard.succeeded(&key);
     let hash = password::hash(req.new_password).await?;
     let unusable = auth::hash_token(&auth::new_token());
     state
@@ -135,7 +144,7 @@ pub async fn sign_in(
     let key = req.username.trim().to_ascii_lowercase();
     state
         .sign_in_guard
-        .check(&key, Instant::now())
+        .attempt(&key, Instant::now())
         .map_err(AppError::TooManyAttempts)?;
     let account = match username(&req.username) {
         Ok(_) => state.db.account_by_username(&key).await?,
@@ -144,7 +153,6 @@ pub async fn sign_in(
     let phc = account.as_ref().map(|a| a.password_hash.clone());
     let verified = password::verify(req.password, phc).await?;
     let Some(account) = account.filter(|_| verified) else {
-        state.sign_in_guard.failed(&key, Instant::now());
         return Err(AppError::WrongCredentials);
     };
     state.sign_in_guard.succeeded(&key);
