@@ -36,6 +36,55 @@ async fn a_body_of_the_wrong_shape_gets_a_422() {
 }
 
 #[tokio::test]
+async fn json_with_a_value_of_the_wrong_type_gets_a_422_not_a_400() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    for body in [
+        serde_json::json!({ "rules": 5, "mode": "individual", "players": 4 }),
+        serde_json::json!({ "rules": "playgridia", "mode": 5, "players": 4 }),
+        serde_json::json!({ "rules": null, "mode": "individual", "players": 4 }),
+    ] {
+        let (status, reply) = server.post_as(&owner, "/api/rooms", body.clone()).await;
+        assert_eq!(
+            (status.as_u16(), reply["code"].as_str()),
+            (422, Some("invalid_body")),
+            "{body}: {reply}"
+        );
+        assert!(
+            reply["message"].as_str().unwrap().contains("rules")
+                || reply["message"].as_str().unwrap().contains("mode"),
+            "the message names the field: {reply}"
+        );
+    }
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_method_an_address_does_not_take_gets_a_json_405() {
+    let server = TestServer::sqlite().await;
+    for (method, path) in [
+        ("PUT", "/api/rooms"),
+        ("DELETE", "/api/players"),
+        ("PATCH", "/healthz"),
+    ] {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let resp = server
+            .client
+            .request(method.clone(), server.url(path))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = status_and_json(resp).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (405, Some("method_not_allowed")),
+            "{method} {path}: {body}"
+        );
+    }
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn json_without_a_content_type_gets_a_415() {
     let server = TestServer::sqlite().await;
     let resp = server

@@ -164,6 +164,37 @@ async fn a_flood_closes_the_connection_with_a_reason() {
 }
 
 #[tokio::test]
+async fn a_flood_of_binary_frames_closes_the_connection_as_one_of_commands_does() {
+    let server = TestServer::sqlite_with(|c| c.ws_messages_per_second = 20).await;
+    let (_room, _a, mut b, _spectator) = two_humans(&server).await;
+    for _ in 0..100 {
+        if !b.try_send_binary(b"\x00\x01").await {
+            break;
+        }
+    }
+    let frame = b.closed().await.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 1008);
+    assert_eq!(frame.reason.as_str(), "rate_limited");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_websocket_query_that_does_not_parse_gets_a_json_422() {
+    let server = TestServer::sqlite().await;
+    let (room, ..) = two_humans(&server).await;
+    for query in ["since=abc", "since=-1", "token=a&token=b"] {
+        let url = ws_url(&server, &room, query).replace("ws://", "http://");
+        let (status, body) = status_and_json(server.client.get(&url).send().await.unwrap()).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (422, Some("invalid_query")),
+            "{query}: {body}"
+        );
+    }
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn bad_tokens_and_private_rooms_are_refused_before_the_upgrade() {
     let server = TestServer::sqlite().await;
     let (room, ..) = two_humans(&server).await;

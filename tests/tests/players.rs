@@ -142,6 +142,21 @@ async fn a_new_name_is_stored_and_shown_by_a_room_loaded_after_a_restart() {
 }
 
 #[tokio::test]
+async fn a_name_loses_direction_overrides_and_invisible_spaces_as_chat_does() {
+    let server = TestServer::sqlite().await;
+    let lola = server.player("Lola").await;
+    let (got, answer) = rename(
+        &server,
+        &lola,
+        r#"{"display_name":"\u202eAna\u202c\u200b"}"#,
+    )
+    .await;
+    assert_eq!(got, 200, "{answer}");
+    assert_eq!(me(&server, &lola).await["display_name"], "Ana");
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn a_bad_new_name_is_refused_with_a_code_and_changes_nothing() {
     let server = TestServer::sqlite().await;
     let lola = server.player("Lola").await;
@@ -157,6 +172,12 @@ async fn a_bad_new_name_is_refused_with_a_code_and_changes_nothing() {
             422,
             "invalid_display_name",
         ),
+        (
+            r#"{"display_name":"\u200b\u200e"}"#,
+            422,
+            "invalid_display_name",
+        ),
+        (r#"{"display_name":"\u3164"}"#, 422, "invalid_display_name"),
         (r#"{"display_name":"#, 400, "malformed_json"),
     ] {
         let (got, answer) = rename(&server, &lola, body).await;

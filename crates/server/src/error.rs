@@ -117,6 +117,8 @@ pub enum AppError {
     /// The log entry asked for is not a move (the text says which it is).
     #[error("{0}")]
     NotAMove(String),
+    #[error("This address does not take that HTTP method.")]
+    MethodNotAllowed,
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -149,6 +151,7 @@ impl AppError {
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable | AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
             RateLimited(_) | TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -199,6 +202,7 @@ impl AppError {
             InvalidReport(_) => "invalid_report",
             ReportNotFound => "report_not_found",
             NotAMove(_) => "not_a_move",
+            MethodNotAllowed => "method_not_allowed",
             Internal(_) => "internal_error",
         }
     }

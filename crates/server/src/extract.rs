@@ -25,8 +25,17 @@ where
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+        // Read as any JSON first, then as `T`: serde reports a value of the wrong type for some fields (a
+        // number where a rule set's name goes) as a syntax error, and the body is valid JSON, only of the
+        // wrong shape (422, not 400).
+        match axum::Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(axum::Json(value)) => serde_path_to_error::deserialize(value)
+                .map(ApiJson)
+                .map_err(|err| {
+                    AppError::InvalidBody(format!(
+                        "Failed to deserialize the JSON body into the target type: {err}"
+                    ))
+                }),
             Err(rejection) => Err(match rejection {
                 JsonRejection::JsonSyntaxError(err) => AppError::MalformedJson(err.body_text()),
                 JsonRejection::JsonDataError(err) => AppError::InvalidBody(err.body_text()),

@@ -227,6 +227,14 @@ impl WsClient {
             .expect("send");
     }
 
+    /// Sends a binary frame; false if the connection is gone.
+    pub async fn try_send_binary(&mut self, bytes: &[u8]) -> bool {
+        self.stream
+            .send(Message::Binary(bytes.to_vec().into()))
+            .await
+            .is_ok()
+    }
+
     /// Sends raw text; false if the connection is gone.
     pub async fn try_send_text(&mut self, text: &str) -> bool {
         self.stream.send(Message::Text(text.into())).await.is_ok()

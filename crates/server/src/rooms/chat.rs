@@ -156,8 +156,9 @@ pub fn clean(text: &str) -> Result<String, CommandError> {
             ));
         }
     }
-    // Joiners are kept (emoji sequences and some scripts need them), but alone they show nothing.
-    if out.chars().all(|c| matches!(c, '\u{200C}' | '\u{200D}')) {
+    // Joiners, marks and the like are kept (emoji sequences and some scripts need them), but alone they
+    // show nothing.
+    if out.chars().all(shows_nothing) {
         return Err(CommandError::new(
             "chat_empty",
             "A chat message needs some text.",
@@ -168,12 +169,28 @@ pub fn clean(text: &str) -> Result<String, CommandError> {
 
 /// Zero-width space, word joiner and byte-order mark: they show nothing (a message of them alone
 /// would look blank).
-fn is_invisible_space(c: char) -> bool {
+pub(crate) fn is_invisible_space(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// A character that draws nothing by itself: format characters (joiners, direction marks, soft hyphen,
+/// invisible operators), combining marks and variation selectors with nothing to attach to, Hangul
+/// fillers and the blank Braille pattern. A text of nothing else looks empty.
+pub(crate) fn shows_nothing(c: char) -> bool {
+    c.is_whitespace()
+        || is_invisible_space(c)
+        || is_direction_control(c)
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200C}'..='\u{200F}' | '\u{2061}'..='\u{2064}'
+            | '\u{206A}'..='\u{206F}' | '\u{2800}' | '\u{3164}' | '\u{FFA0}'
+            | '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}' | '\u{FE00}'..='\u{FE0F}' | '\u{FE20}'..='\u{FE2F}'
+            | '\u{E0000}'..='\u{E0FFF}')
+}
+
 /// Unicode's explicit direction embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
-fn is_direction_control(c: char) -> bool {
+pub(crate) fn is_direction_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
@@ -218,8 +235,25 @@ mod tests {
             "\u{202E}",
             "\u{200B}\u{200B}",
             "\u{FEFF} \u{200D}",
+            "\u{200E}",
+            "\u{200F}\u{061C}",
+            "\u{00AD}",
+            "\u{034F}",
+            "\u{3164}\u{115F}",
+            "\u{2800}",
+            "\u{180E}",
+            "\u{2061}",
+            "\u{FE0F}",
+            "\u{0301}",
         ] {
             assert_eq!(clean(text).unwrap_err().code, "chat_empty", "{text:?}");
+        }
+    }
+
+    #[test]
+    fn marks_and_joiners_inside_real_text_are_kept() {
+        for text in ["e\u{0301}", "👍\u{FE0F}", "👩\u{200D}👩\u{200D}👧", "ﻻ"] {
+            assert_eq!(clean(text).unwrap(), text);
         }
     }
 

@@ -21,6 +21,7 @@ use axum::routing::{delete, get, post};
 use std::sync::Arc;
 
 use crate::AppState;
+use crate::error::AppError;
 use crate::rate_limit::WriteLimit;
 
 /// All API and operational routes (documentation routes live in [`crate::docs`]); `analysis_limit`
@@ -90,4 +91,10 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         .route("/api/games/{id}/analysis", analysis)
         .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))
         .fallback(crate::web::fallback)
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+/// A known address asked with a method it does not take: the usual JSON error, not an empty body.
+async fn method_not_allowed() -> AppError {
+    AppError::MethodNotAllowed
 }

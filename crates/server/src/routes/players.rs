@@ -16,6 +16,7 @@ use crate::model::{
     RoomStatus,
 };
 use crate::rooms::RoomCommand;
+use crate::rooms::chat;
 
 /// Longest display name, in characters.
 const MAX_NAME_CHARS: usize = 32;
@@ -52,9 +53,19 @@ pub async fn create_player(
     ))
 }
 
-/// A display name as given, trimmed, or why it cannot be one.
+/// A display name as given, trimmed, without direction overrides and invisible spaces (as chat drops
+/// them: a name shown beside a message must not pass for another's), or why it cannot be one.
 pub(crate) fn display_name(given: &str) -> Result<String, AppError> {
-    let name = given.trim();
+    let kept: String = given
+        .chars()
+        .filter(|&c| !chat::is_direction_control(c) && !chat::is_invisible_space(c))
+        .collect();
+    let name = kept.trim();
+    if name.chars().all(chat::shows_nothing) && !name.is_empty() {
+        return Err(AppError::InvalidDisplayName(
+            "The display name needs something visible.".into(),
+        ));
+    }
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {
         return Err(AppError::InvalidDisplayName(format!(

@@ -146,6 +146,12 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                     break;
                 }
             };
+            // Every frame counts against the flood limit, whatever its kind (a flood of binary frames or
+            // pings costs the server as much as one of commands).
+            if limiter.check().is_err() {
+                let _ = local_tx.send(Outbound::Close(1008, "rate_limited")).await;
+                break;
+            }
             let text = match message {
                 Message::Text(text) => text,
                 Message::Binary(_) => {
@@ -156,10 +162,6 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                 Message::Close(_) => break,
                 Message::Ping(_) | Message::Pong(_) => continue,
             };
-            if limiter.check().is_err() {
-                let _ = local_tx.send(Outbound::Close(1008, "rate_limited")).await;
-                break;
-            }
             match protocol::parse(&text) {
                 Ok(command) => {
                     if !sender.send(command).await {

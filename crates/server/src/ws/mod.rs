@@ -4,6 +4,7 @@
 
 pub mod connection;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, Query, State};
@@ -61,10 +62,11 @@ close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `
 pub async fn room_ws(
     State(state): State<AppState>,
     Path(id_or_code): Path<String>,
-    Query(query): Query<WsQuery>,
+    query: Result<Query<WsQuery>, QueryRejection>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
+    let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
     // The query's token first (browsers cannot set headers on a WebSocket); else the header's, which
     // must then be a bearer token.
     let token_hash = match &query.token {
