@@ -41,14 +41,10 @@ async fn a_whole_lobby_works_on_postgres() {
         .await;
     assert_eq!(status, 200, "{room}");
     let game_id = room["game_id"].as_str().unwrap();
-    let (status, record) = status_and_json(
-        server
-            .get(&format!("/api/games/{game_id}/record"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    // A running private game's record is its players' (anyone else: 403).
+    let (status, record) = server
+        .get_as(&owner.token, &format!("/api/games/{game_id}/record"))
+        .await;
     assert_eq!(status, 200, "{record}");
     assert_eq!(record["seed"], Value::Null);
     assert_eq!(record["settings"]["mode"], "1v1");

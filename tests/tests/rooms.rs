@@ -47,12 +47,13 @@ async fn a_room_can_be_found_by_id_or_by_join_code() {
             .unwrap(),
     )
     .await;
-    assert_eq!(status, 200);
-    assert_eq!(
-        by_id["join_code"],
-        Value::Null,
-        "a private code is hidden from strangers"
-    );
+    assert_eq!(status, 403, "a private room is hidden from strangers");
+    assert_eq!(by_id["code"], "wrong_join_code");
+    let (status, by_id) = server
+        .get_as(&owner.token, &format!("/api/rooms/{id}"))
+        .await;
+    assert_eq!(status, 200, "its owner finds it by id");
+    assert_eq!(by_id["join_code"], code);
 
     let lower = code.to_ascii_lowercase();
     let (status, by_code) = status_and_json(

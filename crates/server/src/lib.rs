@@ -60,6 +60,9 @@ pub struct AppState {
     /// Move analyses (an expert bot's search each) running at once: half the cores (at least one), so
     /// that analysing never takes the whole machine from the rooms' bots.
     pub analyses: Arc<tokio::sync::Semaphore>,
+    /// The per-address limit on room lookups that find no room (`None`: off, with the write limit), so
+    /// that join codes cannot be guessed.
+    pub lookup_limit: Option<Arc<rate_limit::LookupLimit>>,
 }
 
 impl AppState {
@@ -78,6 +81,16 @@ impl AppState {
         let analysis_limit =
             rate_limit::analysis_limit(config.http_writes_per_minute, config.trust_forwarded_for)
                 .map(Arc::new);
+        // Off with the write limit (`--http-writes-per-minute 0`), like the analyses.
+        let lookup_limit = (config.http_writes_per_minute > 0)
+            .then(|| {
+                rate_limit::LookupLimit::new(
+                    rate_limit::LOOKUP_MISSES_PER_MINUTE,
+                    config.trust_forwarded_for,
+                )
+            })
+            .flatten()
+            .map(Arc::new);
         Self {
             db,
             rooms,
@@ -87,6 +100,7 @@ impl AppState {
             match_locks: Arc::default(),
             sign_in_guard: Arc::default(),
             analysis_limit,
+            lookup_limit,
             analyses: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism()
                     .map_or(1, |n| n.get() / 2)
@@ -99,7 +113,8 @@ impl AppState {
 /// The whole HTTP application, without binding any socket.
 /// Peer addresses (for the write limit) come from `into_make_service_with_connect_info`, as in [`run`].
 pub fn app(state: AppState) -> Router {
-    let mut router = routes::router(state.analysis_limit.clone()).merge(docs::router());
+    let mut router = routes::router(state.analysis_limit.clone(), state.lookup_limit.clone())
+        .merge(docs::router());
     if let Some(limit) = &state.write_limit {
         router = router.layer(rate_limit::layer(limit.clone()));
     }
@@ -148,13 +163,17 @@ pub async fn run(
         .into_iter()
         .flatten()
         .collect();
-    let forget = (!limits.is_empty()).then(|| {
+    let lookup_limit = state.lookup_limit.clone();
+    let forget = (!limits.is_empty() || lookup_limit.is_some()).then(|| {
         tokio::spawn(async move {
             let mut every = tokio::time::interval(rate_limit::FORGET_EVERY);
             loop {
                 every.tick().await;
                 for limit in &limits {
                     limit.limiter().retain_recent();
+                }
+                if let Some(limit) = &lookup_limit {
+                    limit.forget_old();
                 }
             }
         })

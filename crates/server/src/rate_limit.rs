@@ -3,15 +3,23 @@
 //! rooms by the thousand; and, in a bucket of their own, the analyses of finished games, which cost an
 //! expert bot's search each. tower_governor counts; refusals are the usual JSON error (`429
 //! rate_limited`, with `Retry-After`). Other reads and the WebSocket are not limited here (the WebSocket
-//! has its own per-connection limit).
+//! has its own per-connection limit), except for the room lookups that find nothing ([`LookupLimit`]):
+//! those are how join codes would be guessed.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::time::Duration;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::http::{Method, Request, Response};
+use axum::extract::State;
+use axum::http::{Method, Request, Response, StatusCode};
+use axum::middleware::Next;
 use axum::response::IntoResponse;
+use governor::clock::Clock;
 use governor::middleware::NoOpMiddleware;
+use governor::{DefaultKeyedRateLimiter, Quota};
 use tower_governor::GovernorError;
 use tower_governor::GovernorLayer;
 use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
@@ -123,4 +131,98 @@ fn refusal(error: GovernorError) -> Response<Body> {
         }
         other => AppError::Internal(format!("rate limiter: {other}")).into_response(),
     }
+}
+
+/// Room lookups that find no room (`404 room_not_found`, `403 wrong_join_code`) allowed per address and
+/// minute, in bursts of as many: a player mistyping a code or following a stale link never gets near it,
+/// while guessing the 31⁶ join codes at this pace is hopeless.
+pub const LOOKUP_MISSES_PER_MINUTE: u32 = 30;
+
+/// The per-address limit on room lookups (`GET /api/rooms/{id_or_code}` and its WebSocket) that find no
+/// room. Only misses are counted, so opening rooms that exist is never limited; but once an address has
+/// used up its misses, every lookup of it is refused (`429 rate_limited`) until the next miss is allowed,
+/// found or not, since answering the lookups that hit would tell a guesser which codes exist.
+pub struct LookupLimit {
+    trust_forwarded: bool,
+    misses: DefaultKeyedRateLimiter<IpAddr>,
+    /// Addresses refused, until when (one entry per address refused in the last seconds).
+    refused_until: Mutex<HashMap<IpAddr, Instant>>,
+}
+
+impl LookupLimit {
+    /// `per_minute` misses per address; `None` when 0 (no limit).
+    pub fn new(per_minute: u32, trust_forwarded: bool) -> Option<Self> {
+        let per_minute = NonZeroU32::new(per_minute)?;
+        Some(Self {
+            trust_forwarded,
+            misses: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
+            refused_until: Mutex::default(),
+        })
+    }
+
+    /// How long `key` is still refused, if it is.
+    fn refused_for(&self, key: IpAddr) -> Option<Duration> {
+        let refused = self.refused_until.lock().unwrap_or_else(|e| e.into_inner());
+        let until = *refused.get(&key)?;
+        until.checked_duration_since(Instant::now())
+    }
+
+    /// Counts a miss of `key`; past its allowance, how long it is refused.
+    fn miss(&self, key: IpAddr) -> Result<(), Duration> {
+        match self.misses.check_key(&key) {
+            Ok(()) => Ok(()),
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(self.misses.clock().now());
+                self.refused_until
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, Instant::now() + wait);
+                Err(wait)
+            }
+        }
+    }
+
+    /// Forgets addresses not seen for a while and refusals that are over.
+    pub fn forget_old(&self) {
+        self.misses.retain_recent();
+        let now = Instant::now();
+        self.refused_until
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, until| *until > now);
+    }
+}
+
+/// Middleware of the room lookups: refuses an address that has used up its misses, and counts the
+/// lookups that find no room (`404` or `403`: no such room, or a private one without its code).
+pub async fn limit_lookups(
+    State(limit): State<Arc<LookupLimit>>,
+    request: Request<Body>,
+    next: Next,
+) -> Response<Body> {
+    let Ok(key) = (ClientIp {
+        trust_forwarded: limit.trust_forwarded,
+    })
+    .extract(&request) else {
+        return next.run(request).await;
+    };
+    if let Some(wait) = limit.refused_for(key) {
+        return lookup_refusal(wait);
+    }
+    let response = next.run(request).await;
+    if matches!(
+        response.status(),
+        StatusCode::NOT_FOUND | StatusCode::FORBIDDEN
+    ) && let Err(wait) = limit.miss(key)
+    {
+        return lookup_refusal(wait);
+    }
+    response
+}
+
+/// A lookup refused for `wait` more, as the API's JSON error (`Retry-After` rounded up).
+fn lookup_refusal(wait: Duration) -> Response<Body> {
+    metrics::counter!("parchis_http_rate_limited_total").increment(1);
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    AppError::RateLimited(secs).into_response()
 }

@@ -5,23 +5,45 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::Value;
 
+use super::rooms::is_insider;
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::AuthPlayer;
 use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep, SeatView};
 use crate::verify::{ReplayedStep, replay_record};
 
 /// Settings, seats, log and result of a game. The seed is only included once
-/// the game has finished (its hash is public from the start).
+/// the game has finished (its hash is public from the start). While a game of a private room runs, its
+/// record is only for the room's owner and seated players (`Authorization: Bearer`); finished, any game's
+/// record is public (to verify it).
 #[utoipa::path(get, path = "/api/games/{id}/record", tag = "games",
     params(("id" = String, Path, description = "Game id")),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The record", body = GameRecord),
+        (status = 401, description = "Invalid token", body = ErrorBody),
+        (status = 403, description = "A running game of a private room, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody)))]
 pub async fn game_record(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    viewer: Option<AuthPlayer>,
 ) -> Result<Json<GameRecord>, AppError> {
-    load_record(&state, &id).await.map(Json)
+    let record = load_record(&state, &id).await?;
+    if record.finished_at.is_none() && !record.settings.public {
+        let owner_id = state
+            .db
+            .room(&record.room_id)
+            .await?
+            .ok_or_else(|| AppError::Internal(format!("game {id} has no room")))?
+            .owner_id;
+        let seats = state.db.room_seats(&record.room_id).await?;
+        let viewer = viewer.as_ref().map(|v| v.id.as_str());
+        if !is_insider(viewer, &owner_id, &seats) {
+            return Err(AppError::WrongJoinCode);
+        }
+    }
+    Ok(Json(record))
 }
 
 /// Every position of a finished game: the log replayed through the rules crate (the same replay

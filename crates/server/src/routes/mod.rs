@@ -22,14 +22,25 @@ use std::sync::Arc;
 
 use crate::AppState;
 use crate::error::AppError;
-use crate::rate_limit::WriteLimit;
+use crate::rate_limit::{LookupLimit, WriteLimit};
 
 /// All API and operational routes (documentation routes live in [`crate::docs`]); `analysis_limit`
-/// limits the analyses of finished games per address.
-pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
+/// limits the analyses of finished games per address, `lookup_limit` the room lookups (by id or join
+/// code, WebSocket included) that find no room.
+pub fn router(
+    analysis_limit: Option<Arc<WriteLimit>>,
+    lookup_limit: Option<Arc<LookupLimit>>,
+) -> Router<AppState> {
     let mut analysis = get(analysis::game_analysis);
     if let Some(limit) = analysis_limit {
         analysis = analysis.layer(crate::rate_limit::layer(limit));
+    }
+    let mut room = get(rooms::get_room);
+    let mut room_ws = get(crate::ws::room_ws);
+    if let Some(limit) = lookup_limit {
+        let lookups = axum::middleware::from_fn_with_state(limit, crate::rate_limit::limit_lookups);
+        room = room.layer(lookups.clone());
+        room_ws = room_ws.layer(lookups);
     }
     Router::new()
         .route("/healthz", get(health::healthz))
@@ -73,7 +84,7 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
             post(rooms::create_room).get(rooms::list_rooms),
         )
         .route("/api/quick-match", post(quick_match::quick_match))
-        .route("/api/rooms/{id_or_code}", get(rooms::get_room))
+        .route("/api/rooms/{id_or_code}", room)
         .route("/api/rooms/{id}/join", post(rooms::join_room))
         .route("/api/rooms/{id}/leave", post(rooms::leave_room))
         .route("/api/rooms/{id}/start", post(rooms::start_room))
@@ -89,7 +100,7 @@ pub fn router(analysis_limit: Option<Arc<WriteLimit>>) -> Router<AppState> {
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
         .route("/api/games/{id}/analysis", analysis)
-        .route("/api/rooms/{id_or_code}/ws", get(crate::ws::room_ws))
+        .route("/api/rooms/{id_or_code}/ws", room_ws)
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
 }

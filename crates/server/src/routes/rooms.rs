@@ -32,9 +32,7 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         game_id,
         players_connected: _,
     } = snapshot;
-    let insider = viewer.is_some_and(|v| {
-        v == room.owner_id || seats.iter().any(|s| s.player_id.as_deref() == Some(v))
-    });
+    let insider = is_insider(viewer, &room.owner_id, &seats);
     let settings = room.settings.0;
     RoomView {
         join_code: (settings.public || code_known || insider).then_some(room.join_code),
@@ -49,6 +47,28 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
             .collect(),
         created_at: room.created_at,
         game_id,
+    }
+}
+
+/// Whether `player` is the owner of the room or seated in it (`seats`).
+pub(crate) fn is_insider(player: Option<&str>, owner_id: &str, seats: &[SeatRow]) -> bool {
+    player.is_some_and(|p| p == owner_id || seats.iter().any(|s| s.player_id.as_deref() == Some(p)))
+}
+
+/// A private room is shown, by its bare id, only to its owner and its seated players (anyone else
+/// needs its join code): `403 wrong_join_code` otherwise, as its WebSocket answers.
+pub(crate) fn check_private_access(
+    snapshot: &RoomSnapshot,
+    player: Option<&str>,
+    by_code: bool,
+) -> Result<(), AppError> {
+    if snapshot.room.settings.0.public
+        || by_code
+        || is_insider(player, &snapshot.room.owner_id, &snapshot.seats)
+    {
+        Ok(())
+    } else {
+        Err(AppError::WrongJoinCode)
     }
 }
 
@@ -248,12 +268,17 @@ pub async fn list_rooms(
     Ok(Json(RoomList { rooms }))
 }
 
-/// One room, by id or by join code.
+/// One room, by id or by join code. A private room needs its join code, or the token of its owner or
+/// of a seated player (`Authorization: Bearer`); lookups that find no room are limited per address.
 #[utoipa::path(get, path = "/api/rooms/{id_or_code}", tag = "rooms",
     params(("id_or_code" = String, Path, description = "Room id or 6-character join code")),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The room", body = RoomView),
-        (status = 404, description = "No such room", body = ErrorBody)))]
+        (status = 401, description = "Invalid token", body = ErrorBody),
+        (status = 403, description = "A private room by its bare id, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 429, description = "Too many lookups that found no room from this address (`rate_limited`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn get_room(
     State(state): State<AppState>,
     Path(id_or_code): Path<String>,
@@ -266,6 +291,7 @@ pub async fn get_room(
         .await?
         .ok_or(AppError::RoomNotFound)?;
     let viewer = viewer.map(|v| v.id);
+    check_private_access(&snapshot, viewer.as_deref(), by_code)?;
     Ok(Json(room_view(snapshot, viewer.as_deref(), by_code)))
 }
 

@@ -57,6 +57,7 @@ close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `
         (status = 401, description = "Invalid token", body = ErrorBody),
         (status = 403, description = "Private room without its code (`wrong_join_code`)", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
+        (status = 429, description = "Too many lookups that found no room from this address (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 426, description = "Not a WebSocket upgrade request (`upgrade_required`)", body = ErrorBody),
         (status = 503, description = "The room's task could not take the connection in time (`room_busy`)", body = ErrorBody)))]
 pub async fn room_ws(
@@ -90,16 +91,7 @@ pub async fn room_ws(
         .lookup(&room_id)
         .await?
         .ok_or(AppError::RoomNotFound)?;
-    let insider = player_id.as_deref().is_some_and(|p| {
-        p == snapshot.room.owner_id
-            || snapshot
-                .seats
-                .iter()
-                .any(|s| s.player_id.as_deref() == Some(p))
-    });
-    if !snapshot.room.settings.0.public && !by_code && !insider {
-        return Err(AppError::WrongJoinCode);
-    }
+    crate::routes::rooms::check_private_access(&snapshot, player_id.as_deref(), by_code)?;
     // Checked after authentication so a bad token is a 401 whatever the request.
     let upgrade = upgrade.map_err(|_| AppError::UpgradeRequired)?;
     let resume = match (query.since, query.epoch) {

@@ -134,7 +134,8 @@ export const api = {
   ratingHistory: (username, rules = 'playgridia') => call('GET', `/api/accounts/${encodeURIComponent(username)}/ratings?rules=${encodeURIComponent(rules)}`, undefined, false),
   /** `by`: `wins` (most wins in the period) or `rating` (best non-provisional rating, played in the period). */
   leaderboard: (rules, days = 30, by = 'wins') => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}&by=${encodeURIComponent(by)}`, undefined, false),
-  record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`, undefined, false),
+  // With the token: the record of a private room's running game is only for its players.
+  record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`),
   replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
   reportMessage: (roomId, seq, reason = '') => call('POST', `/api/rooms/${encodeURIComponent(roomId)}/chat/${encodeURIComponent(seq)}/report`, { reason }),
   analysis: (gameId, seq) => call('GET', `/api/games/${encodeURIComponent(gameId)}/analysis?seq=${encodeURIComponent(seq)}`, undefined, false),

@@ -105,6 +105,12 @@ export function mountRoom(main, ref) {
       }
       if (!ctx.state || ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
     } catch (x) {
+      // A private room by its bare id, and we are neither its owner nor seated (nor came with the code).
+      if (x.status === 403 && x.code === 'wrong_join_code') {
+        clear(root, h('p.error', { id: 'private-room' }, t('private_room_closed')), h('a', { href: '/', 'data-link': true }, t('back_home')));
+        ctx.dead = true;
+        return;
+      }
       if (x.status === 404) { clear(root, h('p.error', t('room_not_found')), h('a', { href: '/', 'data-link': true }, t('back_home'))); ctx.dead = true; }
       else if (!ctx.state) clear(root, h('p.error', t('error', { msg: x.message })));
     }

@@ -1,0 +1,241 @@
+//! A private room is for whoever has its code and for its members: anyone else looking it up by its bare
+//! id, or reading the record of its running game, gets `403 wrong_join_code`; and one address cannot
+//! guess codes quickly, since lookups that find no room are limited per address.
+mod common;
+
+use common::{Player, TestServer, private_duel, public_four, status_and_json};
+use parchis_server::db::{Db, now_ms};
+use parchis_server::rate_limit::LOOKUP_MISSES_PER_MINUTE;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// A private duel owned by Ana, with Luis seated by its code: `(room, ana, luis, code)`.
+async fn private_room_with_two(server: &TestServer) -> (String, Player, Player, String) {
+    let ana = server.player("Ana").await;
+    let luis = server.player("Luis").await;
+    let room = server.room(&ana, private_duel()).await;
+    let id = room["id"].as_str().unwrap().to_owned();
+    let code = room["join_code"].as_str().unwrap().to_owned();
+    let (status, body) = server
+        .post_as(&luis, &format!("/api/rooms/{code}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    (id, ana, luis, code)
+}
+
+/// GETs `path` from the forwarded address `ip`, with `token` if any.
+async fn get_from(
+    server: &TestServer,
+    ip: &str,
+    token: Option<&str>,
+    path: &str,
+) -> reqwest::Response {
+    let mut request = server.get(path).header("x-forwarded-for", ip);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+/// GETs `path` with `token` if any: status and body.
+async fn get_with(server: &TestServer, token: Option<&str>, path: &str) -> (StatusCode, Value) {
+    let mut request = server.get(path);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    status_and_json(request.send().await.unwrap()).await
+}
+
+/// `n` join codes other than `taken`, all well-formed.
+fn other_codes(taken: &str, n: usize) -> Vec<String> {
+    let alphabet = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+    (0..)
+        .map(|i: usize| {
+            (0..6)
+                .map(|d| alphabet[(i / alphabet.len().pow(d)) % alphabet.len()] as char)
+                .collect::<String>()
+        })
+        .filter(|code| code != taken)
+        .take(n)
+        .collect()
+}
+
+#[tokio::test]
+async fn an_address_guessing_join_codes_is_refused_after_its_misses_while_other_addresses_still_open_rooms()
+ {
+    let server = TestServer::sqlite_with(|c| {
+        c.http_writes_per_minute = 100;
+        c.trust_forwarded_for = true;
+    })
+    .await;
+    let (id, ana, _luis, code) = private_room_with_two(&server).await;
+    let guesser = "203.0.113.66";
+    let misses = usize::try_from(LOOKUP_MISSES_PER_MINUTE).unwrap();
+    let guesses = other_codes(&code, misses + 1);
+    for (i, guess) in guesses[..misses].iter().enumerate() {
+        // Half of them through the WebSocket's URL: its lookups count the same.
+        let path = if i % 2 == 0 {
+            format!("/api/rooms/{guess}")
+        } else {
+            format!("/api/rooms/{guess}/ws")
+        };
+        let (status, body) = status_and_json(get_from(&server, guesser, None, &path).await).await;
+        assert_eq!(status, 404, "guess {i}: {body}");
+        assert_eq!(body["code"], "room_not_found");
+    }
+    let refused = get_from(
+        &server,
+        guesser,
+        None,
+        &format!("/api/rooms/{}", guesses[misses]),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "retry after {retry} s");
+    let (_, body) = status_and_json(refused).await;
+    assert_eq!(body["code"], "rate_limited");
+    // Even the right code is refused now (an answer would tell the guesser it is right), on both paths.
+    for path in [
+        format!("/api/rooms/{code}"),
+        format!("/api/rooms/{code}/ws"),
+    ] {
+        let (status, body) = status_and_json(get_from(&server, guesser, None, &path).await).await;
+        assert_eq!(status, 429, "{path}: {body}");
+        assert_eq!(body["code"], "rate_limited");
+    }
+    // Everyone else is served as before.
+    let (status, body) = status_and_json(
+        get_from(
+            &server,
+            "203.0.113.7",
+            Some(&ana.token),
+            &format!("/api/rooms/{id}"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["join_code"], code.as_str());
+    let (status, body) = status_and_json(
+        get_from(&server, "203.0.113.8", None, &format!("/api/rooms/{code}")).await,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], id.as_str());
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn opening_rooms_that_exist_is_never_counted_against_an_address() {
+    let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 100).await;
+    let (id, ana, _luis, code) = private_room_with_two(&server).await;
+    let public = server.room(&ana, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for _ in 0..LOOKUP_MISSES_PER_MINUTE + 10 {
+        for (token, path) in [
+            (None, format!("/api/rooms/{code}")),
+            (Some(ana.token.as_str()), format!("/api/rooms/{id}")),
+            (None, format!("/api/rooms/{public}")),
+        ] {
+            let (status, body) = get_with(&server, token, &path).await;
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+    }
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_private_room_by_its_bare_id_is_shown_only_to_its_owner_and_seated_players() {
+    let server = TestServer::sqlite().await;
+    let (id, ana, luis, code) = private_room_with_two(&server).await;
+    let eva = server.player("Eva").await;
+    let by_id = format!("/api/rooms/{id}");
+    for (who, token) in [("no token", None), ("a stranger", Some(eva.token.as_str()))] {
+        let (status, body) = get_with(&server, token, &by_id).await;
+        assert_eq!(status, 403, "{who}: {body}");
+        assert_eq!(body["code"], "wrong_join_code", "{who}");
+        assert_eq!(
+            body["seats"],
+            Value::Null,
+            "{who} learns nothing of the room"
+        );
+    }
+    for (who, token) in [("the owner", &ana.token), ("a seated player", &luis.token)] {
+        let (status, body) = get_with(&server, Some(token), &by_id).await;
+        assert_eq!(status, 200, "{who}: {body}");
+        assert_eq!(body["join_code"], code.as_str(), "{who}");
+    }
+    // By its code, anyone finds it.
+    for token in [None, Some(eva.token.as_str())] {
+        let (status, body) = get_with(&server, token, &format!("/api/rooms/{code}")).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["id"], id.as_str());
+    }
+    // A public room stays open to all by its id.
+    let public = server.room(&ana, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = get_with(&server, None, &format!("/api/rooms/{public}")).await;
+    assert_eq!(status, 200, "{body}");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_record_of_a_running_private_game_is_only_for_its_players_and_a_finished_one_is_public()
+{
+    let server = TestServer::sqlite().await;
+    let (id, ana, luis, _code) = private_room_with_two(&server).await;
+    let eva = server.player("Eva").await;
+    let (status, room) = server
+        .post_as(&ana, &format!("/api/rooms/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{room}");
+    let game_id = room["game_id"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{game_id}/record");
+    for (who, token) in [("no token", None), ("a stranger", Some(eva.token.as_str()))] {
+        let (status, body) = get_with(&server, token, &path).await;
+        assert_eq!(status, 403, "{who}: {body}");
+        assert_eq!(body["code"], "wrong_join_code", "{who}");
+        assert_eq!(body["log"], Value::Null, "{who} sees no moves");
+    }
+    for (who, token) in [("the owner", &ana.token), ("a seated player", &luis.token)] {
+        let (status, body) = get_with(&server, Some(token), &path).await;
+        assert_eq!(status, 200, "{who}: {body}");
+        assert_eq!(body["game_id"], game_id.as_str());
+        assert_eq!(
+            body["seed"],
+            Value::Null,
+            "the seed stays secret while it runs"
+        );
+    }
+
+    let db = Db::connect(&server.database_url).await.unwrap();
+    db.finish_game(
+        &game_id,
+        json!({ "winner": 0 }),
+        now_ms(),
+        "playgridia",
+        false,
+        &[0, 1],
+        0,
+        &[],
+    )
+    .await
+    .unwrap();
+    db.close().await;
+    // Finished, it is anyone's to verify.
+    for token in [None, Some(eva.token.as_str())] {
+        let (status, body) = get_with(&server, token, &path).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["seed"].is_string(), "the seed is revealed");
+    }
+    server.finish().await;
+}
