@@ -179,6 +179,10 @@ pub struct Hub {
     game: Option<PublishedGame>,
     /// Recent updates, oldest first, as sent.
     ring: VecDeque<(u64, Outbound)>,
+    /// The snapshot of the latest version, once asked for: resyncs and connections share one copy
+    /// rather than each queueing a fresh one (a client asking again and again without reading would
+    /// otherwise make the server hold hundreds of copies).
+    snapshot: Option<(u64, Outbound)>,
     /// Open connections.
     conns: HashMap<ConnId, Conn>,
     /// Next connection id to hand out.
@@ -197,6 +201,7 @@ impl Hub {
             lobby: state.lobby,
             game: state.game.map(PublishedGame::from),
             ring: VecDeque::with_capacity(RING),
+            snapshot: None,
             conns: HashMap::new(),
             next_id: 1,
         }
@@ -305,8 +310,13 @@ impl Hub {
         dropped
     }
 
-    /// The snapshot message for the current state.
-    pub fn snapshot(&self) -> Outbound {
+    /// The snapshot message for the current state (built once per version).
+    pub fn snapshot(&mut self) -> Outbound {
+        if let Some((version, snapshot)) = &self.snapshot
+            && *version == self.version
+        {
+            return snapshot.clone();
+        }
         let mut buf = Vec::with_capacity(4096);
         write_json(
             &mut buf,
@@ -317,7 +327,9 @@ impl Hub {
                 state: self.state_ref(),
             },
         );
-        Outbound::Text(into_text(buf))
+        let snapshot = Outbound::Text(into_text(buf));
+        self.snapshot = Some((self.version, snapshot.clone()));
+        snapshot
     }
 
     /// The updates after `since` if all are still in the ring (`None`: send a snapshot).
@@ -649,6 +661,28 @@ mod tests {
         let snapshot: Value = serde_json::from_str(&snapshot).unwrap();
         assert_eq!(snapshot["state"], after);
         assert_eq!(snapshot["version"], hub.version());
+    }
+
+    #[test]
+    fn snapshots_of_one_version_share_one_copy_and_a_new_version_gets_its_own() {
+        let mut hub = Hub::new(PublicParts {
+            lobby: lobby("waiting", 0, 0),
+            game: None,
+        });
+        let text = |o: Outbound| match o {
+            Outbound::Text(t) => t,
+            Outbound::Close(..) => panic!("snapshot is text"),
+        };
+        let first = text(hub.snapshot());
+        let again = text(hub.snapshot());
+        // A client asking again and again makes the server queue the same bytes, not new copies.
+        assert_eq!(first.as_str().as_ptr(), again.as_str().as_ptr());
+        hub.publish(&[], Some(lobby("waiting", 1, 0)), None);
+        let newer = text(hub.snapshot());
+        assert_ne!(first.as_str(), newer.as_str());
+        let newer: Value = serde_json::from_str(&newer).unwrap();
+        assert_eq!(newer["version"], hub.version());
+        assert_eq!(newer["state"], hub.state());
     }
 
     #[test]
