@@ -1,12 +1,14 @@
-//! Who is at the table: away players covered by a bot and given their seat back, and clients too
-//! slow to read their messages dropped without holding up the room.
+//! Who is at the table: away players covered by a bot and given their seat back, clients too
+//! slow to read their messages dropped without holding up the room, and a crowd of spectators
+//! counted without flooding the players.
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use common::TestServer;
 use common::game::{record, start_with_bots};
 use common::ws::{WsClient, ws_url};
+use common::{TestServer, public_four};
+use futures_util::future::join_all;
 use serde_json::Value;
 
 #[tokio::test]
@@ -227,4 +229,46 @@ async fn flood_until_dropped(
         let _ = tokio::time::timeout(Duration::from_millis(5), watcher.until_state(&dropped)).await;
     }
     watcher.until_state(&dropped).await;
+}
+
+#[tokio::test]
+async fn forty_spectators_joining_at_once_send_a_seated_player_only_a_few_updates_and_the_count_it_shows_reaches_forty_within_about_a_second()
+ {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let room = server.room(&ana, public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut player = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    player
+        .until_state(|s| s["seats"][0]["status"] == "connected")
+        .await;
+
+    // Forty people open the room to watch, all at once.
+    let before = player.versions.len();
+    let spectators = join_all((0..40).map(|_| WsClient::connect(&server, &room, None))).await;
+    let all_in = Instant::now();
+    player.until_state(|s| s["spectators"] == 40).await;
+    let waited = all_in.elapsed();
+    let updates = player.versions.len() - before;
+    assert!(
+        updates <= 5,
+        "{updates} updates reached the player for forty spectators joining"
+    );
+    assert!(
+        waited < Duration::from_secs(3),
+        "the count showed forty only {waited:?} after the last one joined"
+    );
+
+    // They all leave at once: the count goes back to nobody, again in a few updates.
+    let before = player.versions.len();
+    join_all(spectators.into_iter().map(WsClient::close)).await;
+    player.until_state(|s| s["spectators"] == 0).await;
+    let updates = player.versions.len() - before;
+    assert!(
+        updates <= 5,
+        "{updates} updates reached the player for forty spectators leaving"
+    );
+    server.finish().await;
 }

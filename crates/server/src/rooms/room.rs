@@ -61,6 +61,10 @@ pub struct ConnectRequest {
 /// Pause after a storage failure before the server tries to act again.
 const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
 
+/// A change of only the spectator count is shown at most this often: every update goes to every
+/// connection, so a crowd of spectators coming and going must not cost one update each.
+pub const SPECTATORS_EVERY: Duration = Duration::from_secs(1);
+
 /// The state of one room, owned by its task (no locks).
 pub struct Room {
     /// Seats, settings and status.
@@ -96,6 +100,10 @@ pub struct Room {
     pub chat: ChatLog,
     /// No automatic action before this (after a storage failure).
     paused_until: Option<Instant>,
+    /// When a spectator count not shown yet is due to be published (`None`: nothing waits).
+    spectators_due: Option<Instant>,
+    /// When an update last changed the spectator count shown.
+    spectators_shown: Option<Instant>,
     /// Registry-wide count of open connections (for metrics).
     connections: Arc<AtomicUsize>,
 }
@@ -143,6 +151,8 @@ impl Room {
             bots: Bots::new(bot_seed),
             chat: ChatLog::new(n, Vec::new()),
             paused_until: None,
+            spectators_due: None,
+            spectators_shown: None,
             connections,
         };
         let now = Instant::now();
@@ -454,8 +464,10 @@ impl Room {
         })
     }
 
-    /// Publishes the current state with `events`; copes with clients dropped as too slow.
+    /// Publishes the current state with `events`; copes with clients dropped as too slow. The whole
+    /// state is compared, so a spectator count waiting to be shown goes out with it.
     pub fn publish(&mut self, events: &[Event]) {
+        let shown = self.hub.lobby().spectators;
         let mut events = events;
         loop {
             let dropped = self
@@ -469,13 +481,49 @@ impl Room {
             }
             events = &[];
         }
+        self.spectators_due = None;
+        if self.hub.lobby().spectators != shown {
+            self.spectators_shown = Some(Instant::now());
+        }
+    }
+
+    /// Only the spectator count changed (a connection without a seat came or went): shown at once if
+    /// it was not changed in the last [`SPECTATORS_EVERY`], otherwise once that has passed
+    /// ([`Room::spectators_due`]), or sooner with any other update.
+    fn spectators_changed(&mut self) {
+        if self.spectators_due.is_some() {
+            return;
+        }
+        match self.spectators_shown.map(|at| at + SPECTATORS_EVERY) {
+            Some(next) if next > Instant::now() => self.spectators_due = Some(next),
+            _ => self.publish(&[]),
+        }
+    }
+
+    /// When the spectator count waiting to be shown is due, if one waits.
+    pub fn spectators_due(&self) -> Option<Instant> {
+        self.spectators_due
+    }
+
+    /// Publishes the spectator count that waited for its turn.
+    pub fn show_spectators(&mut self) {
+        self.spectators_due = None;
+        self.publish(&[]);
+    }
+
+    /// Whether a connection is a spectator's: it acts for no seat (anonymous, or a player not seated
+    /// here). Its coming and going changes only the spectator count.
+    fn is_spectator(&self, conn: ConnId) -> bool {
+        match self.hub.conn(conn).and_then(|c| c.player_id.as_deref()) {
+            Some(player) => self.seats_held_by(player).next().is_none(),
+            None => true,
+        }
     }
 
     /// Queues a private message to one connection.
     pub fn reply(&mut self, conn: ConnId, message: Outbound) {
         if !self.hub.send(conn, message) {
-            self.forget(conn, None);
-            self.publish(&[]);
+            self.drop_conn(conn, None);
         }
     }
 
@@ -548,7 +596,8 @@ impl Room {
     // ----- connections ------------------------------------------------------------------------
 
     /// Adds a connection: catch-up (missed updates or a snapshot), `hello`,
-    /// then the presence update and the private preview.
+    /// then the presence update (a spectator's only when its count is next shown) and the private
+    /// preview.
     pub fn connect(&mut self, tx: mpsc::Sender<Outbound>, request: ConnectRequest) -> ConnId {
         let missed = request
             .resume
@@ -581,7 +630,11 @@ impl Room {
         {
             self.owner_away_since = None;
         }
-        self.publish(&[]);
+        if self.is_spectator(id) {
+            self.spectators_changed();
+        } else {
+            self.publish(&[]);
+        }
         self.send_previews(Some(id));
         id
     }
@@ -631,8 +684,20 @@ impl Room {
 
     /// A connection went away on its own.
     pub fn disconnect(&mut self, conn: ConnId) {
-        if self.hub.conn(conn).is_some() {
-            self.forget(conn, None);
+        self.drop_conn(conn, None);
+    }
+
+    /// Removes a connection (sending `close` first if given) and shows it gone: a seated player's at
+    /// once, a spectator's when the spectator count is next shown.
+    pub fn drop_conn(&mut self, conn: ConnId, close: Option<Outbound>) {
+        if self.hub.conn(conn).is_none() {
+            return;
+        }
+        let spectator = self.is_spectator(conn);
+        self.forget(conn, close);
+        if spectator {
+            self.spectators_changed();
+        } else {
             self.publish(&[]);
         }
     }

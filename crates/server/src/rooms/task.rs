@@ -1,6 +1,7 @@
 //! The task that owns one room. Everything arrives on its inbox one at a
 //! time, so no lock guards the room: the task *is* the lock. It also wakes up
-//! on its own when the server has to act for a seat (bots, timers, away).
+//! on its own when the server has to act for a seat (bots, timers, away), and to show a spectator
+//! count that waited (at most one such update a second).
 
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -56,6 +57,7 @@ pub(super) async fn run(
     let mut idle_since = tokio::time::Instant::now();
     loop {
         let wake = room.next_wake().map(tokio::time::Instant::from_std);
+        let spectators = room.spectators_due().map(tokio::time::Instant::from_std);
         tokio::select! {
             message = inbox.recv() => {
                 let Some(message) = message else { break };
@@ -64,6 +66,7 @@ pub(super) async fn run(
             }
             Some(conn) = gone.recv() => room.disconnect(conn),
             () = sleep_until(wake), if wake.is_some() => room.auto_act().await,
+            () = sleep_until(spectators), if spectators.is_some() => room.show_spectators(),
             _ = stop.changed() => break,
             () = tokio::time::sleep_until(idle_since + idle) => {
                 if room.hub.is_empty() && wake.is_none() && room.events.receiver_count() == 0 {

@@ -44,8 +44,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
         Ok(after) => {
             room.reply(conn, protocol::ack(&message.id, room.hub.version()));
             if let After::Close = after {
-                room.forget(conn, Some(Outbound::Close(1000, "left")));
-                room.publish(&[]);
+                room.drop_conn(conn, Some(Outbound::Close(1000, "left")));
             }
         }
         Err(err) => {
