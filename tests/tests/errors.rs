@@ -60,6 +60,34 @@ async fn json_with_a_value_of_the_wrong_type_gets_a_422_not_a_400() {
 }
 
 #[tokio::test]
+async fn a_path_segment_that_is_not_utf8_is_a_json_404() {
+    let server = TestServer::sqlite().await;
+    for path in [
+        "/api/rooms/%FF",
+        "/api/rooms/%FF/ws",
+        "/api/games/%FF/record",
+        "/api/accounts/%FF/stats",
+    ] {
+        let (status, body) = status_and_json(server.get(path).send().await.unwrap()).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (404, Some("not_found")),
+            "{path}: {body}"
+        );
+    }
+    let owner = server.player("Ana").await;
+    let (status, body) = server
+        .post_as(&owner, "/api/rooms/%FF/join", serde_json::json!({}))
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (404, Some("not_found")),
+        "{body}"
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn a_method_an_address_does_not_take_gets_a_json_405() {
     let server = TestServer::sqlite().await;
     for (method, path) in [

@@ -49,6 +49,26 @@ where
     }
 }
 
+/// `axum::extract::Path` with a JSON-shaped rejection: a segment that is not valid UTF-8 (or cannot be
+/// read as the type asked) names nothing this server has, so it is `404 not_found` like any unknown path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
+            Err(_) => Err(AppError::NotFound),
+        }
+    }
+}
+
 /// The token of an `Authorization: Bearer <token>` header: `None` without the header, an
 /// `invalid_token` error for any other kind of header or an empty token.
 pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, AppError> {

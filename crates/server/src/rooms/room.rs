@@ -520,10 +520,13 @@ impl Room {
         }
     }
 
-    /// Queues a private message to one connection.
+    /// Queues a private message to one connection. One that cannot take it (too slow) is dropped and
+    /// shown gone at once, as when a broadcast finds it full: dropping a client takes filling its whole
+    /// queue, so this is no cheap way to make the room publish.
     pub fn reply(&mut self, conn: ConnId, message: Outbound) {
         if !self.hub.send(conn, message) {
-            self.drop_conn(conn, None);
+            self.forget(conn, None);
+            self.publish(&[]);
         }
     }
 

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 
 use axum::Json;
 use axum::extract::FromRequestParts;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 
 use crate::AppState;
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::bearer;
+use crate::extract::{ApiPath, bearer};
 use crate::model::{ReportList, ReportedMessage};
 
 /// A request that carries the server's admin token.
@@ -54,7 +54,7 @@ impl FromRequestParts<AppState> for Admin {
 pub async fn erase_player(
     _: Admin,
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
     if state.db.player(&id).await?.is_none() {
         return Err(AppError::PlayerNotFound);
@@ -118,7 +118,7 @@ pub async fn list_reports(
 pub async fn dismiss_reports(
     _: Admin,
     State(state): State<AppState>,
-    Path((room_id, seq)): Path<(String, String)>,
+    ApiPath((room_id, seq)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let seq: i64 = seq.parse().map_err(|_| AppError::ReportNotFound)?;
     if state.db.dismiss_reports(&room_id, seq).await? {

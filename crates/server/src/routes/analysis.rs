@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use parchis_bots::expert::ExpertBot;
 use parchis_bots::{Bot, mix_seed};
 use parchis_rules::Game;
@@ -15,6 +15,7 @@ use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::ApiPath;
 use crate::model::MoveAnalysis;
 use crate::rooms::bot::seed_of;
 use crate::routes::games::load_record;
@@ -45,7 +46,7 @@ pub struct AnalysisQuery {
         (status = 503, description = "Every core is analysing already (`analysis_busy`)", body = ErrorBody)))]
 pub async fn game_analysis(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Json<MoveAnalysis>, AppError> {
     let Query(AnalysisQuery { seq }) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;

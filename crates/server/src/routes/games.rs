@@ -2,13 +2,13 @@
 //! `GET /api/games/{id}/replay` (a finished game replayed position by position).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde_json::Value;
 
 use super::rooms::is_insider;
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::AuthPlayer;
+use crate::extract::{ApiPath, AuthPlayer};
 use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep, SeatView};
 use crate::verify::{ReplayedStep, replay_record};
 
@@ -26,7 +26,7 @@ use crate::verify::{ReplayedStep, replay_record};
         (status = 404, description = "No such game", body = ErrorBody)))]
 pub async fn game_record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     viewer: Option<AuthPlayer>,
 ) -> Result<Json<GameRecord>, AppError> {
     let record = load_record(&state, &id).await?;
@@ -57,7 +57,7 @@ pub async fn game_record(
         (status = 409, description = "The game is not over yet (`game_not_finished`)", body = ErrorBody)))]
 pub async fn game_replay(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Json<GameReplay>, AppError> {
     let record = load_record(&state, &id).await?;
     if record.finished_at.is_none() {

@@ -2,14 +2,14 @@
 //! at the same phone or tablet, and acts for their seats (PROTOCOL.md, "Players on one device").
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, AuthPlayer};
+use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::RoomView;
 use crate::rooms::RoomCommand;
 use crate::routes::players::display_name;
@@ -41,7 +41,7 @@ pub struct AddLocalPlayerRequest {
         (status = 422, description = "Not a display name, or no such seat", body = ErrorBody)))]
 pub async fn add_local_player(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     player: AuthPlayer,
     ApiJson(req): ApiJson<AddLocalPlayerRequest>,
 ) -> Result<(StatusCode, Json<RoomView>), AppError> {
@@ -71,7 +71,7 @@ pub async fn add_local_player(
         (status = 409, description = "The game started", body = ErrorBody)))]
 pub async fn remove_local_player(
     State(state): State<AppState>,
-    Path((id, seat)): Path<(String, String)>,
+    ApiPath((id, seat)): ApiPath<(String, String)>,
     player: AuthPlayer,
 ) -> Result<Json<RoomView>, AppError> {
     // Not a number: no one sits there (rather than the framework's plain-text rejection).

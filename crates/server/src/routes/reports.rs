@@ -2,13 +2,13 @@
 //! the host to read (`GET /api/admin/reports`) and act on. Once per player and message; never their own.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 
 use crate::AppState;
 use crate::db::{Reported, now_ms};
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, AuthPlayer};
+use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::{ReportRequest, ReportView};
 use crate::rooms::chat::clean;
 
@@ -25,7 +25,7 @@ use crate::rooms::chat::clean;
         (status = 422, description = "Your own message (`own_message`), or a reason too long (`invalid_report`)", body = ErrorBody)))]
 pub async fn report_message(
     State(state): State<AppState>,
-    Path((room_id, seq)): Path<(String, String)>,
+    ApiPath((room_id, seq)): ApiPath<(String, String)>,
     player: AuthPlayer,
     ApiJson(req): ApiJson<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportView>), AppError> {

@@ -3,14 +3,14 @@
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 
 use crate::AppState;
 use crate::auth;
 use crate::db::{DbError, NewRoom, RoomRow, SeatRow, now_ms};
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, AuthPlayer};
+use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView, SeatView};
 use crate::rooms::{RoomCommand, RoomSnapshot};
 use crate::settings::{Colour, CreateRoomRequest, RoomSettings, validate_settings};
@@ -281,7 +281,7 @@ pub async fn list_rooms(
         (status = 429, description = "Too many lookups that found no room from this address (`rate_limited`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn get_room(
     State(state): State<AppState>,
-    Path(id_or_code): Path<String>,
+    ApiPath(id_or_code): ApiPath<String>,
     viewer: Option<AuthPlayer>,
 ) -> Result<Json<RoomView>, AppError> {
     let (id, by_code) = resolve(&state, &id_or_code).await?;
@@ -308,7 +308,7 @@ pub async fn get_room(
         (status = 409, description = "Full, started, or colour taken", body = ErrorBody)))]
 pub async fn join_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     player: AuthPlayer,
     ApiJson(req): ApiJson<JoinRoomRequest>,
 ) -> Result<Json<RoomView>, AppError> {
@@ -352,7 +352,7 @@ pub(crate) async fn seat_player(
         (status = 409, description = "Not seated, or the game is over", body = ErrorBody)))]
 pub async fn leave_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     player: AuthPlayer,
 ) -> Result<Json<RoomView>, AppError> {
     let (room_id, _) = resolve(&state, &id).await?;
@@ -375,7 +375,7 @@ pub async fn leave_room(
         (status = 409, description = "Already started", body = ErrorBody)))]
 pub async fn start_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     player: AuthPlayer,
 ) -> Result<Json<RoomView>, AppError> {
     let (room_id, _) = resolve(&state, &id).await?;
@@ -400,7 +400,7 @@ pub async fn start_room(
         (status = 409, description = "Not seated in the room, or its game is not over", body = ErrorBody)))]
 pub async fn rematch_room(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     player: AuthPlayer,
 ) -> Result<(StatusCode, Json<RoomView>), AppError> {
     let (room_id, _) = resolve(&state, &id).await?;

@@ -6,14 +6,14 @@
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::db::{AccountRow, FiguresRow, RatingRow, RecordRow, ResultRow};
 use crate::error::{AppError, ErrorBody};
-use crate::extract::AuthPlayer;
+use crate::extract::{ApiPath, AuthPlayer};
 use crate::model::{
     MyStats, PlayerStats, Rating, RatingHistory, RatingPoint, RecentGame, RecordFigures,
     RuleSetStats,
@@ -58,7 +58,7 @@ pub struct RatingsQuery {
         (status = 422, description = "Unknown rules (`invalid_query`)", body = ErrorBody)))]
 pub async fn rating_history(
     State(state): State<AppState>,
-    Path(username): Path<String>,
+    ApiPath(username): ApiPath<String>,
     query: Result<Query<RatingsQuery>, QueryRejection>,
 ) -> Result<Json<RatingHistory>, AppError> {
     let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
@@ -110,7 +110,7 @@ pub async fn my_stats(
         (status = 404, description = "No account has that username (`account_not_found`)", body = ErrorBody)))]
 pub async fn player_stats(
     State(state): State<AppState>,
-    Path(username): Path<String>,
+    ApiPath(username): ApiPath<String>,
 ) -> Result<Json<PlayerStats>, AppError> {
     let account = account(&state, &username).await?;
     let player = state

@@ -7,7 +7,7 @@ pub mod connection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
@@ -16,6 +16,7 @@ use std::time::Duration;
 use crate::AppState;
 use crate::auth;
 use crate::error::{AppError, ErrorBody};
+use crate::extract::ApiPath;
 use crate::rooms::ConnectRequest;
 
 /// Largest client frame/message accepted (bigger ones close the connection with 1009).
@@ -62,7 +63,7 @@ close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `
         (status = 503, description = "The room's task could not take the connection in time (`room_busy`)", body = ErrorBody)))]
 pub async fn room_ws(
     State(state): State<AppState>,
-    Path(id_or_code): Path<String>,
+    ApiPath(id_or_code): ApiPath<String>,
     query: Result<Query<WsQuery>, QueryRejection>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
