@@ -33,7 +33,16 @@ async fn started(server: &TestServer, owner: &Player, settings: Value) -> Value 
         .post_as(owner, &format!("/api/rooms/{id}/start"), json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
-    server.get_ok(&format!("/api/rooms/{id}")).await
+    room_view_as(server, owner, id).await
+}
+
+/// `GET /api/rooms/{id}` with `player`'s token (a private room answers its own people only).
+async fn room_view_as(server: &TestServer, player: &Player, id: &str) -> Value {
+    let (status, body) = server
+        .get_as(&player.token, &format!("/api/rooms/{id}"))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body
 }
 
 #[tokio::test]
@@ -151,7 +160,7 @@ async fn a_player_moved_by_the_draw_is_told_their_new_seat_and_acts_only_for_it(
             .post_as(&ana, &format!("/api/rooms/{id}/start"), json!({}))
             .await;
         assert_eq!(status, 200, "{body}");
-        let room = server.get_ok(&format!("/api/rooms/{id}")).await;
+        let room = room_view_as(&server, &ana, &id).await;
         let seat_of = |p: &Player| {
             occupants(&room)
                 .iter()
