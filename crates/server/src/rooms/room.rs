@@ -505,9 +505,8 @@ impl Room {
         self.spectators_due
     }
 
-    /// Publishes the spectator count that waited for its turn.
+    /// Publishes the spectator count that waited for its turn (`publish` clears the wait).
     pub fn show_spectators(&mut self) {
-        self.spectators_due = None;
         self.publish(&[]);
     }
 

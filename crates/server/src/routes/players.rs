@@ -61,16 +61,16 @@ pub(crate) fn display_name(given: &str) -> Result<String, AppError> {
         .filter(|&c| !chat::is_direction_control(c) && !chat::is_invisible_space(c))
         .collect();
     let name = kept.trim();
-    if name.chars().all(chat::shows_nothing) && !name.is_empty() {
-        return Err(AppError::InvalidDisplayName(
-            "The display name needs something visible.".into(),
-        ));
-    }
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {
         return Err(AppError::InvalidDisplayName(format!(
             "The display name must have 1 to {MAX_NAME_CHARS} characters."
         )));
+    }
+    if name.chars().all(chat::shows_nothing) {
+        return Err(AppError::InvalidDisplayName(
+            "The display name needs something visible.".into(),
+        ));
     }
     if name.chars().any(char::is_control) {
         return Err(AppError::InvalidDisplayName(
