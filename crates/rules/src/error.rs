@@ -15,7 +15,7 @@ pub enum SetupError {
         players: u8,
         allowed: std::ops::RangeInclusive<u8>,
     },
-    #[error("too many pieces for this board")]
+    #[error("too many pieces for this board, or more than two on one square at the start")]
     TooManyPieces,
     #[error("pieces_to_win must be between 1 and pieces_per_colour")]
     PiecesToWin,

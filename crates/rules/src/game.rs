@@ -559,6 +559,14 @@ impl Game {
         for c in 0..layout.n_colours {
             for (k, &progress) in starts.iter().enumerate() {
                 let piece = c * layout.pieces_per_colour + k as u8;
+                // « un maximum de deux jetons » (seed 001), « Jamais plus de deux pions » (seed 002): a start
+                // that would put a third piece on a square (two colours sharing a path, each starting two
+                // pieces on its exit) is refused, not built.
+                if g.cell_at(piece, progress + 1)
+                    .is_some_and(|cell| g.cells[cell as usize][1] != 0)
+                {
+                    return Err(SetupError::TooManyPieces);
+                }
                 g.put(piece, progress + 1);
             }
         }

@@ -213,6 +213,45 @@ fn six_piece_mode_starts_on_the_first_three_safe_squares_of_each_path() {
     }
 }
 
+/// « Dans chaque case du parcours, il peut y avoir un maximum de deux jetons » (seed 001), « Jamais plus de deux
+/// pions ne peuvent occuper une case » (seed 002). A start the set-up options can describe (for research: the CLI's
+/// `--option`) that would put more than two pieces on one square, two colours sharing a path and each starting
+/// two pieces on its exit, is refused with a typed error; every other start is a position that round-trips
+/// through the notation.
+#[test]
+fn a_start_that_would_put_more_than_two_pieces_on_a_square_is_refused() {
+    let mut o = RuleSet::Morocco.options_for(Mode::OneVsOne);
+    o.set("start", "exit2").unwrap();
+    let err = Game::with_options(RuleSet::Morocco, Mode::OneVsOne, 2, o).unwrap_err();
+    assert_eq!(err, SetupError::TooManyPieces);
+    assert_eq!(err.code(), "too_many_pieces");
+    for rules in RuleSet::ALL {
+        for mode in Mode::ALL {
+            for players in mode.players() {
+                for start in ["home", "exit1", "exit2", "safe"] {
+                    for shared in ["0", "1"] {
+                        let mut o = rules.options_for(mode);
+                        o.set("start", start).unwrap();
+                        o.set("shared_path", shared).unwrap();
+                        let what =
+                            format!("{rules} {mode}/{players} start={start} shared_path={shared}");
+                        match Game::with_options(rules, mode, players, o) {
+                            Ok(g) => {
+                                let line = g.notation();
+                                let back: Game = line
+                                    .parse()
+                                    .unwrap_or_else(|e| panic!("{what}: {e}: {line}"));
+                                assert_eq!(back, g, "{what}");
+                            }
+                            Err(e) => assert_eq!(e, SetupError::TooManyPieces, "{what}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn three_v_three_is_played_on_the_102_square_board_with_six_exits() {
     let g = Game::new(RuleSet::Ludoteka, Mode::ThreeVsThree, 6).unwrap();
