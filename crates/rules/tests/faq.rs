@@ -135,4 +135,25 @@ fn faq_two_to_four_players_four_pieces_each_and_who_wins() {
     let pairs = Game::new(RuleSet::Playgridia, Mode::Pairs, 4).unwrap();
     let sides: Vec<u8> = pairs.view().seats.iter().map(|s| s.side).collect();
     assert_eq!(sides, vec![0, 1, 0, 1], "partners sit opposite");
+    // « en mode Rapide le premier qui en ramène deux »
+    let mut g = game(&format!(
+        "playgridia quick/4 y:goal,l5,h,h/b:22,h,h,h/r:39,h,h,h/g:56,h,h,h 0 roll {FLAGS}"
+    ));
+    roll(&mut g, 3);
+    let ev = play(&mut g, "y2:l5-goal");
+    assert!(has(&ev, |e| matches!(e, Event::GameWon { side: 0 })));
+    // « l'équipe gagne quand ses deux partenaires sont arrivés »: yellow's four home are not yet a win.
+    let mut g = game(&format!(
+        "playgridia pairs/4 y:goal,goal,goal,l5/b:40,h,h,h/r:30,h,h,h/g:h,h,h,h 0 roll {FLAGS}"
+    ));
+    roll(&mut g, 3);
+    let ev = play(&mut g, "y4:l5-goal");
+    assert!(!has(&ev, |e| matches!(e, Event::GameWon { .. })));
+    assert!(!g.is_over(), "red, yellow's partner, has not arrived");
+    let mut g = game(&format!(
+        "playgridia pairs/4 y:goal,goal,goal,goal/b:40,h,h,h/r:goal,goal,goal,l5/g:h,h,h,h 2 roll {FLAGS}"
+    ));
+    roll(&mut g, 3);
+    let ev = play(&mut g, "r4:l5-goal");
+    assert!(has(&ev, |e| matches!(e, Event::GameWon { side: 0 })));
 }
