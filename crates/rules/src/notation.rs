@@ -438,7 +438,13 @@ impl FromStr for Setup {
                     setup.last_six_moved = piece(v)?;
                     setup.last_six_spared = spared;
                 }
-                "extra" => setup.extra_roll = v == "1",
+                "extra" => {
+                    setup.extra_roll = match v {
+                        "0" => false,
+                        "1" => true,
+                        _ => return Err(bad("extra must be 0 or 1")),
+                    }
+                }
                 "first" if v == "-" => {}
                 "first" => {
                     for ch in v.chars() {

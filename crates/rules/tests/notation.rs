@@ -108,3 +108,22 @@ fn a_move_text_from_a_square_the_piece_is_not_on_is_refused_even_when_its_destin
     assert_eq!(err.code(), "piece_not_there");
     assert_eq!(err.to_string(), "piece `y1` is on 20, not on 5");
 }
+
+/// RULES.md, FLAGS: `extra=0|1`. Any other text was read as 0, so `extra=yes` or `extra=true` (the spellings
+/// option flags accept) silently dropped a pending re-roll and came back as `extra=0`: it is refused instead.
+#[test]
+fn the_extra_roll_flag_is_read_only_as_0_or_1() {
+    let line = "playgridia individual/4 y:20,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 count:20 sixes=1,last=y1,six=y1,extra=1,first=-";
+    let g: Game = line.parse().unwrap();
+    assert_eq!(g.notation(), line, "extra=1 round-trips");
+    for bad in ["extra=yes", "extra=true", "extra=", "extra=2"] {
+        let text = line.replace("extra=1", bad);
+        match text.parse::<Game>() {
+            Ok(g) => panic!("accepted `{text}` as `{g}`"),
+            Err(e) => assert!(
+                e.to_string().contains("extra must be 0 or 1"),
+                "{text}: {e}"
+            ),
+        }
+    }
+}
