@@ -10,6 +10,26 @@ fn four(y: &str, b: &str, r: &str, g: &str) -> parchis_rules::Game {
     playgridia(&format!("y:{y}/b:{b}/r:{r}/g:{g}"))
 }
 
+/// « Chaque joueur a quatre pions … de 2 à 4 personnes peuvent jouer (deux joueurs prennent des coins opposés) »
+/// and « Un pion ne quitte la base qu'avec un 5 »: every game (individual with 2, 3 or 4, and 2 against 2)
+/// starts with all four pieces of every colour in base (`start=home`); only Rapide starts one out.
+#[test]
+fn every_piece_starts_in_base_with_two_to_four_players() {
+    use parchis_rules::{Game, Mode, RuleSet};
+    for (mode, players) in [
+        (Mode::Individual, 2),
+        (Mode::Individual, 3),
+        (Mode::Individual, 4),
+        (Mode::Pairs, 4),
+    ] {
+        let g = Game::new(RuleSet::Playgridia, mode, players).unwrap();
+        assert_eq!(g.n_pieces(), 4 * players, "{mode}/{players}");
+        for p in 0..g.n_pieces() {
+            assert_eq!(g.place(p), Place::Home, "{mode}/{players}: piece {p}");
+        }
+    }
+}
+
 #[test]
 fn a_piece_leaves_base_only_with_a_five_and_a_six_never_brings_one_out() {
     let mut g = four(HOME, HOME, HOME, HOME);
