@@ -511,6 +511,8 @@ impl Game {
         players: u8,
         options: Options,
     ) -> Result<Game, SetupError> {
+        // Values `Options::set` never gives (the fields are public) are refused, not played.
+        options.check()?;
         let layout = Layout::new(rules, mode, players, &options)?;
         if options.pieces_to_win == 0 || options.pieces_to_win > options.pieces_per_colour {
             return Err(SetupError::PiecesToWin);

@@ -365,6 +365,33 @@ impl Options {
         Ok(self)
     }
 
+    /// Refuses the values [`Options::set`] never gives (the fields are public, so a caller of
+    /// `Game::with_options` can build any): `pieces_per_colour` other than 4 or 6, a start of other than one or
+    /// two pieces on the exit, a bonus over 40. `pieces_to_win` is checked against `pieces_per_colour` by
+    /// `Game::with_options` (`SetupError::PiecesToWin`).
+    pub fn check(&self) -> Result<(), OptionError> {
+        let bad = |key: &str, reason| {
+            Err(OptionError {
+                key: key.into(),
+                value: self.get(key).unwrap_or_default(),
+                reason,
+            })
+        };
+        if !matches!(self.pieces_per_colour, 4 | 6) {
+            return bad("pieces_per_colour", "expected 4 or 6");
+        }
+        if matches!(self.start, Start::OnExit(n) if !(1..=2).contains(&n)) {
+            return bad("start", "expected home, exit1, exit2 or safe");
+        }
+        if self.capture_bonus > 40 {
+            return bad("capture_bonus", "number out of range");
+        }
+        if self.goal_bonus > 40 {
+            return bad("goal_bonus", "number out of range");
+        }
+        Ok(())
+    }
+
     /// The value of an option as text.
     pub fn get(&self, key: &str) -> Option<String> {
         let b = |v: bool| if v { "1" } else { "0" }.to_string();

@@ -134,3 +134,80 @@ fn a_house_rule_game_says_its_house_rules_in_its_notation() {
     );
     assert_eq!(g.notation().parse::<Game>().unwrap(), g);
 }
+
+/// `Options` has public fields, so a caller of `Game::with_options` can build values that `Options::set` (and
+/// `Options::values`) never offer. They are refused with the option named (`bad_option`), as `set` refuses
+/// their text, instead of a game that divides by zero (`pieces_per_colour=0`), overflows a square number (a
+/// count of 250 from square 20) or starts three pieces on an exit (`start=exit3`).
+#[test]
+fn options_outside_their_values_are_refused_with_a_typed_error_not_a_panic() {
+    use parchis_rules::{SetupError, Start};
+    let base = RuleSet::Playgridia.options_for(Mode::Individual);
+    let cases: [(&str, Options); 6] = [
+        (
+            "pieces_per_colour",
+            Options {
+                pieces_per_colour: 0,
+                ..base
+            },
+        ),
+        (
+            "pieces_per_colour",
+            Options {
+                pieces_per_colour: 5,
+                ..base
+            },
+        ),
+        (
+            "capture_bonus",
+            Options {
+                capture_bonus: 250,
+                ..base
+            },
+        ),
+        (
+            "goal_bonus",
+            Options {
+                goal_bonus: 41,
+                ..base
+            },
+        ),
+        (
+            "start",
+            Options {
+                start: Start::OnExit(3),
+                ..base
+            },
+        ),
+        (
+            "start",
+            Options {
+                start: Start::OnExit(0),
+                ..base
+            },
+        ),
+    ];
+    for (key, options) in cases {
+        let err = std::panic::catch_unwind(|| {
+            Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, options)
+        })
+        .unwrap_or_else(|_| panic!("{key}: panicked"))
+        .expect_err(key);
+        assert!(
+            matches!(&err, SetupError::Option(e) if e.key == key),
+            "{key}: {err}"
+        );
+        assert_eq!(err.code(), "bad_option");
+    }
+    // The values `set` offers all build a game (pieces_to_win is checked against pieces_per_colour apart).
+    for (ppc, bonus, start) in [(4, 0, Start::Home), (6, 40, Start::OnExit(2))] {
+        let o = Options {
+            pieces_per_colour: ppc,
+            capture_bonus: bonus,
+            goal_bonus: bonus,
+            start,
+            ..base
+        };
+        assert!(Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, o).is_ok());
+    }
+}
