@@ -1433,7 +1433,9 @@ impl Game {
                     ..m
                 });
             }
-        } else if let Some(m) = self.step(first, 1, die) {
+        } else if let Some(m) = self.step(first, 0, die + 1) {
+            // From the base, the exit square included (stored position 1): the piece comes out on its exit and
+            // advances, so a blockade on the exit stops it (« Un pion ne peut jamais traverser un barrage »).
             out.push(Move {
                 from: 0,
                 flags: m.flags | Move::ENTER,

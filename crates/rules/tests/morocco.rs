@@ -650,3 +650,33 @@ fn the_notation_records_whether_the_second_six_move_ended_safe() {
         from: Some(Place::Square(30))
     }));
 }
+
+/// « Un pion ne peut jamais traverser un barrage » and « Jamais plus de deux pions ne peuvent occuper une case »:
+/// the first roll's piece comes out on its exit and advances from there (« sort et avance de la valeur du dé »),
+/// so a blockade standing on its exit stops it as one on any square it passes. (In a real Morocco game no
+/// blockade can stand on an exit before its seat's first roll; Ludoteka with the `first_roll` house rule starts
+/// with one on every exit.) A 5 still comes out onto the exit and captures the opponents there.
+#[test]
+fn the_first_roll_cannot_pass_a_blockade_on_the_exit() {
+    let line = "morocco individual/4 b:22,22',h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=1";
+    let mut g = game(line);
+    let ev = roll(&mut g, 3);
+    assert!(
+        ev.contains(&Event::NoLegalMove { seat: 1, die: 3 }),
+        "y1 cannot pass blue's blockade on 22: {}",
+        g
+    );
+    assert_eq!(place(&g, "y1"), Place::Home);
+    let mut g = game(line);
+    roll(&mut g, 5);
+    assert_legal(&g, &["y1:h-22+y2:h-27"]);
+    // Ludoteka with the first roll as a house rule: yellow's own blockade on its exit stops the first piece.
+    let options = RuleSet::Ludoteka
+        .options_for(Mode::Individual)
+        .with_house_rules([("first_roll", "1")])
+        .unwrap();
+    let mut g = Game::with_options(RuleSet::Ludoteka, Mode::Individual, 4, options).unwrap();
+    let ev = roll(&mut g, 3);
+    assert!(ev.contains(&Event::NoLegalMove { seat: 0, die: 3 }), "{g}");
+    assert_eq!(place(&g, "y3"), Place::Home);
+}
