@@ -680,3 +680,17 @@ fn the_first_roll_cannot_pass_a_blockade_on_the_exit() {
     assert!(ev.contains(&Event::NoLegalMove { seat: 0, die: 3 }), "{g}");
     assert_eq!(place(&g, "y3"), Place::Home);
 }
+
+/// Morocco `quick` (a house combination) starts one piece on each exit. A first roll of 5 still brings two out
+/// (« Avec un 5, deux pions sortent : un sur la case de départ et l'autre cinq cases plus loin »): one joins the
+/// starting piece on the exit and the other lands five further, one move of both (RULES.md, ambiguity 9).
+#[test]
+fn in_quick_mode_a_first_roll_of_five_brings_two_out_beside_the_starting_piece() {
+    let mut g = Game::new(RuleSet::Morocco, Mode::Quick, 4).unwrap();
+    roll(&mut g, 5);
+    assert_legal(&g, &["b2:h-5+b3:h-10"]);
+    play(&mut g, "b2:h-5+b3:h-10");
+    assert_eq!(place(&g, "b1"), Place::Square(5));
+    assert_eq!(place(&g, "b2"), Place::Square(5));
+    assert_eq!(place(&g, "b3"), Place::Square(10));
+}
