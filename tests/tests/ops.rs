@@ -196,3 +196,92 @@ async fn a_sqlite_database_file_is_created_on_first_start() {
     assert!(file.exists());
     server.finish().await;
 }
+
+/// What `run` says when it refuses to start with `config` (it must refuse).
+async fn refusal(tweak: impl FnOnce(&mut parchis_server::Config)) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = parchis_server::Config::for_database(format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("p.db").display()
+    ));
+    tweak(&mut config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let started = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        parchis_server::run(listener, config, std::future::pending()),
+    )
+    .await
+    .expect("the server refuses to start instead of serving");
+    started.unwrap_err().to_string()
+}
+
+#[tokio::test]
+async fn a_default_turn_timer_no_room_could_ask_for_is_refused_at_start() {
+    // Every room made without `turn_time_secs` (and every quick match) would be refused with a
+    // message about a field the player never sent.
+    for secs in [0, 4, 3601] {
+        let said = refusal(|c| c.turn_timeout_secs = secs).await;
+        assert!(
+            said.contains("TURN_TIMEOUT_SECS must be between 5 and 3600"),
+            "{secs}: {said}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_flood_limit_of_zero_is_refused_at_start() {
+    // Zero would not turn the limit off: every connection would be closed as a flood at its
+    // second command in a second.
+    let said = refusal(|c| c.ws_messages_per_second = 0).await;
+    assert!(
+        said.contains("WS_MESSAGES_PER_SECOND must be at least 1"),
+        "{said}"
+    );
+}
+
+#[tokio::test]
+async fn durations_too_long_to_add_to_a_clock_are_refused_at_start() {
+    // u64::MAX seconds overflowed the clock in every room task (a panic, and a 500 for every room).
+    let said = refusal(|c| c.room_idle_secs = u64::MAX).await;
+    assert!(said.contains("ROOM_IDLE_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.away_grace_secs = u64::MAX).await;
+    assert!(said.contains("AWAY_GRACE_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.ws_ping_secs = u64::MAX).await;
+    assert!(said.contains("WS_PING_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.bot_delay_ms = u64::MAX).await;
+    assert!(said.contains("BOT_DELAY_MS must be at most"), "{said}");
+}
+
+#[tokio::test]
+async fn the_longest_durations_allowed_serve() {
+    let server = TestServer::sqlite_with(|c| {
+        c.room_idle_secs = parchis_server::config::MAX_SECS;
+        c.away_grace_secs = parchis_server::config::MAX_SECS;
+        c.ws_ping_secs = parchis_server::config::MAX_SECS;
+        c.bot_delay_ms = parchis_server::config::MAX_SECS * 1000;
+    })
+    .await;
+    let ana = server.player("Ana").await;
+    let room = server
+        .room(
+            &ana,
+            serde_json::json!({"rules": "playgridia", "mode": "individual", "players": 2, "bots": [null, "greedy"]}),
+        )
+        .await;
+    let id = room["id"].as_str().unwrap();
+    let (status, body) = server
+        .post_as(
+            &ana,
+            &format!("/api/rooms/{id}/start"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(status.is_success(), "{body}");
+    let (status, body) = server.get_as(&ana.token, &format!("/api/rooms/{id}")).await;
+    assert_eq!(
+        (status.as_u16(), body["status"].as_str()),
+        (200, Some("playing")),
+        "{body}"
+    );
+    server.finish().await;
+}
