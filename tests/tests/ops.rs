@@ -200,10 +200,13 @@ async fn a_sqlite_database_file_is_created_on_first_start() {
 /// What `run` says when it refuses to start with `config` (it must refuse).
 async fn refusal(tweak: impl FnOnce(&mut parchis_server::Config)) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let mut config = parchis_server::Config::for_database(format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("p.db").display()
-    ));
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("p.db").display());
+    refusal_on(&url, tweak).await
+}
+
+/// What `run` says when it refuses to start on `database_url` (it must refuse).
+async fn refusal_on(database_url: &str, tweak: impl FnOnce(&mut parchis_server::Config)) -> String {
+    let mut config = parchis_server::Config::for_database(database_url);
     tweak(&mut config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let started = tokio::time::timeout(
@@ -284,4 +287,54 @@ async fn the_longest_durations_allowed_serve() {
         "{body}"
     );
     server.finish().await;
+}
+
+#[tokio::test]
+async fn a_sqlite_database_that_cannot_be_opened_is_named_in_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("no-such-folder").join("parchis.db");
+    let said = refusal_on(&format!("sqlite://{}?mode=rwc", file.display()), |_| {}).await;
+    assert!(
+        said.contains(&format!(
+            "cannot open the SQLite database {}",
+            file.display()
+        )),
+        "{said}"
+    );
+    assert!(said.contains("unable to open database file"), "{said}");
+}
+
+#[tokio::test]
+async fn a_sqlite_database_url_without_a_file_is_refused() {
+    // `sqlite://` (say `sqlite://$DB` with DB unset) opened a private, empty database per connection:
+    // the start failed with `no such table: rooms`.
+    for url in ["sqlite://", "sqlite:", "sqlite://?mode=rwc"] {
+        let said = refusal_on(url, |_| {}).await;
+        assert!(said.contains("names no database file"), "{url}: {said}");
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_database_the_server_cannot_write_is_refused_at_start() {
+    // A file the server's user may read but not write (restored by root with `cp`, say) opened
+    // read-only: the server started, `/readyz` said ok, and every write was a 500. Root writes any
+    // file, so the test makes it read-only with SQLite's `immutable` flag instead of permissions.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("parchis.db");
+    TestServer::start(format!("sqlite://{}?mode=rwc", file.display()))
+        .await
+        .stop_only()
+        .await;
+    let said = refusal_on(
+        &format!("sqlite://{}?immutable=true", file.display()),
+        |_| {},
+    )
+    .await;
+    assert!(
+        said.contains(&format!(
+            "the SQLite database {} cannot be written",
+            file.display()
+        )),
+        "{said}"
+    );
 }
