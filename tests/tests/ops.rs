@@ -338,3 +338,16 @@ async fn a_sqlite_database_the_server_cannot_write_is_refused_at_start() {
         "{said}"
     );
 }
+
+#[tokio::test]
+async fn an_unreachable_postgresql_says_why_at_start() {
+    // Nothing listens on port 1: the start said only `pool timed out while waiting for an open
+    // connection`, five seconds later.
+    let said = refusal_on("postgres://parchis:secret@127.0.0.1:1/parchis", |_| {}).await;
+    assert!(
+        said.contains("cannot connect to PostgreSQL at 127.0.0.1:1"),
+        "{said}"
+    );
+    assert!(said.contains("onnection refused"), "{said}");
+    assert!(!said.contains("secret"), "{said}");
+}

@@ -94,6 +94,13 @@ pub enum DbError {
         source: sqlx::Error,
         hint: &'static str,
     },
+    /// No connection to PostgreSQL could be made (the address, never the password, is named).
+    #[error("cannot connect to PostgreSQL at {address} (database {database}): {source}")]
+    PostgresConnect {
+        address: String,
+        database: String,
+        source: sqlx::Error,
+    },
     /// A unique constraint was violated (e.g. a join code already taken).
     #[error("unique constraint violated")]
     UniqueViolation,
@@ -182,11 +189,31 @@ impl Db {
     async fn open(url: &str) -> Result<Pool, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
+            let unreachable = |source| DbError::PostgresConnect {
+                address: format!("{}:{}", options.get_host(), options.get_port()),
+                database: options.get_database().unwrap_or("(default)").to_owned(),
+                source,
+            };
+            // One connection first, for its error: the pool would only say that it timed out.
+            let first = tokio::time::timeout(
+                Duration::from_secs(5),
+                <sqlx::PgConnection as sqlx::Connection>::connect_with(&options),
+            )
+            .await
+            .map_err(|_| {
+                unreachable(sqlx::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no answer within 5 s",
+                )))
+            })?
+            .map_err(unreachable)?;
+            sqlx::Connection::close(first).await.ok();
             let pool = PgPoolOptions::new()
                 .max_connections(10)
                 .acquire_timeout(Duration::from_secs(5))
-                .connect_with(options)
-                .await?;
+                .connect_with(options.clone())
+                .await
+                .map_err(unreachable)?;
             Ok(Pool::Postgres(pool))
         } else if url.starts_with("sqlite:") {
             // synchronous=FULL fsyncs the WAL on every commit: acknowledged writes
