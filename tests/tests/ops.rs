@@ -196,3 +196,158 @@ async fn a_sqlite_database_file_is_created_on_first_start() {
     assert!(file.exists());
     server.finish().await;
 }
+
+/// What `run` says when it refuses to start with `config` (it must refuse).
+async fn refusal(tweak: impl FnOnce(&mut parchis_server::Config)) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("p.db").display());
+    refusal_on(&url, tweak).await
+}
+
+/// What `run` says when it refuses to start on `database_url` (it must refuse).
+async fn refusal_on(database_url: &str, tweak: impl FnOnce(&mut parchis_server::Config)) -> String {
+    let mut config = parchis_server::Config::for_database(database_url);
+    tweak(&mut config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let started = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        parchis_server::run(listener, config, std::future::pending()),
+    )
+    .await
+    .expect("the server refuses to start instead of serving");
+    started.unwrap_err().to_string()
+}
+
+#[tokio::test]
+async fn a_default_turn_timer_no_room_could_ask_for_is_refused_at_start() {
+    // Every room made without `turn_time_secs` (and every quick match) would be refused with a
+    // message about a field the player never sent.
+    for secs in [0, 4, 3601] {
+        let said = refusal(|c| c.turn_timeout_secs = secs).await;
+        assert!(
+            said.contains("TURN_TIMEOUT_SECS must be between 5 and 3600"),
+            "{secs}: {said}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_flood_limit_of_zero_is_refused_at_start() {
+    // Zero would not turn the limit off: every connection would be closed as a flood at its
+    // second command in a second.
+    let said = refusal(|c| c.ws_messages_per_second = 0).await;
+    assert!(
+        said.contains("WS_MESSAGES_PER_SECOND must be at least 1"),
+        "{said}"
+    );
+}
+
+#[tokio::test]
+async fn durations_too_long_to_add_to_a_clock_are_refused_at_start() {
+    // u64::MAX seconds overflowed the clock in every room task (a panic, and a 500 for every room).
+    let said = refusal(|c| c.room_idle_secs = u64::MAX).await;
+    assert!(said.contains("ROOM_IDLE_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.away_grace_secs = u64::MAX).await;
+    assert!(said.contains("AWAY_GRACE_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.ws_ping_secs = u64::MAX).await;
+    assert!(said.contains("WS_PING_SECS must be at most"), "{said}");
+    let said = refusal(|c| c.bot_delay_ms = u64::MAX).await;
+    assert!(said.contains("BOT_DELAY_MS must be at most"), "{said}");
+}
+
+#[tokio::test]
+async fn the_longest_durations_allowed_serve() {
+    let server = TestServer::sqlite_with(|c| {
+        c.room_idle_secs = parchis_server::config::MAX_SECS;
+        c.away_grace_secs = parchis_server::config::MAX_SECS;
+        c.ws_ping_secs = parchis_server::config::MAX_SECS;
+        c.bot_delay_ms = parchis_server::config::MAX_SECS * 1000;
+    })
+    .await;
+    let ana = server.player("Ana").await;
+    let room = server
+        .room(
+            &ana,
+            serde_json::json!({"rules": "playgridia", "mode": "individual", "players": 2, "bots": [null, "greedy"]}),
+        )
+        .await;
+    let id = room["id"].as_str().unwrap();
+    let (status, body) = server
+        .post_as(
+            &ana,
+            &format!("/api/rooms/{id}/start"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(status.is_success(), "{body}");
+    let (status, body) = server.get_as(&ana.token, &format!("/api/rooms/{id}")).await;
+    assert_eq!(
+        (status.as_u16(), body["status"].as_str()),
+        (200, Some("playing")),
+        "{body}"
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_sqlite_database_that_cannot_be_opened_is_named_in_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("no-such-folder").join("parchis.db");
+    let said = refusal_on(&format!("sqlite://{}?mode=rwc", file.display()), |_| {}).await;
+    assert!(
+        said.contains(&format!(
+            "cannot open the SQLite database {}",
+            file.display()
+        )),
+        "{said}"
+    );
+    assert!(said.contains("unable to open database file"), "{said}");
+}
+
+#[tokio::test]
+async fn a_sqlite_database_url_without_a_file_is_refused() {
+    // `sqlite://` (say `sqlite://$DB` with DB unset) opened a private, empty database per connection:
+    // the start failed with `no such table: rooms`.
+    for url in ["sqlite://", "sqlite:", "sqlite://?mode=rwc"] {
+        let said = refusal_on(url, |_| {}).await;
+        assert!(said.contains("names no database file"), "{url}: {said}");
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_database_the_server_cannot_write_is_refused_at_start() {
+    // A file the server's user may read but not write (restored by root with `cp`, say) opened
+    // read-only: the server started, `/readyz` said ok, and every write was a 500. Root writes any
+    // file, so the test makes it read-only with SQLite's `immutable` flag instead of permissions.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("parchis.db");
+    TestServer::start(format!("sqlite://{}?mode=rwc", file.display()))
+        .await
+        .stop_only()
+        .await;
+    let said = refusal_on(
+        &format!("sqlite://{}?immutable=true", file.display()),
+        |_| {},
+    )
+    .await;
+    assert!(
+        said.contains(&format!(
+            "the SQLite database {} cannot be written",
+            file.display()
+        )),
+        "{said}"
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_postgresql_says_why_at_start() {
+    // Nothing listens on port 1: the start said only `pool timed out while waiting for an open
+    // connection`, five seconds later.
+    let said = refusal_on("postgres://parchis:secret@127.0.0.1:1/parchis", |_| {}).await;
+    assert!(
+        said.contains("cannot connect to PostgreSQL at 127.0.0.1:1"),
+        "{said}"
+    );
+    assert!(said.contains("onnection refused"), "{said}");
+    assert!(!said.contains("secret"), "{said}");
+}

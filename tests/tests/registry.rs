@@ -181,3 +181,44 @@ async fn an_idle_room_leaves_memory_and_comes_back_from_storage() {
     join_first_seat(&registry, "room-b", &guest).await;
     assert_eq!(registry.stats().held_rooms, 1);
 }
+
+/// CPU time this thread has used (Linux: utime + stime of /proc/thread-self/stat), in clock ticks.
+fn thread_cpu_ticks() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at 3.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[tokio::test]
+async fn a_room_idle_time_of_zero_does_not_spin_while_someone_is_in_the_room() {
+    // ROOM_IDLE_SECS=0 (unload rooms at once): a room that could not stop, since someone follows it,
+    // checked again at once, for ever.
+    let dir = tempfile::tempdir().unwrap();
+    let db = sqlite_db(&dir).await;
+    let owner = player(&db, "Ana").await;
+    create_room(&db, &owner, "room-z").await;
+    let timing = Timing {
+        idle_room: Duration::ZERO,
+        ..Timing::default()
+    };
+    let registry = LocalRegistry::with_timing(db.clone(), timing);
+    // Followed: the room stays. The test's runtime has one thread, which runs the room task too.
+    let _events = registry.subscribe("room-z").await.unwrap();
+    assert!(registry.lookup("room-z").await.unwrap().is_some());
+    let before = thread_cpu_ticks();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let used = thread_cpu_ticks() - before;
+    // Clock ticks are usually hundredths of a second. Checking again at once woke the room about a
+    // thousand times a second (the timer's resolution): 14 ticks here, where a room waiting uses none.
+    assert!(used < 5, "{used} ticks of CPU in 2 s of nothing");
+    assert_eq!(registry.stats().live_rooms, 1);
+    drop(_events);
+    // Nobody follows it any more: it stops (at the next check).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while registry.stats().held_rooms > 0 {
+        assert!(Instant::now() < deadline, "{:?}", registry.stats());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -66,6 +66,10 @@ pub struct Config {
     pub admin_token: Option<String>,
 }
 
+/// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
+/// the server adds them to the clock, which a much longer one overflows.
+pub const MAX_SECS: u64 = 366 * 24 * 60 * 60;
+
 /// Shortest admin token accepted: anything shorter could be guessed.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -77,12 +81,41 @@ impl Config {
 
     /// What is wrong with the configuration, if anything (checked before serving).
     pub fn problem(&self) -> Option<String> {
-        match self.admin_token() {
-            Some(token) if token.chars().count() < MIN_ADMIN_TOKEN => Some(format!(
+        if let Some(token) = self.admin_token()
+            && token.chars().count() < MIN_ADMIN_TOKEN
+        {
+            return Some(format!(
                 "ADMIN_TOKEN must be at least {MIN_ADMIN_TOKEN} characters (or unset, for no admin endpoint)"
-            )),
-            _ => None,
+            ));
         }
+        // Rooms made without a timer of their own, quick matches included, get this one: outside
+        // what a room may ask for, every one of them would be refused.
+        let turn = crate::settings::TURN_TIME_RANGE;
+        if !turn.contains(&self.turn_timeout_secs) {
+            return Some(format!(
+                "TURN_TIMEOUT_SECS must be between {} and {}, not {}",
+                turn.start(),
+                turn.end(),
+                self.turn_timeout_secs
+            ));
+        }
+        if self.ws_messages_per_second == 0 {
+            return Some(
+                "WS_MESSAGES_PER_SECOND must be at least 1 (0 would close every connection as a flood)"
+                    .to_owned(),
+            );
+        }
+        let durations = [
+            ("BOT_DELAY_MS", self.bot_delay_ms, MAX_SECS * 1000),
+            ("AWAY_GRACE_SECS", self.away_grace_secs, MAX_SECS),
+            ("WS_PING_SECS", self.ws_ping_secs, MAX_SECS),
+            ("ROOM_IDLE_SECS", self.room_idle_secs, MAX_SECS),
+            ("TURN_SECOND_MS", self.turn_second_ms, MAX_SECS * 1000),
+        ];
+        durations
+            .into_iter()
+            .find(|&(_, value, max)| value > max)
+            .map(|(name, value, max)| format!("{name} must be at most {max} (a year), not {value}"))
     }
 
     /// Configuration for tests and embedding: given database, no bot delay, no limit on API

@@ -184,7 +184,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Er
 }
 
 /// Allowed per-turn limits, in seconds.
-const TURN_TIME_RANGE: std::ops::RangeInclusive<u32> = 5..=3600;
+pub const TURN_TIME_RANGE: std::ops::RangeInclusive<u32> = 5..=3600;
 
 /// Checks a room request and turns it into stored settings. Whether rules × mode × players is playable is
 /// the referee's call (`parchis_rules::Game::new`), made at the end.

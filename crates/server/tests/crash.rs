@@ -85,6 +85,20 @@ impl Server {
         self.child.wait().expect("reap");
     }
 
+    /// SIGTERM, as `systemctl stop` and `docker stop` send it: waits for the exit and returns its status.
+    async fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(sent.expect("run kill").success(), "kill -TERM {pid}");
+        for _ in 0..400 {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the server was still running 20 s after SIGTERM");
+    }
+
     async fn post(&self, path: &str, token: &str, body: Value) -> Value {
         let resp = reqwest::Client::new()
             .post(self.url(path))
@@ -213,6 +227,21 @@ impl Seat {
 
     fn game(&self) -> &Value {
         &self.state["game"]
+    }
+
+    /// Reads until the server's close frame: its code and reason.
+    async fn closed(&mut self) -> (u16, String) {
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.stream.next())
+                .await
+                .expect("timed out waiting for the close frame")
+                .expect("the connection ended without a close frame")
+                .expect("socket error before the close frame");
+            if let Message::Close(frame) = frame {
+                let frame = frame.expect("a close code");
+                return (u16::from(frame.code), frame.reason.to_string());
+            }
+        }
     }
 }
 
@@ -420,6 +449,30 @@ async fn kill_9_loses_no_acked_action(database_url: &str) {
     );
     assert_eq!(record["log"].as_array().unwrap().len(), table.acked.actions);
     server.kill_9();
+}
+
+#[tokio::test]
+async fn a_sigterm_mid_game_stops_cleanly_and_the_game_resumes_where_it_was() {
+    // What DEPLOY.md promises of `systemctl stop` / `docker stop`: the sockets are closed with 1011
+    // `room_closed` (the web client reconnects on it), the process exits 0, and the next start
+    // rebuilds the game as it was.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("parchis.db");
+    let url = format!("sqlite://{}?mode=rwc", file.display());
+    let server = Server::start(&url).await;
+    let mut table = Table::start(&server).await;
+    table.play(9).await;
+    let status = server.terminate().await;
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+    for seat in &mut table.seats {
+        assert_eq!(seat.closed().await, (1011, "room_closed".to_owned()));
+    }
+    // A clean stop checkpoints the write-ahead log into the database file and removes it.
+    assert!(!dir.path().join("parchis.db-wal").exists());
+    let server = Server::start(&url).await;
+    table.assert_nothing_lost(&server, "after SIGTERM").await;
+    table.play(5).await;
+    assert!(server.terminate().await.success());
 }
 
 #[tokio::test]

@@ -74,6 +74,33 @@ pub enum DbError {
     /// Applying migrations failed.
     #[error(transparent)]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A `sqlite:` URL without a file (`sqlite://`): every connection would get a database of its own.
+    #[error(
+        "DATABASE_URL `{0}` names no database file (sqlite://FILE, or sqlite::memory: for a database in memory)"
+    )]
+    NoSqliteFile(String),
+    /// The SQLite file cannot be opened (no such folder, no permission, not a database).
+    #[error("cannot open the SQLite database {file}: {source}{hint}")]
+    SqliteOpen {
+        file: String,
+        source: sqlx::Error,
+        /// What to check, when the cause is the file's place or permissions.
+        hint: &'static str,
+    },
+    /// The SQLite file opened read-only: every write would fail.
+    #[error("the SQLite database {file} cannot be written: {source}{hint}")]
+    SqliteReadOnly {
+        file: String,
+        source: sqlx::Error,
+        hint: &'static str,
+    },
+    /// No connection to PostgreSQL could be made (the address, never the password, is named).
+    #[error("cannot connect to PostgreSQL at {address} (database {database}): {source}")]
+    PostgresConnect {
+        address: String,
+        database: String,
+        source: sqlx::Error,
+    },
     /// A unique constraint was violated (e.g. a join code already taken).
     #[error("unique constraint violated")]
     UniqueViolation,
@@ -84,6 +111,24 @@ pub(crate) fn classify(err: sqlx::Error) -> DbError {
     match &err {
         sqlx::Error::Database(db) if db.is_unique_violation() => DbError::UniqueViolation,
         _ => DbError::Sqlx(err),
+    }
+}
+
+/// What a host should check when SQLite cannot open or write its file (`""` for other causes, such
+/// as a file that is not a database).
+fn sqlite_hint(err: &sqlx::Error) -> &'static str {
+    let code = match err {
+        sqlx::Error::Database(db) => db.code().and_then(|c| c.parse::<i32>().ok()),
+        _ => None,
+    };
+    // The primary result code is the low byte: 14 SQLITE_CANTOPEN, 8 SQLITE_READONLY (and its
+    // extended codes, such as a read-only folder where the -wal and -shm files go).
+    match code.map(|c| c & 0xff) {
+        Some(14 | 8) => {
+            " (the folder must exist, and the server's user must be able to write the file and \
+             the folder, where SQLite keeps its -wal and -shm files)"
+        }
+        _ => "",
     }
 }
 
@@ -144,11 +189,31 @@ impl Db {
     async fn open(url: &str) -> Result<Pool, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
+            let unreachable = |source| DbError::PostgresConnect {
+                address: format!("{}:{}", options.get_host(), options.get_port()),
+                database: options.get_database().unwrap_or("(default)").to_owned(),
+                source,
+            };
+            // One connection first, for its error: the pool would only say that it timed out.
+            let first = tokio::time::timeout(
+                Duration::from_secs(5),
+                <sqlx::PgConnection as sqlx::Connection>::connect_with(&options),
+            )
+            .await
+            .map_err(|_| {
+                unreachable(sqlx::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no answer within 5 s",
+                )))
+            })?
+            .map_err(unreachable)?;
+            sqlx::Connection::close(first).await.ok();
             let pool = PgPoolOptions::new()
                 .max_connections(10)
                 .acquire_timeout(Duration::from_secs(5))
-                .connect_with(options)
-                .await?;
+                .connect_with(options.clone())
+                .await
+                .map_err(unreachable)?;
             Ok(Pool::Postgres(pool))
         } else if url.starts_with("sqlite:") {
             // synchronous=FULL fsyncs the WAL on every commit: acknowledged writes
@@ -159,11 +224,37 @@ impl Db {
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(5));
+            let file = options.get_filename().display().to_string();
+            if file.is_empty() {
+                return Err(DbError::NoSqliteFile(url.to_owned()));
+            }
             let pool = SqlitePoolOptions::new()
                 .max_connections(4)
                 .acquire_timeout(Duration::from_secs(5))
                 .connect_with(options)
-                .await?;
+                .await
+                .map_err(|source| DbError::SqliteOpen {
+                    file: file.clone(),
+                    hint: sqlite_hint(&source),
+                    source,
+                })?;
+            // A file this user may read but not write (another owner, mode 0444) opens read-only,
+            // and the server would fail every write: find out now, writing nothing.
+            let probe = async {
+                let mut tx = pool.begin().await?;
+                sqlx::query("CREATE TABLE parchis_write_check (x INTEGER)")
+                    .execute(&mut *tx)
+                    .await?;
+                tx.rollback().await
+            };
+            if let Err(source) = probe.await {
+                pool.close().await;
+                return Err(DbError::SqliteReadOnly {
+                    file,
+                    hint: sqlite_hint(&source),
+                    source,
+                });
+            }
             Ok(Pool::Sqlite(pool))
         } else {
             Err(DbError::UnsupportedUrl(url.to_owned()))

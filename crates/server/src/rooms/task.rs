@@ -42,6 +42,9 @@ pub(super) enum Inbox {
     },
 }
 
+/// Shortest wait before a room that could not stop for being idle looks again.
+const IDLE_RECHECK: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Runs a room until it is idle, every sender is gone, or the server stops.
 pub(super) async fn run(
     mut room: Room,
@@ -52,27 +55,29 @@ pub(super) async fn run(
     if let Err(err) = room.restore().await {
         tracing::error!(room = %room.lobby.room.id, %err, "cannot restore the room from storage");
     }
-    // Stops after this long without messages, connections or pending server actions.
+    // Stops after this long without messages, connections or pending server actions. A room that
+    // could not stop then looks again no sooner than IDLE_RECHECK later: with an idle time of zero it
+    // would otherwise look again at once, a thousand times a second, as long as anyone is in it.
     let idle = room.timing.idle_room;
-    let mut idle_since = tokio::time::Instant::now();
+    let mut idle_check = tokio::time::Instant::now() + idle;
     loop {
         let wake = room.next_wake().map(tokio::time::Instant::from_std);
         let spectators = room.spectators_due().map(tokio::time::Instant::from_std);
         tokio::select! {
             message = inbox.recv() => {
                 let Some(message) = message else { break };
-                idle_since = tokio::time::Instant::now();
+                idle_check = tokio::time::Instant::now() + idle;
                 handle(&mut room, message).await;
             }
             Some(conn) = gone.recv() => room.disconnect(conn),
             () = sleep_until(wake), if wake.is_some() => room.auto_act().await,
             () = sleep_until(spectators), if spectators.is_some() => room.show_spectators(),
             _ = stop.changed() => break,
-            () = tokio::time::sleep_until(idle_since + idle) => {
+            () = tokio::time::sleep_until(idle_check) => {
                 if room.hub.is_empty() && wake.is_none() && room.events.receiver_count() == 0 {
                     break;
                 }
-                idle_since = tokio::time::Instant::now();
+                idle_check = tokio::time::Instant::now() + idle.max(IDLE_RECHECK);
             }
         }
     }
