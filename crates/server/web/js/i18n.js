@@ -406,6 +406,14 @@ function isolate(v) {
   return `\u2068${text}\u2069`;
 }
 
+/**
+ * "Playgridia · 3 v 3 (six colours)": a room's rule set and mode, each isolated in a right-to-left text (a
+ * Latin rule set name followed by a mode starting with a digit would otherwise be drawn "Playgridia · 3" … "ضد 3").
+ */
+export function rulesAndMode(rules, mode) {
+  return `${isolate(t('rulesets.' + rules))} · ${isolate(t('modes.' + mode))}`;
+}
+
 const LETTER = { y: 'yellow', b: 'blue', r: 'red', g: 'green', o: 'orange', t: 'turquoise' };
 export function colourOfPiece(id) { return LETTER[id[0]] || 'yellow'; }
 export function pieceName(id) {

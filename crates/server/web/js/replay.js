@@ -6,7 +6,7 @@
 // home are guessed from the record, and the last step is the server's current view.
 // The dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, isRtl } from './i18n.js';
+import { t, pieceName, placeName, isRtl, rulesAndMode } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
@@ -271,7 +271,7 @@ export function mountReplay(main, gameId) {
     clear(root,
       h('div.game',
         h('div', h('section.card',
-          h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
+          h('h2', `${t('replay')} — ${rulesAndMode(rec.settings.rules, rec.settings.mode)}`),
           houseLine(rec.settings.house_rules, 'replay-house-line'),
           h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '« ', t('first')),
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, `${back} `, t('prev')),

@@ -1,6 +1,6 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName } from './i18n.js';
+import { t, pieceName, placeName, rulesAndMode } from './i18n.js';
 import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
@@ -234,7 +234,7 @@ export function mountRoom(main, ref) {
     const owner = who && st.room.owner_id === who.id;
     const s = st.room.settings;
     clear(root.querySelector('#wr-settings'),
-      h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
+      h('strong', rulesAndMode(s.rules, s.mode)), ' · ',
       `${t('n_players', { n: s.players })} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
@@ -466,7 +466,7 @@ export function mountRoom(main, ref) {
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
     ctx.els.leave.classList.toggle('hidden', !(mine !== null && st.room.status === 'playing' && v.turn.phase !== 'over'));
     const s = st.room.settings;
-    clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
+    clear(ctx.els.rules, h('p.muted', rulesAndMode(s.rules, s.mode)), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
   }
 
   function isMyTurn() {
