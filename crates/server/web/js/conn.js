@@ -38,8 +38,13 @@ export class RoomConnection {
       if (away >= HIDDEN_CHECK_MS) this.wake();
     };
     this.onOnline = () => this.wake();
+    // The browser knows the network is gone (no interface left): nothing can come through the socket, which
+    // may not notice for a minute (the server's pings). It is given up at once, so the page says the game is
+    // not live; the 'online' event then reconnects without waiting for the backoff.
+    this.onOffline = () => this.lost();
     document.addEventListener('visibilitychange', this.onVisibility);
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
     this.connect();
   }
 
@@ -106,6 +111,16 @@ export class RoomConnection {
       this.connect();
     }, WAKE_PATIENCE_MS);
     this.send({ type: 'resync' }).then(() => clearTimeout(giveUp), () => clearTimeout(giveUp));
+  }
+
+  /** The network is gone: the socket is dropped (its commands fail) and a reconnection scheduled. */
+  lost() {
+    if (this.closed || !this.ws) return;
+    const ws = this.ws;
+    ws.onclose = null;
+    try { ws.close(); } catch { /* ignore */ }
+    this.dropSocket();
+    this.schedule();
   }
 
   schedule() {
@@ -194,6 +209,7 @@ export class RoomConnection {
     clearTimeout(this.timer);
     document.removeEventListener('visibilitychange', this.onVisibility);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
     if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(1000); } catch { /* ignore */ } }
   }
 }

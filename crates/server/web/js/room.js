@@ -155,6 +155,7 @@ export function mountRoom(main, ref) {
           ctx.restPoll = setInterval(() => { if (ctx.connStatus !== 'open') loadRest(); }, 3000);
         }
         if (status === 'open' && ctx.restPoll) { clearInterval(ctx.restPoll); ctx.restPoll = null; }
+        if (status === 'open' && ctx.error === t('reconnecting')) showError('');
       },
     });
   }
@@ -558,9 +559,14 @@ export function mountRoom(main, ref) {
     }
   }
 
+  /** A command's failure in words: the server's refusal, or that the connection is down (a tap is not lost silently). */
+  function commandFailed(x) {
+    if (x.code) showError(x.message || x.code);
+    else if (!ctx.conn || !ctx.conn.open) showError(t('reconnecting'));
+  }
   async function roll() {
     showError('');
-    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { if (x.code) showError(x.message || x.code); }
+    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { commandFailed(x); }
   }
   /** Leaves the running game: a bot plays the seat on, and the game counts as a loss (the server's rule). */
   async function leaveGame(e) {
@@ -578,7 +584,7 @@ export function mountRoom(main, ref) {
 
   async function playMove(text) {
     showError('');
-    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { if (x.code) showError(x.message || x.code); }
+    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { commandFailed(x); }
   }
 
   async function renderEnd() {
