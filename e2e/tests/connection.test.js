@@ -75,8 +75,8 @@ test('a silent socket is replaced when the network or the page comes back; one t
   assertNoErrors(page);
 });
 
-test('a phone losing its network says so at once, a tap meanwhile says why nothing happens, and play resumes when it is back', { timeout: 120000 }, async () => {
-  const { page, context } = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+test('a phone losing its network says so at once, a tap meanwhile says why nothing happens (in its language), and play resumes when it is back', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, locale: 'es-ES' });
   await register(page, srv.url, 'Omar');
   // No bots moving meanwhile: the game waits for this player.
   await createRoom(page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
@@ -88,13 +88,19 @@ test('a phone losing its network says so at once, a tap meanwhile says why nothi
   await context.setOffline(true);
   await page.waitForFunction(() => {
     const b = document.querySelector('#banner');
-    return !b.classList.contains('hidden') && b.textContent === 'Connection lost — reconnecting…';
+    return !b.classList.contains('hidden') && b.textContent === 'Conexión perdida — reconectando…';
   }, null, { timeout: 3000 });
   assert.equal(await page.evaluate(() => window.__parchis.conn.open), false, 'the dead socket is given up');
   // A roll tapped meanwhile is not silently dropped.
   await page.click('#roll');
   await page.waitForFunction(() => document.querySelector('#room-error').textContent !== '', null, { timeout: 3000 });
-  assert.equal(await page.textContent('#room-error'), 'Error: Connection lost — reconnecting…');
+  assert.equal(await page.textContent('#room-error'), 'Error: Conexión perdida — reconectando…');
+  // So does a chat message sent meanwhile, in the page's language (not the connection's own English).
+  await page.fill('#chat-input', 'hola');
+  await page.click('#chat-send');
+  await page.waitForFunction(() => document.querySelector('#chat-error').textContent !== '', null, { timeout: 3000 });
+  assert.equal(await page.textContent('#chat-error'), 'Error: Conexión perdida — reconectando…');
+  assert.equal(await page.inputValue('#chat-input'), 'hola', 'the message is kept to send again');
   await context.setOffline(false);
   await page.waitForFunction(() => window.__parchis.conn.open && window.__parchis.connStatus === 'open', null, { timeout: 15000 });
   await page.waitForFunction(() => document.querySelector('#banner').classList.contains('hidden'), null, { timeout: 5000 });

@@ -1,7 +1,7 @@
 // The room WebSocket (PROTOCOL.md): snapshot + updates (JSON Patch) with versions, resume by
 // version/epoch after a disconnect, exponential backoff, commands with ids answered by ack/error.
 import { applyPatch } from './patch.js';
-import { errorText } from './i18n.js';
+import { errorText, t } from './i18n.js';
 
 /** How long a socket may take to answer when the page comes back before it is replaced. */
 const WAKE_PATIENCE_MS = 5000;
@@ -83,7 +83,7 @@ export class RoomConnection {
   /** Forgets the current socket; its unanswered commands fail. */
   dropSocket() {
     this.ws = null;
-    for (const [, p] of this.pending) p.reject(new Error('disconnected'));
+    for (const [, p] of this.pending) p.reject(new Error(t('reconnecting')));
     this.pending.clear();
   }
 
@@ -195,7 +195,8 @@ export class RoomConnection {
   /** Sends a command; resolves with its ack, rejects with its error. */
   send(cmd) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error('not connected')); return; }
+      // Said in the page's language where it is shown (the chat's error line).
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error(t('reconnecting'))); return; }
       const id = `c${this.nextId++}`;
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...cmd, id }));
