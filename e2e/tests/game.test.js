@@ -257,3 +257,35 @@ test('a player leaves a running game: it says what that means, asks to confirm, 
   assert.ok(view.seats[0].bot, 'a bot plays her seat on');
   assertNoErrors(a.page);
 });
+
+test('a count (10 or 20 for a capture or a goal) that another player is playing is theirs, not an order to this player', { timeout: 240000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await register(a.page, srv.url, 'Vera');
+  await createRoom(a.page, { rules: 'morocco', mode: 'individual', players: 4, bots: ['greedy', 'greedy', 'greedy'], timer: '' });
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  // Every count line the page shows, with whose count it was (the bots count in a blink).
+  await a.page.evaluate(() => {
+    window.__counts = [];
+    new MutationObserver(() => {
+      const el = document.querySelector('#count-now');
+      const c = window.__parchis;
+      if (!el || !c || !c.state.game) return;
+      const seat = c.state.game.view.turn.seat;
+      window.__counts.push({ mine: seat === c.hello.seat, text: el.textContent });
+    }).observe(document.querySelector('#turn-info'), { childList: true, subtree: true });
+  });
+  const deadline = Date.now() + 200000;
+  const seen = () => a.page.evaluate(() => window.__counts);
+  while (!(await seen()).some((c) => !c.mine) && !(await isOver(a.page)) && Date.now() < deadline) {
+    if (!(await actOnce(a.page))) await a.page.waitForTimeout(50);
+  }
+  const counts = await seen();
+  const others = counts.filter((c) => !c.mine);
+  assert.ok(others.length, `a bot counted (${JSON.stringify(counts)})`);
+  for (const c of others) assert.match(c.text, /^Bot \d counts (10|20)$/, 'named as the bot\'s count');
+  for (const c of counts.filter((x) => x.mine)) assert.match(c.text, /^Count (10|20): move a piece \1 squares$/);
+  assertNoErrors(a.page);
+  await a.context.close();
+});

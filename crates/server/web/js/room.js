@@ -505,7 +505,8 @@ export function mountRoom(main, ref) {
     clear(ctx.els.dice, els);
     // Info: counts, sixes, penalty, preview, pre-selection.
     const info = [];
-    if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, t('count_to_play', { n: turn.amount })));
+    // A count is an order to whoever plays it; to the others it is theirs ("Bot 3 counts 20").
+    if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, my ? t('count_to_play', { n: turn.amount }) : t('count_of', { name: seatName(turn.seat), n: turn.amount })));
     if (turn.queued_counts && turn.queued_counts.length) info.push(h('div.counts', { id: 'queued-counts' }, turn.queued_counts.map((n) => h('span.count-chip', `+${n}`))));
     if (turn.sixes_in_a_row > 0 && !over) info.push(h('p.muted', { id: 'sixes' }, t('sixes_in_a_row', { n: turn.sixes_in_a_row })));
     if (ctx.penalty && ctx.penalty.until > Date.now()) info.push(h('p.penalty', { id: 'penalty', role: 'alert' }, ctx.penalty.text));
