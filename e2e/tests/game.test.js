@@ -169,6 +169,14 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-last');
   assert.deepEqual(await drawn(), expected(replay.steps.length), 'last step pieces');
   await shot(a.page, 'replay-desktop');
+  // The links back to the game and home are one line "Game · Home" (not three, the dot alone on one).
+  const links = await a.page.evaluate(() => {
+    const game = document.querySelector('#main a[href^="/room/"]');
+    const home = [...document.querySelectorAll('#main a[href="/"]')].pop();
+    return { game: game.getBoundingClientRect().top, home: home.getBoundingClientRect().top, line: game.parentElement.textContent };
+  });
+  assert.equal(links.home, links.game, `one line: the game link at ${links.game} px, home at ${links.home} px`);
+  assert.equal(links.line, 'Game · Home');
   // The expert's view: at a roll there is nothing to compare; at a move with a choice, one click asks the
   // server, and the card says what was played and what the expert plays (the server's own answer).
   await a.page.click('#replay-first');

@@ -280,7 +280,8 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
         h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
-          h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
+          // One line (the side column is a grid: bare, the links and the dot between them were three rows).
+          h('p.replay-links', h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home'))))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;
       if (e.key === (rtl ? 'ArrowLeft' : 'ArrowRight')) { e.preventDefault(); show(k + 1); } else if (e.key === (rtl ? 'ArrowRight' : 'ArrowLeft')) { e.preventDefault(); show(k - 1); }
