@@ -297,3 +297,28 @@ test('a count (10 or 20 for a capture or a goal) that another player is playing 
   assertNoErrors(a.page);
   await a.context.close();
 });
+
+test('a pairs game won by two: the end card and the replay say "Ganan", not "Gana"', { timeout: 300000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const api = rest(srv.api);
+  const owner = await api.player('Pablo');
+  const room = await api.createRoom({ rules: 'ludoteka', mode: 'pairs', players: 4, bots: [null, 'greedy', 'greedy', 'greedy'], turn_time_secs: null, public: true }, owner.token);
+  await api.start(room.id, owner.token);
+  // Pablo is away: a bot covers his seat and the four bots play the game to its end.
+  let view;
+  for (let i = 0; i < 1000; i++) {
+    view = await api.room(room.id, owner.token);
+    if (view.status === 'finished') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(view.status, 'finished', 'the bots finish the game');
+  const a = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, locale: 'es-ES' });
+  await a.page.goto(`${srv.url}/room/${room.id}`);
+  await a.page.waitForSelector('#end:not(.hidden) #winner');
+  assert.match(await a.page.textContent('#winner'), /^\S+ Ganan: \S.*, \S/);
+  await a.page.goto(`${srv.url}/replay/${view.game_id}`);
+  await a.page.waitForSelector('#replay-winner');
+  assert.match(await a.page.textContent('#replay-winner'), /Ganan: \S.*, \S/);
+  assertNoErrors(a.page);
+  await a.context.close();
+});

@@ -163,7 +163,7 @@ function resultCard(rec, replay) {
   const name = (seat) => seatLabel(rec, seat);
   return h('section.card', { id: 'replay-result' },
     h('h2', t('game_result')),
-    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
+    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t(result.winner_seats.length > 1 ? 'winners' : 'winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
     ratingsList(result, name, { id: 'replay-ratings', decorate: colours }),
     figuresTable(result, name, { id: 'replay-figures', decorate: colours }));
 }

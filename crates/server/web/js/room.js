@@ -608,7 +608,7 @@ export function mountRoom(main, ref) {
     clear(end,
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map(colours), ' ',
-        t('winner', { names: seats.map(seatName).join(t('list_sep')) })),
+        t(seats.length > 1 ? 'winners' : 'winner', { names: seats.map(seatName).join(t('list_sep')) })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
