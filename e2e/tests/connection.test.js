@@ -74,3 +74,43 @@ test('a silent socket is replaced when the network or the page comes back; one t
   assert.equal(await wakes(page), 2);
   assertNoErrors(page);
 });
+
+test('a phone losing its network says so at once, a tap meanwhile says why nothing happens (in its language), and play resumes when it is back', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, locale: 'es-ES' });
+  await register(page, srv.url, 'Omar');
+  // No bots moving meanwhile: the game waits for this player.
+  await createRoom(page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await page.click('#start-game');
+  await waitBoard(page, 'four');
+  await page.waitForFunction(() => window.__parchis.conn.open);
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 15000 });
+  // The browser knows the network is gone (an open socket may not notice it for a minute): the page says so.
+  await context.setOffline(true);
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#banner');
+    return !b.classList.contains('hidden') && b.textContent === 'Conexión perdida — reconectando…';
+  }, null, { timeout: 3000 });
+  assert.equal(await page.evaluate(() => window.__parchis.conn.open), false, 'the dead socket is given up');
+  // A roll tapped meanwhile is not silently dropped.
+  await page.click('#roll');
+  await page.waitForFunction(() => document.querySelector('#room-error').textContent !== '', null, { timeout: 3000 });
+  assert.equal(await page.textContent('#room-error'), 'Error: Conexión perdida — reconectando…');
+  // So does a chat message sent meanwhile, in the page's language (not the connection's own English).
+  await page.fill('#chat-input', 'hola');
+  await page.click('#chat-send');
+  await page.waitForFunction(() => document.querySelector('#chat-error').textContent !== '', null, { timeout: 3000 });
+  assert.equal(await page.textContent('#chat-error'), 'Error: Conexión perdida — reconectando…');
+  assert.equal(await page.inputValue('#chat-input'), 'hola', 'the message is kept to send again');
+  await context.setOffline(false);
+  await page.waitForFunction(() => window.__parchis.conn.open && window.__parchis.connStatus === 'open', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('#banner').classList.contains('hidden'), null, { timeout: 5000 });
+  assert.equal(await page.textContent('#room-error'), '', 'the error goes once connected again');
+  let acted = false;
+  for (let i = 0; i < 200 && !acted; i++) {
+    acted = await actOnce(page);
+    if (!acted) await page.waitForTimeout(50);
+  }
+  assert.ok(acted, 'the player plays on once the network is back');
+  // Reconnecting while offline fails, and the browser logs it.
+  assertNoErrors(page, [/WebSocket connection to .* failed/, /ERR_INTERNET_DISCONNECTED/]);
+});

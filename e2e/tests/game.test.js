@@ -169,6 +169,14 @@ test('a game against bots runs to the end; the end screen shows the winner and t
   await a.page.click('#replay-last');
   assert.deepEqual(await drawn(), expected(replay.steps.length), 'last step pieces');
   await shot(a.page, 'replay-desktop');
+  // The links back to the game and home are one line "Game · Home" (not three, the dot alone on one).
+  const links = await a.page.evaluate(() => {
+    const game = document.querySelector('#main a[href^="/room/"]');
+    const home = [...document.querySelectorAll('#main a[href="/"]')].pop();
+    return { game: game.getBoundingClientRect().top, home: home.getBoundingClientRect().top, line: game.parentElement.textContent };
+  });
+  assert.equal(links.home, links.game, `one line: the game link at ${links.game} px, home at ${links.home} px`);
+  assert.equal(links.line, 'Game · Home');
   // The expert's view: at a roll there is nothing to compare; at a move with a choice, one click asks the
   // server, and the card says what was played and what the expert plays (the server's own answer).
   await a.page.click('#replay-first');
@@ -256,4 +264,61 @@ test('a player leaves a running game: it says what that means, asks to confirm, 
   assert.equal(view.seats[0].player_id, null, 'Ana no longer sits there');
   assert.ok(view.seats[0].bot, 'a bot plays her seat on');
   assertNoErrors(a.page);
+});
+
+test('a count (10 or 20 for a capture or a goal) that another player is playing is theirs, not an order to this player', { timeout: 240000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await register(a.page, srv.url, 'Vera');
+  await createRoom(a.page, { rules: 'morocco', mode: 'individual', players: 4, bots: ['greedy', 'greedy', 'greedy'], timer: '' });
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  // Every count line the page shows, with whose count it was (the bots count in a blink).
+  await a.page.evaluate(() => {
+    window.__counts = [];
+    new MutationObserver(() => {
+      const el = document.querySelector('#count-now');
+      const c = window.__parchis;
+      if (!el || !c || !c.state.game) return;
+      const seat = c.state.game.view.turn.seat;
+      window.__counts.push({ mine: seat === c.hello.seat, text: el.textContent });
+    }).observe(document.querySelector('#turn-info'), { childList: true, subtree: true });
+  });
+  const deadline = Date.now() + 200000;
+  const seen = () => a.page.evaluate(() => window.__counts);
+  while (!(await seen()).some((c) => !c.mine) && !(await isOver(a.page)) && Date.now() < deadline) {
+    if (!(await actOnce(a.page))) await a.page.waitForTimeout(50);
+  }
+  const counts = await seen();
+  const others = counts.filter((c) => !c.mine);
+  assert.ok(others.length, `a bot counted (${JSON.stringify(counts)})`);
+  for (const c of others) assert.match(c.text, /^Bot \d counts (10|20)$/, 'named as the bot\'s count');
+  for (const c of counts.filter((x) => x.mine)) assert.match(c.text, /^Count (10|20): move a piece \1 squares$/);
+  assertNoErrors(a.page);
+  await a.context.close();
+});
+
+test('a pairs game won by two: the end card and the replay say "Ganan", not "Gana"', { timeout: 300000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const api = rest(srv.api);
+  const owner = await api.player('Pablo');
+  const room = await api.createRoom({ rules: 'ludoteka', mode: 'pairs', players: 4, bots: [null, 'greedy', 'greedy', 'greedy'], turn_time_secs: null, public: true }, owner.token);
+  await api.start(room.id, owner.token);
+  // Pablo is away: a bot covers his seat and the four bots play the game to its end.
+  let view;
+  for (let i = 0; i < 1000; i++) {
+    view = await api.room(room.id, owner.token);
+    if (view.status === 'finished') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(view.status, 'finished', 'the bots finish the game');
+  const a = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, locale: 'es-ES' });
+  await a.page.goto(`${srv.url}/room/${room.id}`);
+  await a.page.waitForSelector('#end:not(.hidden) #winner');
+  assert.match(await a.page.textContent('#winner'), /^\S+ Ganan: \S.*, \S/);
+  await a.page.goto(`${srv.url}/replay/${view.game_id}`);
+  await a.page.waitForSelector('#replay-winner');
+  assert.match(await a.page.textContent('#replay-winner'), /Ganan: \S.*, \S/);
+  assertNoErrors(a.page);
+  await a.context.close();
 });

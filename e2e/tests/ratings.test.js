@@ -219,6 +219,34 @@ test('ratings on a phone, in the dark: your own record, the end of a game and th
   await context.close();
 });
 
+/** Whether each `.rating-delta` in `sel` draws its sign (+, −, ±) left of its digits, as the chips of the record do. */
+async function signsBeforeDigits(page, sel) {
+  return page.$$eval(`${sel} .rating-delta`, (els) => els.map((el) => {
+    const node = el.firstChild;
+    const rect = (i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+    const i = node.textContent.search(/[+\u2212\u00b1]/);
+    return { text: node.textContent, ok: rect(i).right <= rect(i + 1).left + 0.5 };
+  }));
+}
+
+test('in Arabic the end of a rated game and its replay keep a change\'s sign before its number: (−158), not (158−)', { timeout: 180000 }, async () => {
+  const rami = await member('Rami');
+  const sami = await member('Sami');
+  const game = await play(rami, sami);
+  await ratingsOf(game.game_id);
+  const { page, context } = await newPage(browser, { ...PHONE, locale: 'ar' });
+  await page.goto(`${srv.url}/room/${game.id}`);
+  await page.waitForSelector('#end #ratings li');
+  const end = await signsBeforeDigits(page, '#end #ratings');
+  assert.equal(end.length, 2);
+  assert.deepEqual(end.filter((d) => !d.ok), [], 'the end of the game');
+  await page.goto(`${srv.url}/replay/${game.game_id}`);
+  await page.waitForSelector('#replay-ratings li');
+  assert.deepEqual((await signsBeforeDigits(page, '#replay-ratings')).filter((d) => !d.ok), [], 'the replay');
+  assertNoErrors(page);
+  await context.close();
+});
+
 test('the how-to-play page explains ratings in every language', async () => {
   const { page, context } = await newPage(browser, { ...PHONE });
   for (const [lang, words] of [['en', /1500.*provisional.*5 rated games/], ['es', /1500.*provisional.*5 partidas puntuables/], ['fr', /1500.*provisoire.*5 parties classées/], ['ar', /1500.*مؤقت.*5 مباريات مصنَّفة/]]) {

@@ -160,6 +160,46 @@ for (const [device, opts] of SIZES) {
   });
 }
 
+/**
+ * Whether, in the element's first text, the rule set's name `name` is drawn wholly right of the mode's words
+ * `mode` (what comes first in an Arabic line is at its right): a mode starting with a digit ("3 ضد 3") must
+ * not have it pulled beside a Latin name ("Playgridia · 3 … ضد").
+ */
+async function nameRightOfMode(page, selector, name, mode) {
+  return page.$eval(selector, (el, [name, mode]) => {
+    const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.includes(name));
+    const text = node.textContent;
+    const rect = (from, to) => { const r = document.createRange(); r.setStart(node, from); r.setEnd(node, to); return r.getBoundingClientRect(); };
+    const at = text.indexOf(name);
+    const nameRect = rect(at, at + name.length);
+    const start = text.indexOf(mode);
+    const right = Math.max(...[...mode].map((c, i) => (c.trim() ? rect(start + i, start + i + 1).right : -Infinity)));
+    return { text, nameLeft: nameRect.left, modeRight: right };
+  }, [name, mode]);
+}
+
+test('in Arabic a Latin rule set name keeps the mode after it: "Playgridia · 3 ضد 3" is not read "Playgridia · 3 … ضد"', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'ar' });
+  await register(page, srv.url, 'Ana');
+  await createRoom(page, { rules: 'playgridia', mode: '3v3', bots: ['greedy', 'greedy', 'greedy', 'greedy', 'greedy'], timer: '' });
+  const mode = '3 ضد 3 (ستة ألوان)';
+  const room = await nameRightOfMode(page, '#wr-settings strong', 'Playgridia', mode);
+  assert.ok(room.modeRight <= room.nameLeft + 0.5, `the waiting room's mode left of the rule set: ${JSON.stringify(room)}`);
+  await page.click('#start-game');
+  await waitBoard(page, 'six');
+  await page.waitForSelector('#game-rules p');
+  const game = await nameRightOfMode(page, '#game-rules p', 'Playgridia', mode);
+  assert.ok(game.modeRight <= game.nameLeft + 0.5, `the game's mode left of the rule set: ${JSON.stringify(game)}`);
+  // The home page's list of one's games writes it the same way.
+  await page.goto(`${srv.url}/`);
+  await page.waitForSelector('#my-rooms li strong', { timeout: 10000 });
+  await page.$eval('#my-rooms li strong', (e) => { e.id = 'rtl-entry'; });
+  const home = await nameRightOfMode(page, '#rtl-entry', 'Playgridia', mode);
+  assert.ok(home.modeRight <= home.nameLeft + 0.5, `the home page's mode left of the rule set: ${JSON.stringify(home)}`);
+  assertNoErrors(page, WS);
+  await context.close();
+});
+
 /** Where each square and piece of the board is drawn, as fractions of the board's box. */
 async function boardPositions(page) {
   return page.evaluate(() => {

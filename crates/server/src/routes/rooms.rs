@@ -388,7 +388,8 @@ pub async fn start_room(
 
 /// After a finished game, a new room with the same settings and the same players in the same seats (bots
 /// included), waiting for its owner (whoever asked first) to start it. Every seated player who asks gets
-/// the same room: the first call creates it (201), later ones return it (200).
+/// the same room: the first call creates it (201), later ones return it (200). A quick match's rematch is
+/// not a quick-match room: it waits for its owner too.
 #[utoipa::path(post, path = "/api/rooms/{id}/rematch", tag = "rooms",
     params(("id" = String, Path, description = "Room id or join code of the finished room")),
     security(("bearer" = [])),
@@ -420,12 +421,16 @@ pub async fn rematch_room(
         return Err(AppError::GameNotFinished);
     }
     let next_id = auth::new_id();
+    // The same table again, started by its owner: not a quick-match room (one would say it starts by
+    // itself once full, which a rematch never does, and would seat strangers looking for a quick match).
+    let mut settings = old.room.settings.clone();
+    settings.quick_match = false;
     let mut new = NewRoom {
         room: RoomRow {
             id: next_id.clone(),
             join_code: String::new(),
             owner_id: player.id.clone(),
-            settings: old.room.settings.clone(),
+            settings,
             status: RoomStatus::Waiting.as_str().to_owned(),
             created_at: now_ms(),
         },

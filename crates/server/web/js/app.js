@@ -1,7 +1,7 @@
 // Entry point: router (history API; the server answers index.html for /room/…, /replay/…, /admin…),
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
-import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale } from './i18n.js';
+import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale, rulesAndMode } from './i18n.js';
 import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
@@ -428,7 +428,7 @@ function roomsCard() {
         const owner = r.seats.find((s) => s.player_id === r.owner_id);
         return h('li', { 'data-room': r.id },
           h('div.info',
-            h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
+            h('strong', rulesAndMode(r.settings.rules, r.settings.mode)), ' ',
             h('span.muted', owner ? [h('bdi', owner.display_name), ' · '] : null, `${taken}/${r.seats.length} · ${t('seats_free', { n: free })}`),
             houseTag(r.settings.house_rules)),
           // A room whose seats are all taken (by people or bots) can only be watched.
@@ -456,7 +456,7 @@ function liveGamesCard() {
       refill(list, rooms.length
         ? rooms.map((r) => h('li', { 'data-room': r.id },
           h('div.info',
-            h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ',
+            h('strong', rulesAndMode(r.settings.rules, r.settings.mode)), ' ',
             h('span.muted', r.seats.map((s, i) => [i ? ' · ' : '', h('bdi', s.display_name || t('bot_n', { n: i + 1 }))])),
             houseTag(r.settings.house_rules)),
           h('a', { href: `/room/${r.id}?watch=1`, 'data-link': true, class: 'button watch-link' }, t('watch'))))
@@ -539,7 +539,7 @@ function myRoomsCard() {
         ? h('a', { href: `/replay/${r.game.id}`, 'data-link': true, class: 'button' }, t('replay'))
         : h('a', { href: `/room/${r.room_id}`, 'data-link': true, class: r.status === 'playing' ? 'button primary resume-link' : 'button resume-link' }, r.status === 'playing' ? t('resume') : t('open'));
       return h('li', { 'data-room': r.room_id, 'data-status': r.status },
-        h('div.info', h('strong', `${t('rulesets.' + r.settings.rules)} · ${t('modes.' + r.settings.mode)}`), ' ', h('span.muted', when),
+        h('div.info', h('strong', rulesAndMode(r.settings.rules, r.settings.mode)), ' ', h('span.muted', when),
           houseTag(r.settings.house_rules)),
         result, open);
     }));

@@ -1,7 +1,7 @@
 // The room WebSocket (PROTOCOL.md): snapshot + updates (JSON Patch) with versions, resume by
 // version/epoch after a disconnect, exponential backoff, commands with ids answered by ack/error.
 import { applyPatch } from './patch.js';
-import { errorText } from './i18n.js';
+import { errorText, t } from './i18n.js';
 
 /** How long a socket may take to answer when the page comes back before it is replaced. */
 const WAKE_PATIENCE_MS = 5000;
@@ -38,8 +38,13 @@ export class RoomConnection {
       if (away >= HIDDEN_CHECK_MS) this.wake();
     };
     this.onOnline = () => this.wake();
+    // The browser knows the network is gone (no interface left): nothing can come through the socket, which
+    // may not notice for a minute (the server's pings). It is given up at once, so the page says the game is
+    // not live; the 'online' event then reconnects without waiting for the backoff.
+    this.onOffline = () => this.lost();
     document.addEventListener('visibilitychange', this.onVisibility);
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
     this.connect();
   }
 
@@ -78,7 +83,7 @@ export class RoomConnection {
   /** Forgets the current socket; its unanswered commands fail. */
   dropSocket() {
     this.ws = null;
-    for (const [, p] of this.pending) p.reject(new Error('disconnected'));
+    for (const [, p] of this.pending) p.reject(new Error(t('reconnecting')));
     this.pending.clear();
   }
 
@@ -106,6 +111,16 @@ export class RoomConnection {
       this.connect();
     }, WAKE_PATIENCE_MS);
     this.send({ type: 'resync' }).then(() => clearTimeout(giveUp), () => clearTimeout(giveUp));
+  }
+
+  /** The network is gone: the socket is dropped (its commands fail) and a reconnection scheduled. */
+  lost() {
+    if (this.closed || !this.ws) return;
+    const ws = this.ws;
+    ws.onclose = null;
+    try { ws.close(); } catch { /* ignore */ }
+    this.dropSocket();
+    this.schedule();
   }
 
   schedule() {
@@ -180,7 +195,8 @@ export class RoomConnection {
   /** Sends a command; resolves with its ack, rejects with its error. */
   send(cmd) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error('not connected')); return; }
+      // Said in the page's language where it is shown (the chat's error line).
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error(t('reconnecting'))); return; }
       const id = `c${this.nextId++}`;
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...cmd, id }));
@@ -194,6 +210,7 @@ export class RoomConnection {
     clearTimeout(this.timer);
     document.removeEventListener('visibilitychange', this.onVisibility);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
     if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(1000); } catch { /* ignore */ } }
   }
 }

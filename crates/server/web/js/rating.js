@@ -56,9 +56,9 @@ export function ratingsList(result, nameOf, { id = 'ratings', decorate = () => n
       return h('li', { 'data-seat': r.seat, 'data-before': r.before, 'data-after': r.after },
         decorate(r.seat), ' ',
         h('span.rating-name', { dir: 'auto' }, r.left ? t('left_player') : nameOf(r.seat)), ' ',
-        // Numbers with their arrow: left to right in every language.
+        // Numbers with their arrow, and the change with its sign: left to right in every language.
         h('span.rating-values', { dir: 'ltr' }, `${r.before} \u2192 ${r.after}`), ' ',
-        h('span.rating-delta', { class: d > 0 ? 'up' : d < 0 ? 'down' : 'same', 'data-rating-change': d }, `(${signed(d)})`));
+        h('span.rating-delta', { dir: 'ltr', class: d > 0 ? 'up' : d < 0 ? 'down' : 'same', 'data-rating-change': d }, `(${signed(d)})`));
     })));
 }
 

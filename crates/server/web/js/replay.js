@@ -6,7 +6,7 @@
 // home are guessed from the record, and the last step is the server's current view.
 // The dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, isRtl } from './i18n.js';
+import { t, pieceName, placeName, isRtl, rulesAndMode } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
@@ -163,7 +163,7 @@ function resultCard(rec, replay) {
   const name = (seat) => seatLabel(rec, seat);
   return h('section.card', { id: 'replay-result' },
     h('h2', t('game_result')),
-    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t('winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
+    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t(result.winner_seats.length > 1 ? 'winners' : 'winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
     ratingsList(result, name, { id: 'replay-ratings', decorate: colours }),
     figuresTable(result, name, { id: 'replay-figures', decorate: colours }));
 }
@@ -271,7 +271,7 @@ export function mountReplay(main, gameId) {
     clear(root,
       h('div.game',
         h('div', h('section.card',
-          h('h2', `${t('replay')} — ${t('rulesets.' + rec.settings.rules)} · ${t('modes.' + rec.settings.mode)}`),
+          h('h2', `${t('replay')} — ${rulesAndMode(rec.settings.rules, rec.settings.mode)}`),
           houseLine(rec.settings.house_rules, 'replay-house-line'),
           h('div.row', h('button', { type: 'button', id: 'replay-first', onclick: () => show(0) }, '« ', t('first')),
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, `${back} `, t('prev')),
@@ -280,7 +280,8 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
         boardBox),
         h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
-          h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home')))));
+          // One line (the side column is a grid: bare, the links and the dot between them were three rows).
+          h('p.replay-links', h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home'))))));
     root.addEventListener('keydown', (e) => {
       if (e.target.closest('input,select')) return;
       if (e.key === (rtl ? 'ArrowLeft' : 'ArrowRight')) { e.preventDefault(); show(k + 1); } else if (e.key === (rtl ? 'ArrowRight' : 'ArrowLeft')) { e.preventDefault(); show(k - 1); }

@@ -1,6 +1,6 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName } from './i18n.js';
+import { t, pieceName, placeName, rulesAndMode } from './i18n.js';
 import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
@@ -155,6 +155,7 @@ export function mountRoom(main, ref) {
           ctx.restPoll = setInterval(() => { if (ctx.connStatus !== 'open') loadRest(); }, 3000);
         }
         if (status === 'open' && ctx.restPoll) { clearInterval(ctx.restPoll); ctx.restPoll = null; }
+        if (status === 'open' && ctx.error === t('reconnecting')) showError('');
       },
     });
   }
@@ -234,7 +235,7 @@ export function mountRoom(main, ref) {
     const owner = who && st.room.owner_id === who.id;
     const s = st.room.settings;
     clear(root.querySelector('#wr-settings'),
-      h('strong', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ' · ',
+      h('strong', rulesAndMode(s.rules, s.mode)), ' · ',
       `${t('n_players', { n: s.players })} · ${t('turn_timer')}: ${s.turn_time_secs ? t('seconds', { n: s.turn_time_secs }) : t('no_limit')}`,
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
@@ -466,7 +467,7 @@ export function mountRoom(main, ref) {
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
     ctx.els.leave.classList.toggle('hidden', !(mine !== null && st.room.status === 'playing' && v.turn.phase !== 'over'));
     const s = st.room.settings;
-    clear(ctx.els.rules, h('p.muted', `${t('rulesets.' + s.rules)} · ${t('modes.' + s.mode)}`), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
+    clear(ctx.els.rules, h('p.muted', rulesAndMode(s.rules, s.mode)), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
   }
 
   function isMyTurn() {
@@ -504,7 +505,8 @@ export function mountRoom(main, ref) {
     clear(ctx.els.dice, els);
     // Info: counts, sixes, penalty, preview, pre-selection.
     const info = [];
-    if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, t('count_to_play', { n: turn.amount })));
+    // A count is an order to whoever plays it; to the others it is theirs ("Bot 3 counts 20").
+    if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, my ? t('count_to_play', { n: turn.amount }) : t('count_of', { name: seatName(turn.seat), n: turn.amount })));
     if (turn.queued_counts && turn.queued_counts.length) info.push(h('div.counts', { id: 'queued-counts' }, turn.queued_counts.map((n) => h('span.count-chip', `+${n}`))));
     if (turn.sixes_in_a_row > 0 && !over) info.push(h('p.muted', { id: 'sixes' }, t('sixes_in_a_row', { n: turn.sixes_in_a_row })));
     if (ctx.penalty && ctx.penalty.until > Date.now()) info.push(h('p.penalty', { id: 'penalty', role: 'alert' }, ctx.penalty.text));
@@ -558,9 +560,14 @@ export function mountRoom(main, ref) {
     }
   }
 
+  /** A command's failure in words: the server's refusal, or that the connection is down (a tap is not lost silently). */
+  function commandFailed(x) {
+    if (x.code) showError(x.message || x.code);
+    else if (!ctx.conn || !ctx.conn.open) showError(t('reconnecting'));
+  }
   async function roll() {
     showError('');
-    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { if (x.code) showError(x.message || x.code); }
+    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { commandFailed(x); }
   }
   /** Leaves the running game: a bot plays the seat on, and the game counts as a loss (the server's rule). */
   async function leaveGame(e) {
@@ -578,7 +585,7 @@ export function mountRoom(main, ref) {
 
   async function playMove(text) {
     showError('');
-    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { if (x.code) showError(x.message || x.code); }
+    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { commandFailed(x); }
   }
 
   async function renderEnd() {
@@ -601,7 +608,7 @@ export function mountRoom(main, ref) {
     clear(end,
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map(colours), ' ',
-        t('winner', { names: seats.map(seatName).join(t('list_sep')) })),
+        t(seats.length > 1 ? 'winners' : 'winner', { names: seats.map(seatName).join(t('list_sep')) })),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
