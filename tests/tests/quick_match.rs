@@ -344,3 +344,47 @@ async fn bad_requests_are_refused_with_a_code_and_change_nothing() {
     assert_eq!(list["rooms"], json!([]));
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_quick_match_rematch_waits_for_its_owner_and_is_not_offered_to_strangers() {
+    // Bea never connects: after the away grace a bot plays her seat, which stays hers.
+    let server = TestServer::sqlite_with(|c| c.away_grace_secs = 1).await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let duel = || json!({ "rules": "playgridia", "mode": "quick", "players": 2 });
+    let (room, _) = matched(&server, &ana, duel(), StatusCode::CREATED).await;
+    // Only a room someone has open is matched.
+    let mut ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let (_, body) = matched(&server, &bea, duel(), StatusCode::OK).await;
+    assert_eq!(body["status"], "playing", "full: started by itself");
+    ws.play_to_the_end().await;
+    ws.close().await;
+
+    let (status, next) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/rematch"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{next}");
+    let next_id = next["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        next["settings"]["quick_match"], false,
+        "a rematch starts when its owner says so, not by itself: {next}"
+    );
+    // Bea does not want another: her seat is free, and Ana waits in the rematch with it open.
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{next_id}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let ana_ws = WsClient::connect(&server, &next_id, Some(&ana.token)).await;
+    // A stranger asking for the same quick game gets a room of their own, not Bea's seat at Ana's table.
+    let cai = server.player("Cai").await;
+    let (other, _) = matched(&server, &cai, duel(), StatusCode::CREATED).await;
+    assert_ne!(other, next_id);
+    assert_eq!(seated_count(&get_room(&server, &next_id).await), 1);
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{next_id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "playing");
+    ana_ws.close().await;
+    server.finish().await;
+}
