@@ -295,6 +295,30 @@ test('a private room opened by its bare id, without the code, says it is private
   await b.context.close();
 });
 
+test('Copy puts the room link on the clipboard, and where there is no clipboard selects it to copy by hand', async () => {
+  const a = await newPage(browser);
+  await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+  await register(a.page, srv.url, 'Ana');
+  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'random', 'random'] });
+  const link = (await a.page.textContent('#share-link')).trim();
+  await a.page.click('#copy-link');
+  await a.page.waitForFunction(() => document.querySelector('#copy-link').textContent === 'Copied!');
+  assert.equal(await a.page.evaluate(() => navigator.clipboard.readText()), link);
+  // A plain-HTTP address on a LAN has no clipboard API: the tap still does something visible.
+  const b = await newPage(browser, { locale: 'es-ES', viewport: { width: 390, height: 844 }, isMobile: true });
+  await b.page.addInitScript(() => { Object.defineProperty(navigator, 'clipboard', { value: undefined }); });
+  await register(b.page, srv.url, 'Bea');
+  await b.page.goto(link);
+  await b.page.waitForSelector('#copy-link');
+  await b.page.click('#copy-link');
+  await b.page.waitForFunction(() => document.querySelector('#copy-link').textContent === 'Seleccionado: cópialo a mano');
+  assert.equal(await b.page.evaluate(() => String(window.getSelection()).trim()), link);
+  assertNoErrors(a.page, wsAllow);
+  assertNoErrors(b.page, wsAllow);
+  await a.context.close();
+  await b.context.close();
+});
+
 test('unknown room shows a message', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/room/NOPE99`);

@@ -88,11 +88,11 @@ async fn main() -> std::process::ExitCode {
         Ok(limit) => tracing::info!(limit, "open-file limit (RLIMIT_NOFILE)"),
         Err(err) => tracing::warn!(%err, "cannot raise the open-file limit"),
     }
-    let addr = (config.bind, config.port);
+    let addr = std::net::SocketAddr::new(config.bind, config.port);
     let listener = match TcpListener::bind(addr).await {
         Ok(listener) => listener,
         Err(err) => {
-            tracing::error!(?addr, %err, "cannot bind");
+            tracing::error!(%addr, %err, "cannot bind");
             return std::process::ExitCode::FAILURE;
         }
     };

@@ -30,6 +30,13 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, AppEr
             tracing::warn!(%err, "readiness check failed");
             Err(AppError::Unavailable)
         }
-        Err(_elapsed) => Err(AppError::Unavailable),
+        Err(_elapsed) => {
+            // A database that hangs (paused, behind a firewall that drops packets) says nothing itself.
+            tracing::warn!(
+                timeout_secs = READY_TIMEOUT.as_secs(),
+                "readiness check failed: the database did not answer in time"
+            );
+            Err(AppError::Unavailable)
+        }
     }
 }

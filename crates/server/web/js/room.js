@@ -250,8 +250,16 @@ export function mountRoom(main, ref) {
       h('p.row', h('span', t('share_link'), ': '), h('span.share', { id: 'share-link', dir: 'ltr' }, link),
         h('button', {
           type: 'button',
+          id: 'copy-link',
           onclick: async (e) => {
-            try { await navigator.clipboard.writeText(link); e.target.textContent = t('copied'); } catch { /* clipboard denied */ }
+            try {
+              await navigator.clipboard.writeText(link);
+              e.target.textContent = t('copied');
+            } catch {
+              // No clipboard (a plain-HTTP address on a LAN, or refused): the link is selected, to copy by hand.
+              window.getSelection().selectAllChildren(root.querySelector('#share-link'));
+              e.target.textContent = t('copy_by_hand');
+            }
           },
         }, t('copy'))));
     // A quick-match room fills with people from others' quick matches and starts by itself when full.
