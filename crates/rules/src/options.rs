@@ -366,28 +366,12 @@ impl Options {
     }
 
     /// Refuses the values [`Options::set`] never gives (the fields are public, so a caller of
-    /// `Game::with_options` can build any): `pieces_per_colour` other than 4 or 6, a start of other than one or
-    /// two pieces on the exit, a bonus over 40. `pieces_to_win` is checked against `pieces_per_colour` by
-    /// `Game::with_options` (`SetupError::PiecesToWin`).
+    /// `Game::with_options` can build any: no pieces, a start of three on the exit, a bonus of 250): every
+    /// option's value, written by [`Options::get`], must read back through `set`, so the bounds are `set`'s own.
     pub fn check(&self) -> Result<(), OptionError> {
-        let bad = |key: &str, reason| {
-            Err(OptionError {
-                key: key.into(),
-                value: self.get(key).unwrap_or_default(),
-                reason,
-            })
-        };
-        if !matches!(self.pieces_per_colour, 4 | 6) {
-            return bad("pieces_per_colour", "expected 4 or 6");
-        }
-        if matches!(self.start, Start::OnExit(n) if !(1..=2).contains(&n)) {
-            return bad("start", "expected home, exit1, exit2 or safe");
-        }
-        if self.capture_bonus > 40 {
-            return bad("capture_bonus", "number out of range");
-        }
-        if self.goal_bonus > 40 {
-            return bad("goal_bonus", "number out of range");
+        let mut scratch = *self;
+        for name in Options::NAMES {
+            scratch.set(name, &self.get(name).unwrap_or_default())?;
         }
         Ok(())
     }

@@ -414,6 +414,11 @@ export function rulesAndMode(rules, mode) {
   return `${isolate(t('rulesets.' + rules))} · ${isolate(t('modes.' + mode))}`;
 }
 
+/** "Winner: Ana" or, for a team, "Winners: Ana, Bea". */
+export function winnersText(names) {
+  return t(names.length > 1 ? 'winners' : 'winner', { names: names.join(t('list_sep')) });
+}
+
 const LETTER = { y: 'yellow', b: 'blue', r: 'red', g: 'green', o: 'orange', t: 'turquoise' };
 export function colourOfPiece(id) { return LETTER[id[0]] || 'yellow'; }
 export function pieceName(id) {

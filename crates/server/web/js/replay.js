@@ -6,7 +6,7 @@
 // home are guessed from the record, and the last step is the server's current view.
 // The dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, isRtl, rulesAndMode } from './i18n.js';
+import { t, pieceName, placeName, isRtl, rulesAndMode, winnersText } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
@@ -163,7 +163,7 @@ function resultCard(rec, replay) {
   const name = (seat) => seatLabel(rec, seat);
   return h('section.card', { id: 'replay-result' },
     h('h2', t('game_result')),
-    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', t(result.winner_seats.length > 1 ? 'winners' : 'winner', { names: result.winner_seats.map(name).join(t('list_sep')) })),
+    h('p', { id: 'replay-winner' }, result.winner_seats.map(colours), ' ', winnersText(result.winner_seats.map(name))),
     ratingsList(result, name, { id: 'replay-ratings', decorate: colours }),
     figuresTable(result, name, { id: 'replay-figures', decorate: colours }));
 }

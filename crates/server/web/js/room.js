@@ -1,6 +1,6 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, rulesAndMode } from './i18n.js';
+import { t, pieceName, placeName, rulesAndMode, winnersText } from './i18n.js';
 import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
@@ -616,7 +616,7 @@ export function mountRoom(main, ref) {
     clear(end,
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map(colours), ' ',
-        t(seats.length > 1 ? 'winners' : 'winner', { names: seats.map(seatName).join(t('list_sep')) })),
+        winnersText(seats.map(seatName))),
       mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
