@@ -256,6 +256,23 @@ async fn durations_too_long_to_add_to_a_clock_are_refused_at_start() {
 }
 
 #[tokio::test]
+async fn a_request_deadline_of_zero_or_over_an_hour_and_an_endless_grace_are_refused_at_start() {
+    // Zero would answer every request 408 before it is read.
+    for secs in [0, 3601] {
+        let said = refusal(|c| c.http_request_timeout_secs = secs).await;
+        assert!(
+            said.contains("HTTP_REQUEST_TIMEOUT_SECS must be between 1 and 3600"),
+            "{secs}: {said}"
+        );
+    }
+    let said = refusal(|c| c.shutdown_grace_secs = u64::MAX).await;
+    assert!(
+        said.contains("SHUTDOWN_GRACE_SECS must be at most"),
+        "{said}"
+    );
+}
+
+#[tokio::test]
 async fn the_longest_durations_allowed_serve() {
     let server = TestServer::sqlite_with(|c| {
         c.room_idle_secs = parchis_server::config::MAX_SECS;

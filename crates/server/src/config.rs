@@ -64,11 +64,26 @@ pub struct Config {
     /// <it>`), at least 16 characters; unset, there is no admin endpoint at all.
     #[arg(long, env = "ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// How long one HTTP request may take, in seconds: its headers from the first byte, then its body and
+    /// its answer. A client that sends part of a request and then stalls gets `408 request_timeout` (or,
+    /// mid-headers, a closed connection) instead of holding a connection, and a shutdown, for ever. Also
+    /// how long an idle keep-alive connection stays open. WebSockets are not affected once open.
+    #[arg(long, env = "HTTP_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub http_request_timeout_secs: u64,
+    /// On SIGTERM or Ctrl-C, how long requests in flight may take to finish before the server stops
+    /// anyway, in seconds. Under `docker stop`'s 10 s, so the database is still closed cleanly. A second
+    /// signal stops at once.
+    #[arg(long, env = "SHUTDOWN_GRACE_SECS", default_value_t = 8)]
+    pub shutdown_grace_secs: u64,
 }
 
 /// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
 /// the server adds them to the clock, which a much longer one overflows.
 pub const MAX_SECS: u64 = 366 * 24 * 60 * 60;
+
+/// Request deadlines accepted, in seconds: 0 would refuse every request, and past an hour a stalled
+/// client is not told anything useful.
+pub const REQUEST_TIMEOUT_RANGE: std::ops::RangeInclusive<u64> = 1..=3600;
 
 /// Shortest admin token accepted: anything shorter could be guessed.
 pub const MIN_ADMIN_TOKEN: usize = 16;
@@ -105,12 +120,21 @@ impl Config {
                     .to_owned(),
             );
         }
+        if !REQUEST_TIMEOUT_RANGE.contains(&self.http_request_timeout_secs) {
+            return Some(format!(
+                "HTTP_REQUEST_TIMEOUT_SECS must be between {} and {}, not {}",
+                REQUEST_TIMEOUT_RANGE.start(),
+                REQUEST_TIMEOUT_RANGE.end(),
+                self.http_request_timeout_secs
+            ));
+        }
         let durations = [
             ("BOT_DELAY_MS", self.bot_delay_ms, MAX_SECS * 1000),
             ("AWAY_GRACE_SECS", self.away_grace_secs, MAX_SECS),
             ("WS_PING_SECS", self.ws_ping_secs, MAX_SECS),
             ("ROOM_IDLE_SECS", self.room_idle_secs, MAX_SECS),
             ("TURN_SECOND_MS", self.turn_second_ms, MAX_SECS * 1000),
+            ("SHUTDOWN_GRACE_SECS", self.shutdown_grace_secs, MAX_SECS),
         ];
         durations
             .into_iter()
@@ -135,6 +159,8 @@ impl Config {
             http_writes_per_minute: 0,
             trust_forwarded_for: false,
             admin_token: None,
+            http_request_timeout_secs: 30,
+            shutdown_grace_secs: 8,
         }
     }
 }

@@ -34,6 +34,9 @@ pub enum AppError {
     PayloadTooLarge,
     #[error("The request body could not be read.")]
     UnreadableBody,
+    /// The request was not received and answered within the server's deadline (the number: seconds).
+    #[error("The request took longer than {0} s to arrive and be answered; send it again, whole.")]
+    RequestTimeout(u64),
     /// Room settings that cannot be played (`reason`: which check refused them, see [`ErrorBody::reason`]).
     #[error("{message}")]
     InvalidSettings {
@@ -139,6 +142,7 @@ impl AppError {
             | InvalidReport(_)
             | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
@@ -165,6 +169,7 @@ impl AppError {
             UnsupportedMediaType => "unsupported_media_type",
             PayloadTooLarge => "payload_too_large",
             UnreadableBody => "unreadable_body",
+            RequestTimeout(_) => "request_timeout",
             InvalidSettings { .. } => "invalid_settings",
             InvalidDisplayName(_) => "invalid_display_name",
             InvalidUsername(_) => "invalid_username",

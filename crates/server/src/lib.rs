@@ -19,6 +19,7 @@ pub mod rate_limit;
 pub mod ratings;
 pub mod rooms;
 pub mod routes;
+pub mod serve;
 pub mod settings;
 pub mod sign_in_guard;
 pub mod verify;
@@ -26,8 +27,8 @@ pub mod web;
 pub mod ws;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
@@ -111,14 +112,19 @@ impl AppState {
 }
 
 /// The whole HTTP application, without binding any socket.
-/// Peer addresses (for the write limit) come from `into_make_service_with_connect_info`, as in [`run`].
+/// Peer addresses (for the write limit) are the `ConnectInfo<SocketAddr>` that [`serve::serve`] adds.
 pub fn app(state: AppState) -> Router {
     let mut router = routes::router(state.analysis_limit.clone(), state.lookup_limit.clone())
         .merge(docs::router());
     if let Some(limit) = &state.write_limit {
         router = router.layer(rate_limit::layer(limit.clone()));
     }
+    let deadline = std::time::Duration::from_secs(state.config.http_request_timeout_secs);
     router
+        .layer(axum::middleware::from_fn_with_state(
+            deadline,
+            serve::request_deadline,
+        ))
         .layer(axum::middleware::from_fn(metrics::track_requests))
         .with_state(state)
 }
@@ -188,12 +194,11 @@ pub async fn run(
         shutdown.await;
         rooms.shutdown();
     };
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let deadlines = serve::Deadlines {
+        request: Duration::from_secs(state.config.http_request_timeout_secs),
+        shutdown_grace: Duration::from_secs(state.config.shutdown_grace_secs),
+    };
+    serve::serve(listener, app(state), deadlines, shutdown).await?;
     upkeep.abort();
     if let Some(forget) = forget {
         forget.abort();

@@ -109,8 +109,21 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-/// Resolves on Ctrl-C or (on Unix) SIGTERM, as sent by `docker stop`.
+/// Resolves on Ctrl-C or (on Unix) SIGTERM, as sent by `docker stop`. A second one while the server
+/// is stopping stops it at once (exit status 1): the way out of a shutdown that waits on requests in
+/// flight, without `kill -9`. Nothing acknowledged is lost (every write is committed before its ack).
 async fn shutdown_signal() {
+    stop_signal().await;
+    tracing::info!("shutdown requested");
+    tokio::spawn(async {
+        stop_signal().await;
+        tracing::warn!("second stop signal: stopping now");
+        std::process::exit(1);
+    });
+}
+
+/// The next Ctrl-C or (on Unix) SIGTERM.
+async fn stop_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -129,5 +142,4 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = terminate => {},
     }
-    tracing::info!("shutdown requested");
 }

@@ -28,6 +28,11 @@ struct Server {
 impl Server {
     /// Starts the binary on `database_url` with port 0 and waits for its `listening on` line.
     async fn start(database_url: &str) -> Server {
+        Self::start_with(database_url, &[]).await
+    }
+
+    /// [`Server::start`] with more settings in the environment.
+    async fn start_with(database_url: &str, settings: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_parchis-server"))
             .env("PORT", "0")
             .env("BIND", "127.0.0.1")
@@ -38,6 +43,7 @@ impl Server {
             .env("WS_MESSAGES_PER_SECOND", "100000")
             .env("RUST_LOG", "info,sqlx=warn")
             .env("NO_COLOR", "1")
+            .envs(settings.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -85,11 +91,16 @@ impl Server {
         self.child.wait().expect("reap");
     }
 
-    /// SIGTERM, as `systemctl stop` and `docker stop` send it: waits for the exit and returns its status.
-    async fn terminate(mut self) -> std::process::ExitStatus {
+    /// Sends SIGTERM, as `systemctl stop` and `docker stop` do.
+    fn send_sigterm(&self) {
         let pid = self.child.id().to_string();
         let sent = Command::new("kill").args(["-TERM", &pid]).status();
         assert!(sent.expect("run kill").success(), "kill -TERM {pid}");
+    }
+
+    /// SIGTERM: waits for the exit and returns its status.
+    async fn terminate(mut self) -> std::process::ExitStatus {
+        self.send_sigterm();
         for _ in 0..400 {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
@@ -473,6 +484,40 @@ async fn a_sigterm_mid_game_stops_cleanly_and_the_game_resumes_where_it_was() {
     table.assert_nothing_lost(&server, "after SIGTERM").await;
     table.play(5).await;
     assert!(server.terminate().await.success());
+}
+
+#[tokio::test]
+async fn a_second_sigterm_stops_a_server_still_waiting_on_a_stalled_request() {
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("parchis.db").display()
+    );
+    let settings = [
+        ("HTTP_REQUEST_TIMEOUT_SECS", "3600"),
+        ("SHUTDOWN_GRACE_SECS", "3600"),
+    ];
+    let mut server = Server::start_with(&url, &settings).await;
+    // A request whose body never comes: the stop waits for it (up to the grace, an hour here).
+    let mut stalled = TcpStream::connect(&server.addr).await.expect("connect");
+    stalled
+        .write_all(b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{")
+        .await
+        .expect("write");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.send_sigterm();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        server.child.try_wait().expect("wait").is_none(),
+        "the first SIGTERM waits for the request in flight"
+    );
+    let status = server.terminate().await;
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "a forced stop is not a clean one: {status}"
+    );
 }
 
 #[tokio::test]
