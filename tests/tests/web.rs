@@ -96,3 +96,67 @@ async fn the_web_app_manifest_is_served_as_a_manifest_under_the_same_policy() {
     );
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_browser_that_already_has_a_client_file_gets_an_empty_304_instead_of_the_file_again() {
+    let server = TestServer::sqlite().await;
+    for path in ["/", "/js/app.js", "/css/app.css"] {
+        let first = server.get(path).send().await.unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        let etag = first.headers()["etag"].to_str().unwrap().to_owned();
+        assert!(!first.bytes().await.unwrap().is_empty(), "{path}");
+
+        let again = server
+            .get(path)
+            .header("if-none-match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"], etag.as_str(), "{path}");
+        assert!(again.bytes().await.unwrap().is_empty(), "{path}");
+
+        // A file the browser does not have (an older version, say) is sent whole.
+        let other = server
+            .get(path)
+            .header("if-none-match", "W/\"0123456789abcdef\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+        assert!(!other.bytes().await.unwrap().is_empty(), "{path}");
+    }
+    // Different files, different tags.
+    let tag = |path: &'static str| {
+        let request = server.get(path).send();
+        async move { request.await.unwrap().headers()["etag"].clone() }
+    };
+    assert_ne!(tag("/js/app.js").await, tag("/css/app.css").await);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_client_and_the_api_are_sent_gzipped_to_a_browser_that_accepts_it() {
+    let server = TestServer::sqlite().await;
+    for path in ["/js/app.js", "/css/app.css", "/api/rules"] {
+        let plain = server.get(path).send().await.unwrap();
+        assert_eq!(plain.headers().get("content-encoding"), None, "{path}");
+        let plain = plain.bytes().await.unwrap();
+        let gzipped = server
+            .get(path)
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(gzipped.status(), 200, "{path}");
+        assert_eq!(gzipped.headers()["content-encoding"], "gzip", "{path}");
+        let gzipped = gzipped.bytes().await.unwrap();
+        assert!(
+            gzipped.len() * 2 < plain.len(),
+            "{path}: {} bytes gzipped, {} plain",
+            gzipped.len(),
+            plain.len()
+        );
+    }
+    server.finish().await;
+}

@@ -126,6 +126,8 @@ pub fn app(state: AppState) -> Router {
             serve::request_deadline,
         ))
         .layer(axum::middleware::from_fn(metrics::track_requests))
+        // The web client is ~300 KB of text (a fifth of it gzipped); replays and records are JSON.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state)
 }
 
