@@ -79,6 +79,8 @@ pub fn parchis(
         // Thousands of players register and seat themselves from a few addresses: the per-address
         // limit on API writes is for the public, not for the load being measured.
         .env("HTTP_WRITES_PER_MINUTE", "0")
+        // And thousands of connections come from each source address.
+        .env("CONNECTIONS_PER_ADDRESS", "0")
         .stdin(Stdio::null());
     for (k, v) in extra_env {
         cmd.env(k, v);

@@ -75,6 +75,12 @@ pub struct Config {
     /// signal stops at once.
     #[arg(long, env = "SHUTDOWN_GRACE_SECS", default_value_t = 8)]
     pub shutdown_grace_secs: u64,
+    /// Connections one client address (an IPv6 client by its /64) may hold open at once, WebSockets
+    /// included; past it a new one is answered `429 too_many_connections` and closed, so that one machine
+    /// cannot take every socket the server may open. A player holds one or two. Not applied with
+    /// `TRUST_FORWARDED_FOR` (every connection then comes from the proxy: limit there). 0: no limit.
+    #[arg(long, env = "CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    pub connections_per_address: usize,
 }
 
 /// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
@@ -143,7 +149,8 @@ impl Config {
     }
 
     /// Configuration for tests and embedding: given database, no bot delay, no limit on API
-    /// writes (tests register players and rooms by the dozen), defaults elsewhere.
+    /// writes or connections per address (tests register players and rooms by the dozen, all from
+    /// 127.0.0.1), defaults elsewhere.
     pub fn for_database(database_url: impl Into<String>) -> Self {
         Self {
             port: 0,
@@ -161,6 +168,7 @@ impl Config {
             admin_token: None,
             http_request_timeout_secs: 30,
             shutdown_grace_secs: 8,
+            connections_per_address: 0,
         }
     }
 }

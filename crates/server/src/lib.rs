@@ -196,11 +196,17 @@ pub async fn run(
         shutdown.await;
         rooms.shutdown();
     };
-    let deadlines = serve::Deadlines {
+    let limits = serve::Limits {
         request: Duration::from_secs(state.config.http_request_timeout_secs),
         shutdown_grace: Duration::from_secs(state.config.shutdown_grace_secs),
+        // Behind a proxy every connection comes from the proxy's address.
+        connections_per_address: if state.config.trust_forwarded_for {
+            0
+        } else {
+            state.config.connections_per_address
+        },
     };
-    serve::serve(listener, app(state), deadlines, shutdown).await?;
+    serve::serve(listener, app(state), limits, shutdown).await?;
     upkeep.abort();
     if let Some(forget) = forget {
         forget.abort();

@@ -44,6 +44,10 @@ pub fn install() -> PrometheusHandle {
                 "parchis_connections",
                 "Open realtime connections (WebSockets) plus in-process room subscriptions."
             );
+            metrics::describe_counter!(
+                "parchis_connections_refused_total",
+                "Connections refused with 429 because their address held CONNECTIONS_PER_ADDRESS open."
+            );
             metrics::describe_gauge!("parchis_ws_connections", "Open WebSocket connections.");
             metrics::describe_counter!(
                 "parchis_moves_total",

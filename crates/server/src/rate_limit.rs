@@ -65,7 +65,7 @@ impl KeyExtractor for ClientIp {
 /// What one client is counted by: an IPv4 address (IPv4-mapped IPv6 ones included) as it is, an IPv6
 /// address by its /64, the network a single subscriber is given (it could otherwise take a fresh address
 /// for every request and never be limited).
-fn client_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn client_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(v4) => IpAddr::V4(v4),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

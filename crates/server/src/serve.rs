@@ -3,12 +3,18 @@
 //! `axum::serve` gives a connection no deadline for its request headers and waits for every connection
 //! on shutdown: a client that sends half a request and then nothing held its connection for ever, and a
 //! `systemctl stop` with it. Here the headers have a deadline (hyper's `header_read_timeout`, which also
-//! closes idle keep-alive connections), [`request_deadline`] bounds the body and the answer, and a
-//! shutdown waits a bounded grace for requests in flight.
+//! closes idle keep-alive connections), [`request_deadline`] bounds the body and the answer, a
+//! shutdown waits a bounded grace for requests in flight, and one client address may hold only so many
+//! connections open at once.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
@@ -19,30 +25,34 @@ use axum::response::{IntoResponse, Response};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::ServiceExt;
 
 use crate::AppError;
 
-/// The deadlines of [`serve`], from the configuration.
+/// The deadlines and limits of [`serve`], from the configuration.
 #[derive(Debug, Clone, Copy)]
-pub struct Deadlines {
+pub struct Limits {
     /// For a request's headers from its first byte (and for an idle keep-alive connection).
     pub request: Duration,
     /// For connections still busy after the shutdown signal, before they are dropped.
     pub shutdown_grace: Duration,
+    /// Connections one client address may hold open at once (0: no limit).
+    pub connections_per_address: usize,
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves, then stops accepting, lets requests in
-/// flight finish for at most `deadlines.shutdown_grace` and returns. Peer addresses reach handlers as
+/// flight finish for at most `limits.shutdown_grace` and returns. Peer addresses reach handlers as
 /// `ConnectInfo<SocketAddr>`, as with `into_make_service_with_connect_info`.
 pub async fn serve(
     listener: TcpListener,
     router: Router,
-    deadlines: Deadlines,
+    limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
+    let open_by_address = Arc::new(OpenByAddress::default());
     // `stop` tells the connections to finish their request and close; each holds an `open` receiver,
     // so `open_tx.closed()` resolves when the last one has ended.
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -59,11 +69,24 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let held = match limits.connections_per_address {
+            0 => None,
+            most => match open_by_address.hold(peer.ip(), most) {
+                Some(held) => Some(held),
+                None => {
+                    tokio::spawn(refuse(stream));
+                    continue;
+                }
+            },
+        };
         tokio::spawn(connection(
-            stream,
+            Counted {
+                stream,
+                _held: held,
+            },
             peer,
             router.clone(),
-            deadlines.request,
+            limits.request,
             stop_rx.clone(),
             open_rx.clone(),
         ));
@@ -72,13 +95,13 @@ pub async fn serve(
     drop(listener);
     stop_tx.send_replace(true);
     drop(open_rx);
-    if tokio::time::timeout(deadlines.shutdown_grace, open_tx.closed())
+    if tokio::time::timeout(limits.shutdown_grace, open_tx.closed())
         .await
         .is_err()
     {
         tracing::warn!(
             connections = open_tx.receiver_count(),
-            grace_secs = deadlines.shutdown_grace.as_secs(),
+            grace_secs = limits.shutdown_grace.as_secs(),
             "stopping without waiting longer for requests in flight"
         );
     }
@@ -88,7 +111,7 @@ pub async fn serve(
 /// One HTTP/1.1 connection, upgrades (WebSockets) included, until it ends or a shutdown has let its
 /// request in flight finish.
 async fn connection(
-    stream: TcpStream,
+    stream: Counted,
     peer: SocketAddr,
     router: Router,
     header_deadline: Duration,
@@ -125,6 +148,116 @@ async fn connection(
             }
         }
     }
+}
+
+/// Open connections per client address (an IPv6 client by its /64, as the write limit counts them).
+#[derive(Default)]
+struct OpenByAddress(Mutex<HashMap<IpAddr, usize>>);
+
+/// One open connection of an address, counted until it is dropped.
+struct Held {
+    open: Arc<OpenByAddress>,
+    key: IpAddr,
+}
+
+impl OpenByAddress {
+    /// Counts one more connection from `peer`, unless it already holds `most`.
+    fn hold(self: &Arc<Self>, peer: IpAddr, most: usize) -> Option<Held> {
+        let key = crate::rate_limit::client_key(peer);
+        let mut open = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(key).or_default();
+        if *count >= most {
+            return None;
+        }
+        *count += 1;
+        Some(Held {
+            open: Arc::clone(self),
+            key,
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut open = self.open.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Entry::Occupied(mut count) = open.entry(self.key) {
+            *count.get_mut() -= 1;
+            if *count.get() == 0 {
+                count.remove();
+            }
+        }
+    }
+}
+
+/// A connection's socket with its place in [`OpenByAddress`]: the place goes with the socket into a
+/// WebSocket upgrade, so an open game socket stays counted until it closes.
+struct Counted {
+    stream: TcpStream,
+    _held: Option<Held>,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// Answers a connection over its address's limit `429 too_many_connections` and closes it. Its
+/// request is read and dropped first (for at most a second): closing a socket with unread data resets
+/// it, and the client would see a reset instead of the answer.
+async fn refuse(mut stream: TcpStream) {
+    metrics::counter!("parchis_connections_refused_total").increment(1);
+    let body = format!(
+        r#"{{"code":"too_many_connections","message":"{}"}}"#,
+        "Too many connections from this address are open; close some and try again."
+    );
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         retry-after: 5\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        let mut sink = [0; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        io::Result::Ok(())
+    })
+    .await;
 }
 
 /// Errors of one incoming connection (reset before it was accepted) are that client's; anything else
