@@ -1,6 +1,6 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, rulesAndMode, winnersText } from './i18n.js';
+import { t, pieceName, placeName, rulesAndMode, winnersText, listNames } from './i18n.js';
 import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
@@ -606,9 +606,10 @@ export function mountRoom(main, ref) {
     const side = g.result ? g.result.winner_side : g.view.turn.winner_side;
     const seats = g.result && g.result.winner_seats ? g.result.winner_seats : g.view.seats.filter((s) => s.side === side).map((s) => s.seat);
     const mine = mySeatIndex();
+    const here = localSeats();
     const ratings = g.result && Array.isArray(g.result.ratings) ? g.result.ratings : [];
     const figures = g.result && Array.isArray(g.result.seats) ? g.result.seats : [];
-    const key = `${side}/${seats.join(',')}/${mine}/${!!g.seed}/${ratings.map((r) => `${r.seat}:${r.before}:${r.after}`).join(',')}/${figures.length}`;
+    const key = `${side}/${seats.join(',')}/${mine}/${here.join(',')}/${!!g.seed}/${ratings.map((r) => `${r.seat}:${r.before}:${r.after}`).join(',')}/${figures.length}`;
     if (end.dataset.key === key) return;
     end.dataset.key = key;
     end.classList.remove('hidden');
@@ -617,7 +618,7 @@ export function mountRoom(main, ref) {
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map(colours), ' ',
         winnersText(seats.map(seatName))),
-      mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
+      resultHere(seats, mine, here),
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
       figuresTable(g.result, seatName, { mine, decorate: colours }),
@@ -640,6 +641,20 @@ export function mountRoom(main, ref) {
     // Drawn again (the ratings came after the seed): the dice proof checked already stays on it.
     const checked = ctx.els.proof && ctx.els.proof.querySelector('#proof-status[data-verified]');
     if (checked) end.append(endProof(checked));
+  }
+
+  /**
+   * The end card's line for this device: "You won!" when its player's seat won; when a seat played here by
+   * someone else won, the device won all the same ("Abuela won, on this device!"); else "You lost.". Nothing
+   * for a device that played no seat.
+   */
+  function resultHere(winners, mine, here) {
+    if (mine === null && !here.length) return null;
+    const wonHere = here.filter((seat) => winners.includes(seat));
+    const text = winners.includes(mine) ? t('you_won')
+      : wonHere.length ? t(wonHere.length === 1 ? 'local_won_one' : 'local_won', { names: listNames(wonHere.map(seatName)) })
+        : t('you_lost');
+    return h('p', { id: 'result-me' }, h('strong', text));
   }
 
   /** The end card's line of the dice proof, from the proof card's checked status. */
