@@ -45,7 +45,7 @@ export function mountRoom(main, ref) {
   const params = new URLSearchParams(location.search);
   const ctx = {
     ref, state: null, hello: null, preview: null, rest: null, conn: null, version: null,
-    log: [], lastDie: null, rolling: false, autoRoll: localStorage.getItem('parchis.autoRoll') === '1',
+    log: [], rolling: false, autoRoll: localStorage.getItem('parchis.autoRoll') === '1',
     preselected: null, autoSentFor: null, timerId: null, mode: null, board: null, els: {}, error: '',
     proof: null, recordLoaded: false, watch: params.has('watch'),
   };
@@ -427,7 +427,7 @@ export function mountRoom(main, ref) {
     for (const e of events) {
       const d = describe(e, seatName, sideNames);
       ctx.log.push({ ...d, type: e.type });
-      if (e.type === 'rolled') { ctx.lastDie = e.die; ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
+      if (e.type === 'rolled') { ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
       if (['moved', 'captured', 'reached_goal', 'three_sixes', 'game_won', 'no_legal_move', 'bonus_granted'].includes(e.type)
         || (e.type === 'turn_passed' && e.seat === mine) || (e.type === 'rolled')) announce(d.text);
       if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
@@ -495,8 +495,9 @@ export function mountRoom(main, ref) {
     ctx.els.turn.textContent = over ? t('game_over') : local ? t('local_turn', { name: seatName(turn.seat) }) : my ? t('your_turn') : t('turn_of', { name: seatName(turn.seat) });
     const turnColours = v.seats[turn.seat] ? v.seats[turn.seat].colours : [];
     ctx.els.turn.prepend(...turnColours.map(swatch), ' ');
-    // Dice.
-    const die = turn.phase === 'move' ? turn.die : ctx.lastDie;
+    // Dice: the die of the move to play, else the game's latest roll (a six before rolling again, a count,
+    // the last player's roll), from the server's state so that a reload shows the die everyone else sees.
+    const die = turn.phase === 'move' ? turn.die : st.game.last_roll && st.game.last_roll.die;
     const face = dieFace(die, ctx.rolling ? 'rolling' : '');
     ctx.rolling = false;
     const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
