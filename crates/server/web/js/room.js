@@ -378,12 +378,14 @@ export function mountRoom(main, ref) {
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
       proof: h('div.proof', { id: 'proof' }),
     };
+    // Focusable from script only: where a keyboard player's focus waits while there is nothing to press.
+    els.panel = h('section.card', { id: 'game-panel', 'aria-label': t('game'), tabindex: -1 }, els.turn, els.timer, els.dice, els.info, els.moves,
+      h('p.error', { id: 'room-error', role: 'alert' }));
     ctx.els = els;
     root.append(h('div.game',
       h('div', els.end, boardBox),
       h('div.side',
-        h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
-          h('p.error', { id: 'room-error', role: 'alert' })),
+        els.panel,
         h('section.card', h('h2', t('players')), els.players, els.spect, els.rules, els.leave),
         ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
@@ -485,6 +487,8 @@ export function mountRoom(main, ref) {
 
   function renderControls() {
     if (ctx.mode !== 'game' || !ctx.els.turn) return;
+    // The dice row and the moves are rebuilt below: a keyboard player's focus is given back afterwards.
+    const focus = focusedControl();
     const st = ctx.state;
     const v = st.game.view;
     const turn = v.turn;
@@ -536,7 +540,34 @@ export function mountRoom(main, ref) {
     } : false;
     ctx.board.setMoves(moves, { interactive: moves.length > 0, preselectable: ctx.board.preselectable });
     if (ctx.preselected !== ctx.board.preselected) { ctx.board.preselected = ctx.preselected; ctx.board.refreshHighlights(); }
+    restoreFocus(focus);
     updateTimer();
+  }
+
+  /**
+   * The control of the dice row or the moves that has the focus, by what outlives their rebuild (its id, or
+   * the move it plays); `parked` when the focus waits on the game panel itself; null when it is elsewhere.
+   */
+  function focusedControl() {
+    const el = document.activeElement;
+    if (!el || !ctx.els.panel) return null;
+    if (el === ctx.els.panel) return { parked: true };
+    if (!ctx.els.dice.contains(el) && !ctx.els.moves.contains(el)) return null;
+    return { id: el.id, move: el.dataset.move };
+  }
+
+  /**
+   * Gives the focus back after a rebuild: to the same control while it is there and enabled, else to what
+   * there is to do now (the first move, the roll), else to the game panel, so that it never falls to the
+   * page's start. Never scrolls: a phone's player may be looking at the board.
+   */
+  function restoreFocus(was) {
+    if (!was) return;
+    const same = was.move ? [...ctx.els.moves.querySelectorAll('button')].find((b) => b.dataset.move === was.move)
+      : was.id ? document.getElementById(was.id) : null;
+    const next = ctx.els.moves.querySelector('button') || ctx.els.dice.querySelector('#roll:not([disabled])');
+    const target = same && !same.disabled ? same : next || (was.parked ? null : ctx.els.panel);
+    if (target && target !== document.activeElement) target.focus({ preventScroll: true });
   }
 
   function updateTimer() {
