@@ -197,3 +197,51 @@ for (const run of RUNS) {
     await context.close();
   });
 }
+
+/** The control that has the keyboard focus: its id, or the move it plays (`body` when focus fell to the page). */
+const focused = (page) => page.evaluate(() => {
+  const e = document.activeElement;
+  return !e || e === document.body ? 'body' : e.dataset.move ? `move ${e.dataset.move}` : `#${e.id}`;
+});
+
+test('a keyboard player keeps the focus through the updates: on the roll button, then on the first move after rolling with Enter', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser);
+  await register(page, srv.url, 'Teclado');
+  await createRoom(page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  const link = (await page.textContent('#share-link')).trim().replace(/^https?:\/\/[^/]+/, srv.url);
+  await page.click('#start-game');
+  await waitBoard(page, 'four');
+
+  // The roll button has the focus when someone comes to watch: that update keeps it there.
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+  await page.focus('#roll');
+  const watcher = await newPage(browser);
+  await watcher.page.goto(`${link}?watch=1`);
+  await waitBoard(watcher.page, 'four');
+  await page.waitForFunction(() => window.__parchis.state.spectators === 1, null, { timeout: 10000 });
+  assert.equal(await focused(page), '#roll', 'the roll button keeps the focus through an update that keeps it');
+  await watcher.context.close();
+
+  // Enter rolls; once the roll brings moves to choose from, the focus is on the first of them.
+  let moves = null;
+  for (let i = 0; i < 60 && !moves; i++) {
+    await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+    await page.focus('#roll');
+    const version = await page.evaluate(() => window.__parchis.version);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((v) => window.__parchis.version > v, version, { timeout: 15000 });
+    const turn = await page.evaluate(() => window.__parchis.state.game.view);
+    if (turn.turn.seat === 0 && turn.turn.phase === 'move') moves = turn.legal_moves.map((m) => m.text);
+    // Still ours to roll (no move for that die and it was a six): the roll button keeps the focus.
+    else if (turn.turn.seat === 0 && turn.turn.phase === 'roll') assert.equal(await focused(page), '#roll');
+  }
+  assert.ok(moves, 'a roll brought moves to choose from');
+  assert.equal(await focused(page), `move ${moves[0]}`, 'after rolling with Enter the focus is on the first move');
+  // Enter plays it: the focus stays in the game (the next move or roll, else the game panel), not on the page.
+  const version = await page.evaluate(() => window.__parchis.version);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((v) => window.__parchis.version > v, version, { timeout: 15000 });
+  assert.match(await focused(page), /^(#roll|#game-panel|move .*)$/, 'after playing the move with Enter');
+  assertNoErrors(page, EXPECTED);
+  await context.close();
+});

@@ -90,6 +90,36 @@ test('two browsers create, join and play real moves; reload and server restart r
   await b.context.close();
 });
 
+test('after a reload the die shows the roll of the turn: a six rolled, and the page reloaded before rolling again', { timeout: 180000 }, async (t) => {
+  if (!ws) { t.skip('server has no room WebSocket yet'); return; }
+  const a = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true });
+  await register(a.page, srv.url, 'Dado');
+  await createRoom(a.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await a.page.click('#start-game');
+  await waitBoard(a.page, 'four');
+  // Plays until it is our turn again after a roll of ours that is still the turn's (a six to roll again
+  // after, or a count to play): the die on the page shows that roll, which is no longer the turn's `die`.
+  const rolledAndGoesOn = () => a.page.evaluate(() => {
+    const c = window.__parchis;
+    const turn = c.state.game.view.turn;
+    return turn.seat === c.hello.seat && ((turn.phase === 'roll' && turn.sixes_in_a_row > 0) || turn.phase === 'count');
+  });
+  const deadline = Date.now() + 150000;
+  while (!(await rolledAndGoesOn()) && !(await isOver(a.page)) && Date.now() < deadline) {
+    if (!(await actOnce(a.page))) await a.page.waitForTimeout(50);
+  }
+  assert.ok(await rolledAndGoesOn(), 'a six or a count of ours came up');
+  const shown = await a.page.getAttribute('#dice .die', 'data-die');
+  assert.match(shown, /^[1-6]$/, 'the die shows the roll before the reload');
+  await a.page.reload();
+  await waitBoard(a.page, 'four');
+  await a.page.waitForFunction(() => window.__parchis && window.__parchis.hello, null, { timeout: 10000 });
+  assert.ok(await rolledAndGoesOn(), 'still the same turn after the reload');
+  assert.equal(await a.page.getAttribute('#dice .die', 'data-die'), shown, 'the die shows the same roll after the reload');
+  assertNoErrors(a.page);
+  await a.context.close();
+});
+
 test('a game against bots runs to the end; the end screen shows the winner and the verified dice', { timeout: 300000 }, async (t) => {
   if (!ws) { t.skip('server has no room WebSocket yet'); return; }
   const a = await newPage(browser);

@@ -2,7 +2,7 @@
 // turns on the same screen; another browser sees whose device that seat is played at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.js';
+import { startServer, rest } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
 import { register, createRoom, waitBoard, checkBoard, actOnce } from '../lib/flows.js';
@@ -120,4 +120,51 @@ test('the create form seats people at this device where the player puts them, an
   assert.ok(papiActed >= 2, `Papi played ${papiActed} times`);
   await checkBoard(a.page, 'after Play now with someone here');
   assertNoErrors(a.page);
+});
+
+/**
+ * A finished game of Ana against Abuela, at Ana's device, that Abuela won: nobody connects, so bots cover both
+ * seats; four games at a time until Abuela wins one (each is a toss-up). Returns Ana and the room.
+ */
+async function aGameAbuelaWon() {
+  const api = rest(srv.api);
+  const play = async () => {
+    const ana = await api.player('Ana');
+    const room = await api.createRoom({ rules: 'playgridia', mode: 'quick', players: 2, turn_time_secs: null, public: true }, ana.token);
+    await api.call('POST', `/api/rooms/${room.id}/local-players`, { display_name: 'Abuela' }, ana.token);
+    await api.start(room.id, ana.token);
+    for (let i = 0; i < 600; i++) {
+      const view = await api.room(room.id, ana.token);
+      if (view.status === 'finished') return { ana, room: room.id, winners: (await api.record(view.game_id)).result.winner_seats };
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`the bots did not finish room ${room.id}`);
+  };
+  for (let batch = 0; batch < 5; batch++) {
+    const won = (await Promise.all([play(), play(), play(), play()])).find((g) => g.winners.includes(1));
+    if (won) return won;
+  }
+  throw new Error('Abuela won none of 20 games');
+}
+
+test('when the person added at this device wins, the end card says this device won, naming them, in every language', { timeout: 240000 }, async () => {
+  const { ana, room } = await aGameAbuelaWon();
+  const said = {
+    'en-GB': /^Abuela won, on this device!$/,
+    'es-ES': /^¡Abuela ha ganado, en este dispositivo!$/,
+    'fr-FR': /^Abuela a gagné, sur cet appareil !$/,
+    'ar-MA': /^فاز \u2068Abuela\u2069، على هذا الجهاز!$/,
+  };
+  for (const [locale, won] of Object.entries(said)) {
+    const { page, context } = await newPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true, locale });
+    await page.goto(`${srv.url}/`);
+    await page.evaluate((p) => localStorage.setItem('parchis.player', JSON.stringify(p)), ana);
+    await page.goto(`${srv.url}/room/${room}`);
+    await page.waitForSelector('#end:not(.hidden) #result-me');
+    assert.match(await page.textContent('#winner'), /Abuela/, `${locale}: the winner line names her`);
+    assert.match(await page.textContent('#result-me'), won, `${locale}: this device's side won`);
+    if (locale === 'en-GB') await shot(page, 'local-players-won-phone');
+    assertNoErrors(page);
+    await context.close();
+  }
 });

@@ -84,6 +84,17 @@ pub async fn restart_mid_game(mut server: TestServer) {
         .await;
     let before = player.game()["view"].clone();
     let rolls = player.game()["rolls"].clone();
+    // The latest roll, as the log has it: what a client that connects now shows on the die.
+    let log = record(&server, &started.game).await["log"].clone();
+    let roll = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "roll")
+        .expect("a roll was made");
+    let last_roll = json!({ "seat": roll["payload"]["seat"], "die": roll["payload"]["die"] });
+    assert_eq!(player.game()["last_roll"], last_roll);
     server.stop().await;
 
     let again = TestServer::start(server.database_url.clone()).await;
@@ -94,6 +105,11 @@ pub async fn restart_mid_game(mut server: TestServer) {
         "same position, same turn after the restart"
     );
     assert_eq!(player.game()["rolls"], rolls);
+    assert_eq!(
+        player.game()["last_roll"],
+        last_roll,
+        "the same die after the restart"
+    );
     assert_eq!(player.state["room"]["status"], "playing");
     player.play_to_the_end().await;
     let record = record(&again, &started.game).await;

@@ -104,10 +104,22 @@ pub struct GameFields {
     pub seed: Option<String>,
     /// Rolls made so far.
     pub rolls: u64,
+    /// The latest roll, so that a client that connects (or reloads) shows the die the others see.
+    pub last_roll: Option<LastRoll>,
     /// When the current decision's timer runs out, Unix ms.
     pub deadline_ms: Option<i64>,
     /// Result once finished.
     pub result: Option<Value>,
+}
+
+/// The latest roll of a game (`game.last_roll`): it stays the die shown after the move phase that
+/// `view.turn.die` ends, e.g. while the seat that rolled a six rolls again or plays a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LastRoll {
+    /// The seat that rolled.
+    pub seat: u8,
+    /// The die it rolled.
+    pub die: u8,
 }
 
 /// The public state as the room builds it (see [`Hub`]).
@@ -152,6 +164,7 @@ struct GameRef<'a> {
     seed_hash: &'a str,
     seed: Option<&'a str>,
     rolls: u64,
+    last_roll: Option<LastRoll>,
     deadline_ms: Option<i64>,
     result: Option<&'a Value>,
     view: &'a View,
@@ -418,6 +431,7 @@ impl PublishedGame {
             seed_hash,
             seed,
             rolls,
+            last_roll,
             deadline_ms,
             result,
         } = &self.fields;
@@ -426,6 +440,7 @@ impl PublishedGame {
             seed_hash,
             seed: seed.as_deref(),
             rolls: *rolls,
+            last_roll: *last_roll,
             deadline_ms: *deadline_ms,
             result: result.as_ref(),
             view: &self.view,
@@ -472,6 +487,7 @@ fn diff_game_fields(old: &GameFields, new: &GameFields, patch: &mut PatchWriter)
         seed_hash,
         seed,
         rolls,
+        last_roll,
         deadline_ms,
         result,
     } = new;
@@ -479,6 +495,7 @@ fn diff_game_fields(old: &GameFields, new: &GameFields, patch: &mut PatchWriter)
     patch.replace_if(&[GAME, Key("seed_hash")], &old.seed_hash, seed_hash);
     patch.replace_if(&[GAME, Key("seed")], &old.seed, seed);
     patch.replace_if(&[GAME, Key("rolls")], &old.rolls, rolls);
+    patch.replace_if(&[GAME, Key("last_roll")], &old.last_roll, last_roll);
     patch.replace_if(&[GAME, Key("deadline_ms")], &old.deadline_ms, deadline_ms);
     patch.replace_if(&[GAME, Key("result")], &old.result, result);
 }
@@ -620,6 +637,11 @@ mod tests {
             seed_hash: "abc".into(),
             seed: over.then(|| "5eed".into()),
             rolls,
+            // Made up from the count, as the deadline is: null before the first roll, then an object.
+            last_roll: (rolls > 0).then(|| LastRoll {
+                seat: (rolls % 4) as u8,
+                die: (rolls % 6 + 1) as u8,
+            }),
             deadline_ms: (!over).then_some(1_000 + rolls as i64),
             result: over.then(|| serde_json::json!({"winner_side": 0})),
         }

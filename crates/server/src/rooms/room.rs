@@ -453,6 +453,7 @@ impl Room {
                 seed_hash: t.seed_hash.clone(),
                 seed: t.revealed_seed().map(str::to_owned),
                 rolls: t.rolls,
+                last_roll: t.last_roll,
                 deadline_ms: if t.game.is_over() {
                     None
                 } else {

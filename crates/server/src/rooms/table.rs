@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
 use crate::model::Rating;
+use crate::rooms::hub::LastRoll;
 use crate::rooms::tally::Tally;
 use crate::settings::RoomSettings;
 
@@ -55,6 +56,8 @@ pub struct Table {
     pub seed_hash: String,
     /// Rolls made so far (index of the next roll).
     pub rolls: u64,
+    /// The latest roll (`None` before the first).
+    pub last_roll: Option<LastRoll>,
     /// Next `game_log.seq`.
     seq: i64,
     /// Result once finished (also stored in `games.result`).
@@ -86,6 +89,7 @@ impl Table {
             seed_hex: new.seed.clone(),
             seed_hash: new.seed_hash.clone(),
             rolls: 0,
+            last_roll: None,
             seq: 0,
             result: None,
             new_ratings: Vec::new(),
@@ -118,6 +122,7 @@ impl Table {
                     })?;
                     table.tally.count(&table.game, seat, &events);
                     table.rolls += 1;
+                    table.last_roll = Some(LastRoll { seat, die });
                 }
                 _ => {
                     let text = payload["move"].as_str().unwrap_or_default();
@@ -167,6 +172,10 @@ impl Table {
             .await?;
         self.seq += 1;
         self.rolls += 1;
+        self.last_roll = Some(LastRoll {
+            seat: payload.seat,
+            die,
+        });
         self.game = next;
         self.tally.count(&self.game, payload.seat, &events);
         self.finish_if_over(db, &events).await?;

@@ -1,6 +1,6 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, rulesAndMode, winnersText } from './i18n.js';
+import { t, pieceName, placeName, rulesAndMode, winnersText, listNames } from './i18n.js';
 import { api, me, register, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
@@ -45,7 +45,7 @@ export function mountRoom(main, ref) {
   const params = new URLSearchParams(location.search);
   const ctx = {
     ref, state: null, hello: null, preview: null, rest: null, conn: null, version: null,
-    log: [], lastDie: null, rolling: false, autoRoll: localStorage.getItem('parchis.autoRoll') === '1',
+    log: [], rolling: false, autoRoll: localStorage.getItem('parchis.autoRoll') === '1',
     preselected: null, autoSentFor: null, timerId: null, mode: null, board: null, els: {}, error: '',
     proof: null, recordLoaded: false, watch: params.has('watch'),
   };
@@ -378,12 +378,14 @@ export function mountRoom(main, ref) {
       end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
       proof: h('div.proof', { id: 'proof' }),
     };
+    // Focusable from script only: where a keyboard player's focus waits while there is nothing to press.
+    els.panel = h('section.card', { id: 'game-panel', 'aria-label': t('game'), tabindex: -1 }, els.turn, els.timer, els.dice, els.info, els.moves,
+      h('p.error', { id: 'room-error', role: 'alert' }));
     ctx.els = els;
     root.append(h('div.game',
       h('div', els.end, boardBox),
       h('div.side',
-        h('section.card', { 'aria-label': t('game') }, els.turn, els.timer, els.dice, els.info, els.moves,
-          h('p.error', { id: 'room-error', role: 'alert' })),
+        els.panel,
         h('section.card', h('h2', t('players')), els.players, els.spect, els.rules, els.leave),
         ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
@@ -427,7 +429,7 @@ export function mountRoom(main, ref) {
     for (const e of events) {
       const d = describe(e, seatName, sideNames);
       ctx.log.push({ ...d, type: e.type });
-      if (e.type === 'rolled') { ctx.lastDie = e.die; ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
+      if (e.type === 'rolled') { ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
       if (['moved', 'captured', 'reached_goal', 'three_sixes', 'game_won', 'no_legal_move', 'bonus_granted'].includes(e.type)
         || (e.type === 'turn_passed' && e.seat === mine) || (e.type === 'rolled')) announce(d.text);
       if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
@@ -485,6 +487,8 @@ export function mountRoom(main, ref) {
 
   function renderControls() {
     if (ctx.mode !== 'game' || !ctx.els.turn) return;
+    // The dice row and the moves are rebuilt below: a keyboard player's focus is given back afterwards.
+    const focus = focusedControl();
     const st = ctx.state;
     const v = st.game.view;
     const turn = v.turn;
@@ -495,8 +499,9 @@ export function mountRoom(main, ref) {
     ctx.els.turn.textContent = over ? t('game_over') : local ? t('local_turn', { name: seatName(turn.seat) }) : my ? t('your_turn') : t('turn_of', { name: seatName(turn.seat) });
     const turnColours = v.seats[turn.seat] ? v.seats[turn.seat].colours : [];
     ctx.els.turn.prepend(...turnColours.map(swatch), ' ');
-    // Dice.
-    const die = turn.phase === 'move' ? turn.die : ctx.lastDie;
+    // Dice: the die of the move to play, else the game's latest roll (a six before rolling again, a count,
+    // the last player's roll), from the server's state so that a reload shows the die everyone else sees.
+    const die = turn.phase === 'move' ? turn.die : st.game.last_roll && st.game.last_roll.die;
     const face = dieFace(die, ctx.rolling ? 'rolling' : '');
     ctx.rolling = false;
     const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
@@ -535,7 +540,34 @@ export function mountRoom(main, ref) {
     } : false;
     ctx.board.setMoves(moves, { interactive: moves.length > 0, preselectable: ctx.board.preselectable });
     if (ctx.preselected !== ctx.board.preselected) { ctx.board.preselected = ctx.preselected; ctx.board.refreshHighlights(); }
+    restoreFocus(focus);
     updateTimer();
+  }
+
+  /**
+   * The control of the dice row or the moves that has the focus, by what outlives their rebuild (its id, or
+   * the move it plays); `parked` when the focus waits on the game panel itself; null when it is elsewhere.
+   */
+  function focusedControl() {
+    const el = document.activeElement;
+    if (!el || !ctx.els.panel) return null;
+    if (el === ctx.els.panel) return { parked: true };
+    if (!ctx.els.dice.contains(el) && !ctx.els.moves.contains(el)) return null;
+    return { id: el.id, move: el.dataset.move };
+  }
+
+  /**
+   * Gives the focus back after a rebuild: to the same control while it is there and enabled, else to what
+   * there is to do now (the first move, the roll), else to the game panel, so that it never falls to the
+   * page's start. Never scrolls: a phone's player may be looking at the board.
+   */
+  function restoreFocus(was) {
+    if (!was) return;
+    const same = was.move ? [...ctx.els.moves.querySelectorAll('button')].find((b) => b.dataset.move === was.move)
+      : was.id ? document.getElementById(was.id) : null;
+    const next = ctx.els.moves.querySelector('button') || ctx.els.dice.querySelector('#roll:not([disabled])');
+    const target = same && !same.disabled ? same : next || (was.parked ? null : ctx.els.panel);
+    if (target && target !== document.activeElement) target.focus({ preventScroll: true });
   }
 
   function updateTimer() {
@@ -606,9 +638,10 @@ export function mountRoom(main, ref) {
     const side = g.result ? g.result.winner_side : g.view.turn.winner_side;
     const seats = g.result && g.result.winner_seats ? g.result.winner_seats : g.view.seats.filter((s) => s.side === side).map((s) => s.seat);
     const mine = mySeatIndex();
+    const here = localSeats();
     const ratings = g.result && Array.isArray(g.result.ratings) ? g.result.ratings : [];
     const figures = g.result && Array.isArray(g.result.seats) ? g.result.seats : [];
-    const key = `${side}/${seats.join(',')}/${mine}/${!!g.seed}/${ratings.map((r) => `${r.seat}:${r.before}:${r.after}`).join(',')}/${figures.length}`;
+    const key = `${side}/${seats.join(',')}/${mine}/${here.join(',')}/${!!g.seed}/${ratings.map((r) => `${r.seat}:${r.before}:${r.after}`).join(',')}/${figures.length}`;
     if (end.dataset.key === key) return;
     end.dataset.key = key;
     end.classList.remove('hidden');
@@ -617,7 +650,7 @@ export function mountRoom(main, ref) {
       h('h2', { id: 'end-title' }, t('game_over')),
       h('p', { id: 'winner' }, seats.map(colours), ' ',
         winnersText(seats.map(seatName))),
-      mine !== null ? h('p', { id: 'result-me' }, h('strong', seats.includes(mine) ? t('you_won') : t('you_lost'))) : null,
+      resultHere(seats, mine, here),
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
       figuresTable(g.result, seatName, { mine, decorate: colours }),
@@ -640,6 +673,20 @@ export function mountRoom(main, ref) {
     // Drawn again (the ratings came after the seed): the dice proof checked already stays on it.
     const checked = ctx.els.proof && ctx.els.proof.querySelector('#proof-status[data-verified]');
     if (checked) end.append(endProof(checked));
+  }
+
+  /**
+   * The end card's line for this device: "You won!" when its player's seat won; when a seat played here by
+   * someone else won, the device won all the same ("Abuela won, on this device!"); else "You lost.". Nothing
+   * for a device that played no seat.
+   */
+  function resultHere(winners, mine, here) {
+    if (mine === null && !here.length) return null;
+    const wonHere = here.filter((seat) => winners.includes(seat));
+    const text = winners.includes(mine) ? t('you_won')
+      : wonHere.length ? t(wonHere.length === 1 ? 'local_won_one' : 'local_won', { names: listNames(wonHere.map(seatName)) })
+        : t('you_lost');
+    return h('p', { id: 'result-me' }, h('strong', text));
   }
 
   /** The end card's line of the dice proof, from the proof card's checked status. */
