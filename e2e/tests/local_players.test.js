@@ -163,6 +163,9 @@ test('when the person added at this device wins, the end card says this device w
     await page.waitForSelector('#end:not(.hidden) #result-me');
     assert.match(await page.textContent('#winner'), /Abuela/, `${locale}: the winner line names her`);
     assert.match(await page.textContent('#result-me'), won, `${locale}: this device's side won`);
+    // Both rows of the figures are played from this device, Abuela's as much as Ana's.
+    const marked = await page.$$eval('#figures tbody tr.me', (trs) => trs.map((tr) => Number(tr.dataset.seat)).sort());
+    assert.deepEqual(marked, [0, 1], `${locale}: both rows marked as played here`);
     if (locale === 'en-GB') await shot(page, 'local-players-won-phone');
     assertNoErrors(page);
     await context.close();

@@ -653,7 +653,8 @@ export function mountRoom(main, ref) {
       resultHere(seats, mine, here),
       // A rated game: each person's rating before → after, as the server computed it.
       ratingsList(g.result, seatName, { decorate: colours }),
-      figuresTable(g.result, seatName, { mine, decorate: colours }),
+      // Every row played from this device is marked, the people added at it (a shared phone) included.
+      figuresTable(g.result, seatName, { mine: [mine, ...here].filter((s) => s !== null), decorate: colours }),
       h('div.row',
         // The same players and settings in a new room: whoever asks first creates it, the others join it.
         mine !== null ? h('button.primary', { type: 'button', id: 'rematch', onclick: async (e) => {
