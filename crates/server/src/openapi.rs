@@ -19,7 +19,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header. Any request that takes longer than `HTTP_REQUEST_TIMEOUT_SECS` (default 30 s) to arrive and be answered gets `408` with code `request_timeout`; a client address holding `CONNECTIONS_PER_ADDRESS` (default 256) connections open has a new one answered `429` with code `too_many_connections` and closed."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,
