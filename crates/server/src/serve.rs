@@ -74,6 +74,7 @@ pub async fn serve(
             most => match open_by_address.hold(peer.ip(), most) {
                 Some(held) => Some(held),
                 None => {
+                    open_by_address.warn_refused(peer.ip(), most);
                     tokio::spawn(refuse(stream));
                     continue;
                 }
@@ -152,11 +153,15 @@ async fn connection(
 
 /// Open connections per client address (an IPv6 client by its /64, as the write limit counts them).
 #[derive(Default)]
-struct OpenByAddress(Mutex<HashMap<IpAddr, usize>>);
+struct OpenByAddress {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    /// When a refusal was last logged: at most one line a minute, however many are refused.
+    last_warned: Mutex<Option<std::time::Instant>>,
+}
 
 /// One open connection of an address, counted until it is dropped.
 struct Held {
-    open: Arc<OpenByAddress>,
+    counts: Arc<OpenByAddress>,
     key: IpAddr,
 }
 
@@ -164,22 +169,47 @@ impl OpenByAddress {
     /// Counts one more connection from `peer`, unless it already holds `most`.
     fn hold(self: &Arc<Self>, peer: IpAddr, most: usize) -> Option<Held> {
         let key = crate::rate_limit::client_key(peer);
-        let mut open = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let count = open.entry(key).or_default();
         if *count >= most {
             return None;
         }
         *count += 1;
         Some(Held {
-            open: Arc::clone(self),
+            counts: Arc::clone(self),
             key,
         })
+    }
+
+    /// Says in the log that `peer` was refused, at most once a minute. A host that sees one address for
+    /// everybody (a proxy, or a NAT in front of the server) learns here what to change.
+    fn warn_refused(&self, peer: IpAddr, most: usize) {
+        let mut last = self
+            .last_warned
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if last.is_some_and(|at| at.elapsed() < Duration::from_secs(60)) {
+            return;
+        }
+        *last = Some(std::time::Instant::now());
+        tracing::warn!(
+            %peer,
+            open = most,
+            "refusing connections from an address that holds CONNECTIONS_PER_ADDRESS open \
+             (if every client reaches the server through one proxy or NAT address, set \
+             TRUST_FORWARDED_FOR=true behind a proxy that sets X-Forwarded-For, or \
+             CONNECTIONS_PER_ADDRESS=0); logged at most once a minute"
+        );
     }
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
-        let mut open = self.open.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut open = self
+            .counts
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Entry::Occupied(mut count) = open.entry(self.key) {
             *count.get_mut() -= 1;
             if *count.get() == 0 {

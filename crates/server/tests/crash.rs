@@ -23,6 +23,8 @@ struct Server {
     child: Child,
     /// `127.0.0.1:PORT`, from its `listening on …` log line.
     addr: String,
+    /// Every log line so far, for the tests that read what the host is told.
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -50,11 +52,14 @@ impl Server {
             .expect("start parchis-server");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = mpsc::channel::<String>();
+        let log: std::sync::Arc<std::sync::Mutex<Vec<String>>> = std::sync::Arc::default();
+        let kept = std::sync::Arc::clone(&log);
         // Keep draining the log so the server never blocks on a full pipe.
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                kept.lock().unwrap().push(line.clone());
                 if !sent && let Some(rest) = line.split("listening on ").nth(1) {
                     let addr: String = rest
                         .chars()
@@ -69,7 +74,7 @@ impl Server {
             .await
             .unwrap()
             .expect("the server logs `listening on ADDR`");
-        let server = Server { child, addr };
+        let server = Server { child, addr, log };
         for _ in 0..200 {
             if let Ok(resp) = reqwest::get(server.url("/readyz")).await
                 && resp.status() == 200
@@ -518,6 +523,42 @@ async fn a_second_sigterm_stops_a_server_still_waiting_on_a_stalled_request() {
         Some(1),
         "a forced stop is not a clean one: {status}"
     );
+}
+
+#[tokio::test]
+async fn refused_connections_tell_the_host_which_setting_once_a_minute_not_once_each() {
+    // A host whose clients all arrive from one address (a proxy or NAT it did not declare) would see
+    // players refused with nothing in the log to say why.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("parchis.db").display()
+    );
+    let server = Server::start_with(&url, &[("CONNECTIONS_PER_ADDRESS", "2")]).await;
+    let mut held = Vec::new();
+    for _ in 0..6 {
+        held.push(TcpStream::connect(&server.addr).await.expect("connect"));
+    }
+    let said = |server: &Server| {
+        let log = server.log.lock().unwrap();
+        log.iter()
+            .filter(|line| line.contains("CONNECTIONS_PER_ADDRESS"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    for _ in 0..100 {
+        if !said(&server).is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let lines = said(&server);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("WARN"), "{}", lines[0]);
+    assert!(lines[0].contains("peer=127.0.0.1"), "{}", lines[0]);
+    assert!(lines[0].contains("TRUST_FORWARDED_FOR"), "{}", lines[0]);
+    drop(held);
+    assert!(server.terminate().await.success());
 }
 
 #[tokio::test]
