@@ -927,6 +927,15 @@ impl Room {
                     };
                     self.db.update_seat(&self.lobby.room.id, &seat).await?;
                     self.seat_changed(seat, rating);
+                    // Everyone left, the owner last (with nobody to hand the room to): whoever sits
+                    // down first owns it, or nobody there could start it (the owner may even be
+                    // watching still, so the room would never be handed over for them being away).
+                    if self.lobby.status() == RoomStatus::Waiting
+                        && self.lobby.room.owner_id != player_id
+                        && self.lobby.seat_of(&self.lobby.room.owner_id).is_none()
+                    {
+                        self.hand_over(player_id.clone()).await;
+                    }
                     if self.lobby.starts_by_itself() {
                         self.start_by_itself().await;
                     }
