@@ -95,3 +95,32 @@ async fn an_owner_away_keeps_the_room_when_nobody_else_is_there() {
     assert_eq!(spectator.state["room"]["owner_id"], ana.id.as_str());
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_player_who_sits_down_in_a_waiting_room_everyone_left_owns_it_and_can_start_it_at_once() {
+    let server = TestServer::sqlite().await;
+    let (room, ana, bea) = ana_and_bea(&server).await;
+    for who in [&ana, &bea] {
+        let (status, body) = server
+            .post_as(who, &format!("/api/rooms/{room}/leave"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // Bea, the last to leave and so still the owner, keeps the room open on her screen.
+    let mut bea_ws = WsClient::connect(&server, &room, Some(&bea.token)).await;
+    assert_eq!(bea_ws.state["room"]["owner_id"], bea.id.as_str());
+    let cai = server.player("Cai").await;
+    let (status, body) = server
+        .post_as(&cai, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["owner_id"], cai.id.as_str(), "{body}");
+    bea_ws
+        .until_state(|s| s["room"]["owner_id"] == cai.id.as_str())
+        .await;
+    let (status, body) = server
+        .post_as(&cai, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    server.finish().await;
+}

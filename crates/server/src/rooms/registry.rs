@@ -176,6 +176,9 @@ const COMMAND_QUEUE: usize = 64;
 const EVENT_BUFFER: usize = 16;
 /// How long a command may wait for a place in a full queue.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+/// How many times a command or connection is handed to the room's task when the task stops without
+/// reading it (it became idle the instant it arrived; each time, the next task starts afresh).
+const DELIVERIES: usize = 3;
 
 /// Channels to one running room task.
 #[derive(Clone)]
@@ -239,6 +242,10 @@ impl LocalRegistry {
         if let Some(handle) = self.running(room_id) {
             return Ok(Some(handle));
         }
+        // The server is stopping: no room starts again (its task would never hear of the stop).
+        if *self.stop.borrow() {
+            return Err(AppError::RoomBusy);
+        }
         let Some(room) = self.db.room(room_id).await? else {
             return Ok(None);
         };
@@ -300,12 +307,21 @@ impl LocalRegistry {
         room_id: &str,
         command: RoomCommand,
     ) -> Result<RoomSnapshot, AppError> {
-        let (reply, answer) = oneshot::channel();
-        let message = Inbox::Command(Envelope { command, reply });
-        self.deliver(room_id, message).await?;
-        answer
-            .await
-            .map_err(|_| AppError::Internal("room task dropped a reply".into()))?
+        for _ in 0..DELIVERIES {
+            let (reply, answer) = oneshot::channel();
+            let message = Inbox::Command(Envelope {
+                command: command.clone(),
+                reply,
+            });
+            self.deliver(room_id, message).await?;
+            match answer.await {
+                Ok(result) => return result,
+                // The task stopped with the command unread in its inbox (it had just become idle):
+                // nothing was done, so it goes to the room's next task.
+                Err(_unread) => {}
+            }
+        }
+        Err(AppError::Internal("room task dropped a reply".into()))
     }
 
     async fn connect_inner(
@@ -313,27 +329,34 @@ impl LocalRegistry {
         room_id: &str,
         request: ConnectRequest,
     ) -> Result<RoomLink, AppError> {
-        let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
-        let (reply, answer) = oneshot::channel();
         // Counted before the room sees it, so that a revocation racing the connection still finds it.
         let presence = request
             .player_id
             .clone()
             .map(|player| Presence::new(&self.connected, player, room_id.to_owned()));
-        let message = Inbox::Connect { tx, request, reply };
-        let handle = self.deliver(room_id, message).await?;
-        let conn = answer
-            .await
-            .map_err(|_| AppError::Internal("room task dropped a connection".into()))?;
-        Ok(RoomLink {
-            outbound,
-            sender: RoomSender {
-                conn,
-                inbox: handle.inbox,
-                gone: handle.gone,
-                _presence: presence,
-            },
-        })
+        for _ in 0..DELIVERIES {
+            let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
+            let (reply, answer) = oneshot::channel();
+            let message = Inbox::Connect {
+                tx,
+                request: request.clone(),
+                reply,
+            };
+            let handle = self.deliver(room_id, message).await?;
+            // `Err`: the task stopped with the connection unread (see `send_inner`): to the next task.
+            if let Ok(conn) = answer.await {
+                return Ok(RoomLink {
+                    outbound,
+                    sender: RoomSender {
+                        conn,
+                        inbox: handle.inbox,
+                        gone: handle.gone,
+                        _presence: presence,
+                    },
+                });
+            }
+        }
+        Err(AppError::Internal("room task dropped a connection".into()))
     }
 }
 

@@ -155,9 +155,11 @@ impl Room {
             spectators_shown: None,
             connections,
         };
+        // Nobody is connected yet: every seat a person plays (their own, or one played at their device)
+        // is away from now on, so that bots cover it after the grace if nobody comes back.
         let now = Instant::now();
         for (i, seat) in room.lobby.seats.iter().enumerate() {
-            if seat.player_id.is_some() {
+            if seat.holder().is_some() {
                 room.away_since[i] = Some(now);
             }
         }
@@ -925,6 +927,15 @@ impl Room {
                     };
                     self.db.update_seat(&self.lobby.room.id, &seat).await?;
                     self.seat_changed(seat, rating);
+                    // Everyone left, the owner last (with nobody to hand the room to): whoever sits
+                    // down first owns it, or nobody there could start it (the owner may even be
+                    // watching still, so the room would never be handed over for them being away).
+                    if self.lobby.status() == RoomStatus::Waiting
+                        && self.lobby.room.owner_id != player_id
+                        && self.lobby.seat_of(&self.lobby.room.owner_id).is_none()
+                    {
+                        self.hand_over(player_id.clone()).await;
+                    }
                     if self.lobby.starts_by_itself() {
                         self.start_by_itself().await;
                     }
@@ -1196,9 +1207,17 @@ impl Room {
     }
 
     /// A seat row was persisted: apply it (with the rating of the person now in it), keep presence
-    /// right, broadcast.
+    /// right, broadcast. A player who took or gave up the seat is told their new seat on every
+    /// connection they have open (another device may be watching, or playing, the room).
     pub fn seat_changed(&mut self, seat: crate::db::SeatRow, rating: Option<Rating>) {
         let index = usize::try_from(seat.seat).unwrap_or(usize::MAX);
+        let before = self
+            .lobby
+            .seats
+            .iter()
+            .find(|s| s.seat == seat.seat)
+            .and_then(|s| s.player_id.clone());
+        let after = seat.player_id.clone();
         self.lobby.apply_seat(seat, rating);
         if index < self.away_since.len() {
             self.away_since[index] =
@@ -1208,5 +1227,19 @@ impl Room {
         }
         let _ = self.events.send(self.lobby.lobby_event());
         self.publish(&[]);
+        if before != after {
+            // After the state that shows the change, as at a seat draw.
+            let moved: Vec<ConnId> = self
+                .hub
+                .conns()
+                .filter(|(_, c)| {
+                    c.player_id.is_some() && (c.player_id == before || c.player_id == after)
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            for conn in moved {
+                self.send_hello(conn);
+            }
+        }
     }
 }

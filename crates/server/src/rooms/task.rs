@@ -74,7 +74,13 @@ pub(super) async fn run(
             () = sleep_until(spectators), if spectators.is_some() => room.show_spectators(),
             _ = stop.changed() => break,
             () = tokio::time::sleep_until(idle_check) => {
-                if room.hub.is_empty() && wake.is_none() && room.events.receiver_count() == 0 {
+                // Not while a message waits: this branch may be picked with one ready (the message that
+                // started the task, say), and it would be dropped unanswered.
+                if room.hub.is_empty()
+                    && wake.is_none()
+                    && room.events.receiver_count() == 0
+                    && inbox.is_empty()
+                {
                     break;
                 }
                 idle_check = tokio::time::Instant::now() + idle.max(IDLE_RECHECK);
@@ -82,7 +88,8 @@ pub(super) async fn run(
         }
     }
     // Senders see the task gone from now on (and the registry starts a new one), rather than queueing
-    // messages nobody will read.
+    // messages nobody will read. One sent in the instant before is dropped unread, its reply with it:
+    // the registry takes that for a task that stopped and delivers it again, to the next one.
     inbox.close();
     let conns: Vec<ConnId> = room.hub.conns().map(|(id, _)| *id).collect();
     for conn in conns {
