@@ -56,7 +56,8 @@ pub async fn erase_player(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
-    if state.db.player(&id).await?.is_none() {
+    // Not an id at all (a NUL, which PostgreSQL refuses, or too long): no such player.
+    if !auth::plausible_id(&id) || state.db.player(&id).await?.is_none() {
         return Err(AppError::PlayerNotFound);
     }
     tracing::info!(player = %id, "erased by the host");
@@ -121,6 +122,9 @@ pub async fn dismiss_reports(
     ApiPath((room_id, seq)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let seq: i64 = seq.parse().map_err(|_| AppError::ReportNotFound)?;
+    if !auth::plausible_id(&room_id) {
+        return Err(AppError::ReportNotFound);
+    }
     if state.db.dismiss_reports(&room_id, seq).await? {
         tracing::info!(room = %room_id, seq, "reports dismissed by the host");
         Ok(StatusCode::NO_CONTENT)
