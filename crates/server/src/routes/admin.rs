@@ -50,6 +50,7 @@ impl FromRequestParts<AppState> for Admin {
         (status = 204, description = "Erased: shown as \"Deleted player\", messages emptied, every token and connection of theirs ended"),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`), or no `ADMIN_TOKEN` on this server (`not_found`)", body = ErrorBody)))]
 pub async fn erase_player(
     _: Admin,
@@ -73,6 +74,7 @@ pub async fn erase_player(
         (status = 200, description = "Reported messages", body = ReportList),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No `ADMIN_TOKEN` on this server (`not_found`)", body = ErrorBody)))]
 pub async fn list_reports(
     _: Admin,
@@ -115,6 +117,7 @@ pub async fn list_reports(
         (status = 204, description = "Its reports are gone"),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No report of that message (`report_not_found`), or no `ADMIN_TOKEN` (`not_found`)", body = ErrorBody)))]
 pub async fn dismiss_reports(
     _: Admin,
