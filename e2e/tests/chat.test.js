@@ -122,3 +122,30 @@ test('players chat as plain text, a spectator reads, and the chat survives the s
   assertNoErrors(a.page);
   assertNoErrors(b.page);
 });
+
+test('a spectator who came to a private room with its code reports a message from the page', { timeout: 60000 }, async () => {
+  const a = await newPage(browser);
+  await register(a.page, srv.url, 'Nuria');
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, isPublic: false, timer: '' });
+  const link = (await a.page.textContent('#share-link')).trim().replace(/^https?:\/\/[^/]+/, srv.url);
+  assert.ok(!link.endsWith(roomId), `the shared link carries the code: ${link}`);
+  await a.page.waitForSelector('#chat-input');
+  await a.page.fill('#chat-input', 'only for those with the code');
+  await a.page.press('#chat-input', 'Enter');
+  await a.page.waitForSelector('#chat-log li[data-seq="1"]');
+
+  const c = await newPage(browser);
+  await register(c.page, srv.url, 'Oriol');
+  await c.page.goto(link + '?watch=1');
+  await c.page.waitForSelector('#chat-log li[data-seq="1"] .chat-report');
+  c.page.once('dialog', (d) => d.accept());
+  await c.page.click('#chat-log li[data-seq="1"] .chat-report');
+  await c.page.waitForSelector('#chat-log li[data-seq="1"] .chat-reported');
+  const res = await fetch(`${srv.api}/api/admin/reports`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const { messages } = await res.json();
+  assert.ok(messages.some((m) => m.room_id === roomId && m.seq === 1 && m.display_name === 'Nuria'), JSON.stringify(messages));
+  assertNoErrors(a.page);
+  assertNoErrors(c.page);
+  await a.context.close();
+  await c.context.close();
+});

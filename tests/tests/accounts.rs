@@ -442,3 +442,42 @@ async fn a_token_buys_no_extra_guesses_at_the_current_password_when_changing_it(
     assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 200);
     server.finish().await;
 }
+
+/// Anyone who knows a username can lock signing in as it, by getting its password wrong five times. That
+/// must not also stop its owner, signed in on a device, from changing the password (the very thing to do
+/// when someone is guessing it): the current password given with a token is limited per device instead,
+/// and still counts towards the username's limit for signing in.
+#[tokio::test]
+async fn a_stranger_locking_a_username_does_not_stop_its_owner_changing_the_password() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    for i in 0..5 {
+        assert_eq!(
+            sign_in(&server, "ana", &format!("guess number {i}"))
+                .await
+                .0,
+            401
+        );
+    }
+    let (status, body) = sign_in(&server, "ana", "correct horse").await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (429, Some("too_many_attempts"))
+    );
+
+    let (status, body) = server
+        .patch_as(
+            &ana.token,
+            "/api/account",
+            json!({ "password": "correct horse", "new_password": "battery staple" }),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    // The right password starts the username's count again: the new one signs in.
+    assert_eq!(sign_in(&server, "ana", "battery staple").await.0, 201);
+    server.finish().await;
+}

@@ -111,3 +111,41 @@ async fn a_short_admin_token_is_refused_at_start() {
         .unwrap_err();
     assert!(err.to_string().contains("at least 16 characters"), "{err}");
 }
+
+/// The host's list of reports is read with a `GET`, which the write limit does not count: wrong admin
+/// tokens are counted like room lookups that find nothing, so one address cannot try them without end
+/// (and once refused, is refused whatever it sends, so a refusal says nothing about the token).
+#[tokio::test]
+async fn an_address_guessing_the_admin_token_is_refused_after_its_misses() {
+    let server = TestServer::sqlite_with(|c| {
+        c.admin_token = Some(ADMIN.into());
+        c.http_writes_per_minute = 60;
+    })
+    .await;
+    let mut refused_at = None;
+    for i in 0..40 {
+        let (status, body) = server
+            .get_as(
+                &format!("guess number {i} of the admin token"),
+                "/api/admin/reports",
+            )
+            .await;
+        match status.as_u16() {
+            403 => assert_eq!(body["code"], "not_admin"),
+            429 => {
+                assert_eq!(body["code"], "rate_limited");
+                refused_at = Some(i);
+                break;
+            }
+            other => panic!("guess {i}: {other} {body}"),
+        }
+    }
+    let refused_at = refused_at.expect("guessing the admin token is limited");
+    assert!(
+        refused_at >= 20,
+        "a host mistyping it is not refused at once: {refused_at}"
+    );
+    let (status, body) = server.get_as(ADMIN, "/api/admin/reports").await;
+    assert_eq!(status, 429, "{body}");
+    server.finish().await;
+}

@@ -195,3 +195,62 @@ async fn a_bad_new_name_is_refused_with_a_code_and_changes_nothing() {
     assert_eq!(me(&server, &lola).await["display_name"], "Lola");
     server.finish().await;
 }
+
+/// Answers that carry a token or a player's own data must not be kept by a browser's cache or a proxy
+/// between it and the server (a shared computer, a company proxy): `Cache-Control: no-store`.
+#[tokio::test]
+async fn answers_with_a_token_or_personal_data_are_never_stored_by_caches() {
+    let server = TestServer::sqlite().await;
+    let no_store = |resp: &reqwest::Response, what: &str| {
+        let value = resp
+            .headers()
+            .get("cache-control")
+            .unwrap_or_else(|| panic!("{what}: no Cache-Control"))
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(value.contains("no-store"), "{what}: {value}");
+    };
+    let resp = server
+        .post("/api/players")
+        .json(&json!({ "display_name": "Lola" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    no_store(&resp, "POST /api/players");
+    let body: Value = resp.json().await.unwrap();
+    let token = body["token"].as_str().unwrap().to_owned();
+    let resp = server
+        .post("/api/account")
+        .bearer_auth(&token)
+        .json(&json!({ "username": "lola", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    no_store(&resp, "POST /api/account");
+    let resp = server
+        .post("/api/sessions")
+        .json(&json!({ "username": "lola", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    no_store(&resp, "POST /api/sessions");
+    for path in [
+        "/api/players/me",
+        "/api/players/me/export",
+        "/api/players/me/rooms",
+        "/api/players/me/stats",
+    ] {
+        let resp = server.get(path).bearer_auth(&token).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{path}");
+        no_store(&resp, path);
+    }
+    // Errors too: a 401 must not be replayed from a cache after the player signs in.
+    let resp = server.get("/api/players/me").send().await.unwrap();
+    assert_eq!(resp.status(), 401);
+    no_store(&resp, "GET /api/players/me without a token");
+    server.finish().await;
+}

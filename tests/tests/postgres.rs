@@ -99,3 +99,36 @@ async fn a_public_game_being_played_is_offered_to_watch_on_postgres() {
     at_table.close().await;
     server.finish().await;
 }
+
+/// PostgreSQL refuses NUL in text: every address that takes a username or an id in its path checks it
+/// before asking the database, so that such a path is the usual `404` with its code, not a `500`.
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn a_nul_byte_in_a_username_or_an_admin_path_is_a_404_not_a_500_on_postgres() {
+    const ADMIN: &str = "a long host secret, 35 characters";
+    let server = TestServer::postgres_with(|c| c.admin_token = Some(ADMIN.into())).await;
+    for (path, code) in [
+        ("/api/accounts/%00/stats", "account_not_found"),
+        ("/api/accounts/a%00b/ratings", "account_not_found"),
+    ] {
+        let (status, body) = status_and_json(server.get(path).send().await.unwrap()).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (404, Some(code)),
+            "{path}: {body}"
+        );
+    }
+    for (path, code) in [
+        ("/api/admin/players/%00", "player_not_found"),
+        ("/api/admin/reports/%00/1", "report_not_found"),
+        ("/api/admin/reports/a%00b/1", "report_not_found"),
+    ] {
+        let (status, body) = server.delete_as(ADMIN, path).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_str()),
+            (404, Some(code)),
+            "{path}: {body}"
+        );
+    }
+    server.finish().await;
+}

@@ -205,3 +205,50 @@ async fn without_an_admin_token_there_is_no_list_of_reports_but_players_still_re
     bea_ws.close().await;
     server.finish().await;
 }
+
+/// Only someone who can read a private room's chat (its owner, its seated players, or whoever has its
+/// join code) can report its messages: a player who only learnt the room's id (from a link, a finished
+/// game's public record) can neither fill the host's list with reports of messages they never saw nor
+/// learn which messages exist.
+#[tokio::test]
+async fn a_stranger_without_the_join_code_cannot_report_a_private_rooms_messages() {
+    let server = TestServer::sqlite_with(|c| c.admin_token = Some(ADMIN.into())).await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let room = server.room(&ana, common::private_duel()).await;
+    let (id, code) = (
+        room["id"].as_str().unwrap().to_owned(),
+        room["join_code"].as_str().unwrap().to_owned(),
+    );
+    let (status, body) = server
+        .post_as(&bea, &format!("/api/rooms/{code}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut bea_ws = WsClient::connect(&server, &id, Some(&bea.token)).await;
+    let ack = bea_ws
+        .request(json!({ "type": "chat", "text": "just between us" }))
+        .await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+
+    let cleo = server.player("Cleo").await;
+    for seq in ["1", "2"] {
+        let (status, body) = report(&server, &cleo, &id, seq, json!({ "reason": "spam" })).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (403, Some("wrong_join_code")),
+            "message {seq}: {body}"
+        );
+    }
+    assert_eq!(reports_as(&server, ADMIN).await.1["messages"], json!([]));
+
+    // With the code (which also lets her watch and read the chat), Cleo can; the owner can by the id.
+    let (status, body) = report(&server, &cleo, &code, 1, json!({})).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["room_id"], id.as_str());
+    let (status, body) = report(&server, &ana, &id, 1, json!({})).await;
+    assert_eq!(status, 201, "{body}");
+    let (_, list) = reports_as(&server, ADMIN).await;
+    assert_eq!(list["messages"][0]["reports"], 2, "{list}");
+    bea_ws.close().await;
+    server.finish().await;
+}

@@ -160,3 +160,90 @@ async fn the_client_and_the_api_are_sent_gzipped_to_a_browser_that_accepts_it() 
     }
     server.finish().await;
 }
+
+/// `/docs` is served from the same origin as the game, whose tokens live in the browser's storage: a
+/// script slipped into it could read them. It gets the client's protections: only its own scripts (no
+/// inline ones), never inside another site's frame, no sniffing, no referrer to other sites.
+#[tokio::test]
+async fn the_api_documentation_page_carries_a_strict_content_security_policy() {
+    let server = TestServer::sqlite().await;
+    for path in [
+        "/docs",
+        "/docs/index.html",
+        "/docs/swagger-ui-bundle.js",
+        "/docs/swagger-ui.css",
+    ] {
+        let resp = server.get(path).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{path}");
+        let headers = resp.headers();
+        let csp = headers
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("{path}: no Content-Security-Policy"))
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(
+            !csp.split(';')
+                .any(|d| d.trim().starts_with("script-src") && d.contains("unsafe")),
+            "{path}: no inline or eval'd scripts: {csp}"
+        );
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert!(headers.contains_key("referrer-policy"), "{path}");
+    }
+    // The page itself has no inline script left for the policy to block: it loads its start-up script.
+    let page = server
+        .get("/docs")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!page.contains("<script>"), "{page}");
+    let start = page
+        .split("<script src=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_owned())
+        .collect::<Vec<_>>();
+    assert!(start.len() >= 2, "{page}");
+    for src in start {
+        let resp = server.get(&src).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{src}");
+        assert!(
+            resp.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/javascript"),
+            "{src}"
+        );
+    }
+    server.finish().await;
+}
+
+/// Every answer, JSON included, says it is exactly the type it claims (no sniffing it into HTML), and
+/// the client's page cannot be framed by browsers that predate `frame-ancestors`.
+#[tokio::test]
+async fn every_response_forbids_content_sniffing_and_framing() {
+    let server = TestServer::sqlite().await;
+    for path in [
+        "/api/rules",
+        "/api/nothing-here",
+        "/healthz",
+        "/api-docs/openapi.json",
+        "/",
+    ] {
+        let resp = server.get(path).send().await.unwrap();
+        assert_eq!(
+            resp.headers()
+                .get("x-content-type-options")
+                .map(|v| v.to_str().unwrap()),
+            Some("nosniff"),
+            "{path}"
+        );
+    }
+    let resp = server.get("/").send().await.unwrap();
+    assert_eq!(resp.headers()["x-frame-options"], "DENY");
+    server.finish().await;
+}

@@ -57,8 +57,9 @@ pub enum AppError {
     AccountExists,
     #[error("Unknown username or wrong password.")]
     WrongCredentials,
-    /// Too many wrong passwords for one username (the number: seconds until it may be tried again).
-    #[error("Too many wrong passwords for this username; try again in {0} s.")]
+    /// Too many wrong passwords for one username, or from one device changing its password (the number:
+    /// seconds until it may be tried again).
+    #[error("Too many wrong passwords lately; try again in {0} s.")]
     TooManyAttempts(u64),
     #[error("Create an account before signing out, or this player could never be used again.")]
     NoAccount,

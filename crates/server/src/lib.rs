@@ -31,7 +31,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS};
 use tokio::net::TcpListener;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use config::Config;
 pub use db::Db;
@@ -128,6 +131,24 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(metrics::track_requests))
         // The web client is ~300 KB of text (a fifth of it gzipped); replays and records are JSON.
         .layer(tower_http::compression::CompressionLayer::new())
+        // Headers every answer carries unless its handler set its own: no content sniffing (a JSON body
+        // or a script is never read as another type), never inside another site's frame (for browsers
+        // older than `frame-ancestors`), and `no-store`, so that tokens (`POST /api/players`,
+        // `POST /api/sessions`) and a player's own data (`/api/players/me/...`) are kept by neither the
+        // browser's cache nor a proxy. The client's files and the documentation's bundle say how they
+        // may be cached.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
         .with_state(state)
 }
 

@@ -34,20 +34,34 @@ impl SignInGuard {
                 return Err(free_at.duration_since(now).as_secs().max(1));
             }
         }
-        if failures.len() >= TRACKED {
-            failures.retain(|_, times| {
-                forget_old(times, now);
-                !times.is_empty()
-            });
-        }
-        failures.entry(key.to_owned()).or_default().push_back(now);
+        count_in(&mut failures, key, now);
         Ok(())
+    }
+
+    /// Counts an attempt at `key`'s password made elsewhere (changing it from a signed-in device, limited
+    /// by that device's own key), refusing nothing: it is a failure for signing in as `key` until
+    /// [`SignInGuard::succeeded`] says otherwise.
+    pub fn count(&self, key: &str, now: Instant) {
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        count_in(&mut failures, key, now);
     }
 
     /// The right password: the count for `key` starts again.
     pub fn succeeded(&self, key: &str) {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
     }
+}
+
+/// Adds an attempt at `key` at `now`, first dropping the usernames without a recent failure when
+/// [`TRACKED`] are remembered.
+fn count_in(failures: &mut HashMap<String, VecDeque<Instant>>, key: &str, now: Instant) {
+    if failures.len() >= TRACKED {
+        failures.retain(|_, times| {
+            forget_old(times, now);
+            !times.is_empty()
+        });
+    }
+    failures.entry(key.to_owned()).or_default().push_back(now);
 }
 
 fn forget_old(times: &mut VecDeque<Instant>, now: Instant) {

@@ -89,7 +89,7 @@ pub async fn create_account(
         (status = 401, description = "Missing or invalid token, or a wrong current password (`wrong_credentials`)", body = ErrorBody),
         (status = 409, description = "No account (`no_account`)", body = ErrorBody),
         (status = 422, description = "Too short a new password (`weak_password`)", body = ErrorBody),
-        (status = 429, description = "Too many wrong passwords for this account lately, here or signing in (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
+        (status = 429, description = "Too many wrong current passwords from this device lately (`too_many_attempts`, with `Retry-After`); each also counts against signing in as the username", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
     player: AuthPlayer,
@@ -101,16 +101,22 @@ pub async fn change_password(
         .account_of_player(&player.id)
         .await?
         .ok_or(AppError::NoAccount)?;
-    // The current password is guessed under the same limit as signing in as this username: a stolen
-    // token must not buy unlimited guesses at it.
+    // A stolen token must not buy unlimited guesses at the current password: five wrong ones within the
+    // window lock this device's changes (its own key: a stranger who locked signing in as this username
+    // must not also stop its owner changing the password), and each one counts as a wrong password for
+    // signing in as the username too.
     let key = account.username.to_ascii_lowercase();
+    let device = format!("device:{}", player.token_hash);
+    let now = Instant::now();
     state
         .sign_in_guard
-        .attempt(&key, Instant::now())
+        .attempt(&device, now)
         .map_err(AppError::TooManyAttempts)?;
+    state.sign_in_guard.count(&key, now);
     if !password::verify(req.password, Some(account.password_hash)).await? {
         return Err(AppError::WrongCredentials);
     }
+    state.sign_in_guard.succeeded(&device);
     state.sign_in_guard.succeeded(&key);
     let hash = password::hash(req.new_password).await?;
     let unusable = auth::hash_token(&auth::new_token());

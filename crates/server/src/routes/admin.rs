@@ -50,13 +50,15 @@ impl FromRequestParts<AppState> for Admin {
         (status = 204, description = "Erased: shown as \"Deleted player\", messages emptied, every token and connection of theirs ended"),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`), or no `ADMIN_TOKEN` on this server (`not_found`)", body = ErrorBody)))]
 pub async fn erase_player(
     _: Admin,
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<StatusCode, AppError> {
-    if state.db.player(&id).await?.is_none() {
+    // Not an id at all (a NUL, which PostgreSQL refuses, or too long): no such player.
+    if !auth::plausible_id(&id) || state.db.player(&id).await?.is_none() {
         return Err(AppError::PlayerNotFound);
     }
     tracing::info!(player = %id, "erased by the host");
@@ -72,6 +74,7 @@ pub async fn erase_player(
         (status = 200, description = "Reported messages", body = ReportList),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No `ADMIN_TOKEN` on this server (`not_found`)", body = ErrorBody)))]
 pub async fn list_reports(
     _: Admin,
@@ -114,6 +117,7 @@ pub async fn list_reports(
         (status = 204, description = "Its reports are gone"),
         (status = 401, description = "No `Authorization` header (`missing_token`)", body = ErrorBody),
         (status = 403, description = "Not the admin token (`not_admin`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong admin tokens, or room lookups that found nothing, from this address lately (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 404, description = "No report of that message (`report_not_found`), or no `ADMIN_TOKEN` (`not_found`)", body = ErrorBody)))]
 pub async fn dismiss_reports(
     _: Admin,
@@ -121,6 +125,9 @@ pub async fn dismiss_reports(
     ApiPath((room_id, seq)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let seq: i64 = seq.parse().map_err(|_| AppError::ReportNotFound)?;
+    if !auth::plausible_id(&room_id) {
+        return Err(AppError::ReportNotFound);
+    }
     if state.db.dismiss_reports(&room_id, seq).await? {
         tracing::info!(room = %room_id, seq, "reports dismissed by the host");
         Ok(StatusCode::NO_CONTENT)

@@ -26,7 +26,7 @@ use crate::rate_limit::{LookupLimit, WriteLimit};
 
 /// All API and operational routes (documentation routes live in [`crate::docs`]); `analysis_limit`
 /// limits the analyses of finished games per address, `lookup_limit` the room lookups (by id or join
-/// code, WebSocket included) that find no room.
+/// code, WebSocket included) that find no room and the admin requests with a wrong token.
 pub fn router(
     analysis_limit: Option<Arc<WriteLimit>>,
     lookup_limit: Option<Arc<LookupLimit>>,
@@ -37,10 +37,18 @@ pub fn router(
     }
     let mut room = get(rooms::get_room);
     let mut room_ws = get(crate::ws::room_ws);
+    let mut admin_player = delete(admin::erase_player);
+    let mut admin_reports = get(admin::list_reports);
+    let mut admin_report = delete(admin::dismiss_reports);
     if let Some(limit) = lookup_limit {
         let lookups = axum::middleware::from_fn_with_state(limit, crate::rate_limit::limit_lookups);
         room = room.layer(lookups.clone());
-        room_ws = room_ws.layer(lookups);
+        room_ws = room_ws.layer(lookups.clone());
+        // A wrong admin token (`403 not_admin`) is a miss too: the list of reports is a `GET`, which the
+        // write limit does not count, and the token must not be guessed without end.
+        admin_player = admin_player.layer(lookups.clone());
+        admin_reports = admin_reports.layer(lookups.clone());
+        admin_report = admin_report.layer(lookups);
     }
     Router::new()
         .route("/healthz", get(health::healthz))
@@ -63,12 +71,9 @@ pub fn router(
             "/api/accounts/{username}/ratings",
             get(stats::rating_history),
         )
-        .route("/api/admin/players/{id}", delete(admin::erase_player))
-        .route("/api/admin/reports", get(admin::list_reports))
-        .route(
-            "/api/admin/reports/{room_id}/{seq}",
-            delete(admin::dismiss_reports),
-        )
+        .route("/api/admin/players/{id}", admin_player)
+        .route("/api/admin/reports", admin_reports)
+        .route("/api/admin/reports/{room_id}/{seq}", admin_report)
         .route(
             "/api/rooms/{id}/chat/{seq}/report",
             post(reports::report_message),

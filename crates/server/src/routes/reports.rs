@@ -11,21 +11,23 @@ use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::{ReportRequest, ReportView};
 use crate::rooms::chat::clean;
+use crate::routes::rooms::{is_insider, resolve};
 
 /// Reports message `seq` of room `id`'s chat to the host.
 #[utoipa::path(post, path = "/api/rooms/{id}/chat/{seq}/report", tag = "rooms",
-    params(("id" = String, Path, description = "Room id"), ("seq" = i64, Path, description = "The message's number in the chat")),
+    params(("id" = String, Path, description = "Room id, or its join code (a private room's chat is reported by its owner and seated players, or by whoever has its code)"), ("seq" = i64, Path, description = "The message's number in the chat")),
     request_body = ReportRequest,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Reported", body = ReportView),
         (status = 200, description = "You had reported it already: nothing changed", body = ReportView),
         (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 403, description = "A private room by its bare id, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
         (status = 404, description = "No such message, or its writer was erased (`message_not_found`)", body = ErrorBody),
         (status = 422, description = "Your own message (`own_message`), or a reason too long (`invalid_report`)", body = ErrorBody)))]
 pub async fn report_message(
     State(state): State<AppState>,
-    ApiPath((room_id, seq)): ApiPath<(String, String)>,
+    ApiPath((room_ref, seq)): ApiPath<(String, String)>,
     player: AuthPlayer,
     ApiJson(req): ApiJson<ReportRequest>,
 ) -> Result<(StatusCode, Json<ReportView>), AppError> {
@@ -38,8 +40,20 @@ pub async fn report_message(
         clean(&req.reason)
             .map_err(|e| AppError::InvalidReport(format!("The reason: {}", e.message)))?
     };
-    if !crate::auth::plausible_id(&room_id) {
+    if !crate::auth::plausible_id(&room_ref) {
         return Err(AppError::MessageNotFound);
+    }
+    // Only someone who can read the chat reports in it: anyone for a public room; for a private one its
+    // owner, its seated players, or whoever addresses it by its join code (as its WebSocket lets watch).
+    let (room_id, by_code) = resolve(&state, &room_ref).await?;
+    if let Some(room) = state.db.room(&room_id).await? {
+        let seats = state.db.room_seats(&room_id).await?;
+        if !room.settings.0.public
+            && !by_code
+            && !is_insider(Some(&player.id), &room.owner_id, &seats)
+        {
+            return Err(AppError::WrongJoinCode);
+        }
     }
     let status = match state
         .db

@@ -29,8 +29,9 @@ const HISTORY: i64 = 100;
 /// The account with this username (in any case).
 async fn account(state: &AppState, username: &str) -> Result<AccountRow, AppError> {
     let key = username.trim().to_ascii_lowercase();
-    // Usernames are short plain words: anything longer is not one, and is not looked up.
-    if key.len() > 64 {
+    // Usernames are short plain words: anything longer, or with anything but printable ASCII (PostgreSQL
+    // refuses a NUL), is not one, and is not looked up.
+    if !crate::auth::plausible_id(&key) {
         return Err(AppError::AccountNotFound);
     }
     state

@@ -61,7 +61,8 @@ export function mountRoom(main, ref) {
     },
     isMine: (m) => { const who = me(); return !!who && m.player_id === who.id; },
     // Reporting needs a player's token; a visitor without a name reads only.
-    report: me() ? (seq) => api.reportMessage(ctx.state.room.id, seq) : null,
+    // By the reference the page was opened with: a private room by its join code for whoever came with it.
+    report: me() ? (seq) => api.reportMessage(ctx.ref, seq) : null,
   });
   const root = h('div.room', { id: 'room' });
   main.append(root, ctx.chat.badge);
