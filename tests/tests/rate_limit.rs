@@ -50,6 +50,35 @@ async fn past_its_allowance_an_address_gets_429_with_retry_after_and_reads_still
     server.finish().await;
 }
 
+/// At the default 60 writes a minute the next write is allowed within a second: the refusal's message
+/// must name the same wait as its `Retry-After` (it said "try again in 0 s" beside `Retry-After: 1`).
+#[tokio::test]
+async fn the_refusal_message_names_the_wait_of_retry_after() {
+    let server = TestServer::sqlite_with(|c| c.http_writes_per_minute = 60).await;
+    let mut refused = None;
+    for i in 0..80 {
+        let resp = register(&server, &format!("P{i}"), None).await;
+        if resp.status() == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(resp);
+            break;
+        }
+    }
+    let refused = refused.expect("refused within 80 writes");
+    let retry: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry >= 1, "retry after {retry} s");
+    let (_, body) = status_and_json(refused).await;
+    assert_eq!(
+        body["message"],
+        format!("Too many requests from your address; try again in {retry} s."),
+        "{body}"
+    );
+    server.finish().await;
+}
+
 #[tokio::test]
 async fn behind_a_trusted_proxy_each_forwarded_address_has_its_own_allowance() {
     let server = TestServer::sqlite_with(|c| {

@@ -59,7 +59,7 @@ pub enum AppError {
     WrongCredentials,
     /// Too many wrong passwords for one username, or from one device changing its password (the number:
     /// seconds until it may be tried again).
-    #[error("Too many wrong passwords lately; try again in {0} s.")]
+    #[error("Too many wrong passwords lately; try again in {} s.", retry_after(.0))]
     TooManyAttempts(u64),
     #[error("Create an account before signing out, or this player could never be used again.")]
     NoAccount,
@@ -103,7 +103,7 @@ pub enum AppError {
     #[error("The room is busy; try again shortly.")]
     RoomBusy,
     /// Too many writes from one address (the number: seconds until the next is allowed).
-    #[error("Too many requests from your address; try again in {0} s.")]
+    #[error("Too many requests from your address; try again in {} s.", retry_after(.0))]
     RateLimited(u64),
     #[error("The database is not answering.")]
     Unavailable,
@@ -244,8 +244,14 @@ impl IntoResponse for AppError {
         if let AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) = self {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+                .insert(axum::http::header::RETRY_AFTER, retry_after(&secs).into());
         }
         response
     }
+}
+
+/// The wait a refusal names, in its message and its `Retry-After` alike: whole seconds, at least one (a
+/// wait under a second would read "try again in 0 s").
+fn retry_after(secs: &u64) -> u64 {
+    (*secs).max(1)
 }
