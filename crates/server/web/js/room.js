@@ -577,10 +577,13 @@ export function mountRoom(main, ref) {
     if (!g || !bar) return;
     const secs = ctx.state.room.settings.turn_time_secs;
     const over = g.view.turn.phase === 'over';
-    if (!g.deadline_ms || !secs || over) { bar.classList.add('hidden'); return; }
+    if (!g.deadline_ms || over) { bar.classList.add('hidden'); return; }
     bar.classList.remove('hidden');
     const left = Math.max(0, g.deadline_ms - Date.now());
-    const pct = Math.max(0, Math.min(100, (left / (secs * 1000)) * 100));
+    // A full bar is the turn timer; without one (a bot takes over an away player's turn at the end of the
+    // server's grace), the time left when this deadline was first seen.
+    if (ctx.deadlineSeen !== g.deadline_ms) { ctx.deadlineSeen = g.deadline_ms; ctx.deadlineSpan = secs ? secs * 1000 : Math.max(left, 1); }
+    const pct = Math.max(0, Math.min(100, (left / ctx.deadlineSpan) * 100));
     bar.firstChild.style.width = `${pct}%`;
     bar.classList.toggle('low', pct < 25);
     bar.setAttribute('aria-valuenow', Math.round(pct));
