@@ -83,8 +83,9 @@ pub struct Room {
     pub game_version: u64,
     /// When the current decision (roll or move) began.
     decision_since: Instant,
-    /// Unix ms when the turn timer of the current decision runs out (shown to clients).
-    deadline_ms: Option<i64>,
+    /// The same moment in Unix ms: the deadline shown is counted from it, so that it is the same
+    /// number each time the state is built (no jitter between two instants' conversions).
+    decision_since_ms: i64,
     /// Since when each seat's player has had no connection (`None`: connected or not human).
     away_since: Vec<Option<Instant>>,
     /// Since when the owner has had no connection: a waiting room whose owner stays away that long
@@ -143,7 +144,7 @@ impl Room {
             timing,
             game_version: 0,
             decision_since: Instant::now(),
-            deadline_ms: None,
+            decision_since_ms: now_ms(),
             away_since: vec![None; n],
             owner_away_since: Some(Instant::now()),
             bot_playing: vec![false; n],
@@ -456,11 +457,7 @@ impl Room {
                 seed: t.revealed_seed().map(str::to_owned),
                 rolls: t.rolls,
                 last_roll: t.last_roll,
-                deadline_ms: if t.game.is_over() {
-                    None
-                } else {
-                    self.deadline_ms
-                },
+                deadline_ms: self.deadline_ms(),
                 result: t.result.clone(),
             },
             game: t.game,
@@ -717,16 +714,32 @@ impl Room {
     /// A new decision begins: restart the clocks.
     fn reset_decision(&mut self) {
         self.decision_since = Instant::now();
-        let turn = self.lobby.room.settings.0.turn_time_secs;
-        self.deadline_ms = match (&self.table, turn) {
-            (Some(t), Some(secs)) if !t.game.is_over() => {
-                let seat = usize::from(t.game.seat());
-                let human = self.human(seat);
-                let ms = self.turn_limit(secs).as_millis();
-                human.then(|| now_ms() + i64::try_from(ms).unwrap_or(i64::MAX))
-            }
-            _ => None,
-        };
+        self.decision_since_ms = now_ms();
+    }
+
+    /// `game.deadline_ms`: when the server will act for the seat to act (the wake-up of
+    /// [`Room::game_wake`], so the countdown and the action agree), while a person is waited on: the turn
+    /// timer, or the end of the away grace of a player who went away during the decision, whichever
+    /// comes first. `None` when nobody waits on a person: no timer and the player is there, a bot seat, or
+    /// an away seat a bot covers already. Bots act after the short bot delay, each action: a countdown of
+    /// half a second that starts again at every step would be flicker, not information.
+    fn deadline_ms(&self) -> Option<i64> {
+        let table = self.table.as_ref()?;
+        if table.game.is_over() {
+            return None;
+        }
+        let seat = usize::from(table.game.seat());
+        let since = self.decision_since;
+        let covered = self.bot_playing.get(seat).copied().unwrap_or(false)
+            || self.away_since[seat].is_some_and(|away| away + self.timing.away_grace <= since);
+        if !self.human(seat) || covered {
+            return None;
+        }
+        let after = self.game_wake(table)?.saturating_duration_since(since);
+        Some(
+            self.decision_since_ms
+                .saturating_add(i64::try_from(after.as_millis()).unwrap_or(i64::MAX)),
+        )
     }
 
     /// After an accepted roll or move: clocks, broadcast, previews, metrics.
@@ -766,6 +779,14 @@ impl Room {
             return (self.lobby.status() == RoomStatus::Waiting && self.successor(true).is_some())
                 .then(|| self.paused_until.map_or(due, |p| due.max(p)));
         };
+        self.game_wake(table)
+    }
+
+    /// When the server must next act in the game for the seat to act: a bot seat after the bot delay; a
+    /// person's at the end of the turn timer, or of the away grace if they are away (never sooner than
+    /// the bot delay); not before a pause after a storage failure. `None`: the game is over, or it waits
+    /// on a person without limit.
+    fn game_wake(&self, table: &Table) -> Option<Instant> {
         if table.game.is_over() {
             return None;
         }
@@ -844,6 +865,8 @@ impl Room {
             Err(err) => {
                 tracing::error!(room = %self.lobby.room.id, %err, "the server could not act");
                 self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+                // The countdown shows the retry, not a deadline gone by.
+                self.publish(&[]);
             }
         }
     }

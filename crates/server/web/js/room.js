@@ -68,11 +68,15 @@ export function mountRoom(main, ref) {
   main.append(root, ctx.chat.badge);
   root.append(h('p.muted', t('loading')));
 
-  // The room's seats first: a seat draw at the start moves people after the connection's hello.
+  // The room's seats say where this player sits, as every device of theirs reads them: a seat draw, or a
+  // seat taken or given up on another device, shows in the state first and in the connection's `hello`
+  // only a moment later, so the hello's seat is the fallback of a page that has no seats yet (or no player).
   const mySeatIndex = () => {
     const who = me();
-    const s = who && ctx.state ? ctx.state.seats.find((x) => x.player_id === who.id) : null;
-    if (s) return s.seat;
+    if (who && ctx.state) {
+      const s = ctx.state.seats.find((x) => x.player_id === who.id);
+      return s ? s.seat : null;
+    }
     if (ctx.hello && ctx.hello.seat !== null && ctx.hello.seat !== undefined) return ctx.hello.seat;
     return null;
   };
@@ -120,6 +124,8 @@ export function mountRoom(main, ref) {
   function connect() {
     if (ctx.conn) ctx.conn.close();
     const who = me();
+    // Who the old socket was is no one's business now: the new one says who it is.
+    ctx.hello = null;
     ctx.conn = new RoomConnection(ref, who && who.token, {
       onState: (state, { events, kind }) => {
         ctx.state = state;
@@ -169,8 +175,26 @@ export function mountRoom(main, ref) {
 
   /* ----- rendering ----- */
 
+  /**
+   * The seats this device plays changed (a seat draw, a seat given up or taken here or on another device of
+   * the same player): what was armed for the old ones goes, a pre-selected piece, the preview of their next
+   * roll, an automatic roll or move about to be sent, so that nothing is shown or played for a seat that is
+   * no longer this device's.
+   */
+  function followSeats() {
+    const key = [mySeatIndex(), ...localSeats()].join(',');
+    if (ctx.seatKey === undefined || ctx.seatKey === key) { ctx.seatKey = key; return; }
+    ctx.seatKey = key;
+    ctx.preselected = null;
+    ctx.preview = null;
+    ctx.autoSentFor = null;
+    clearTimeout(ctx.autoTimer);
+    ctx.autoTimer = null;
+  }
+
   function render(events, kind) {
     if (ctx.dead || !ctx.state) return;
+    followSeats();
     const st = ctx.state;
     const status = st.room.status;
     const hasGame = st.game && st.game.view;
@@ -293,7 +317,8 @@ export function mountRoom(main, ref) {
         onsubmit: async (e) => {
           e.preventDefault();
           if (!input.value.trim()) return;
-          try { await register(input.value.trim()); connect(); await join(); } catch (x) { showError(x.message); }
+          // Seated first, then one socket with the new token (join opens it).
+          try { await register(input.value.trim()); await join(); } catch (x) { showError(x.message); }
         },
       }, h('label.sr-only', { for: 'wr-name' }, t('your_name')), input, h('button.primary', { type: 'submit' }, t('take_seat'))));
     } else {
@@ -331,11 +356,12 @@ export function mountRoom(main, ref) {
       const body = {};
       if (colour) body.preferred_colour = colour;
       ctx.rest = await api.join(ref, body);
-      if (!ctx.conn || !ctx.conn.token) connect();
-      else if (ctx.state && ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
-      else if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); }
-      // A spectator socket must reconnect to become a player.
-      if (ctx.hello && ctx.hello.role === 'spectator') connect();
+      // A socket opened with this player's token plays the seat as it is: the server shows the seat in the
+      // state and tells the socket (a `hello`). Only one opened without it (before the name was given, or
+      // for another player) is replaced.
+      const who = me();
+      if (!ctx.conn || !who || ctx.conn.token !== who.token) connect();
+      else if (!ctx.conn.open || (ctx.state && ctx.state.rest)) { ctx.state = stateFromRest(ctx.rest); render([]); }
     } catch (x) { showError(x.message); }
   }
   async function addLocal(name) {
@@ -577,10 +603,13 @@ export function mountRoom(main, ref) {
     if (!g || !bar) return;
     const secs = ctx.state.room.settings.turn_time_secs;
     const over = g.view.turn.phase === 'over';
-    if (!g.deadline_ms || !secs || over) { bar.classList.add('hidden'); return; }
+    if (!g.deadline_ms || over) { bar.classList.add('hidden'); return; }
     bar.classList.remove('hidden');
     const left = Math.max(0, g.deadline_ms - Date.now());
-    const pct = Math.max(0, Math.min(100, (left / (secs * 1000)) * 100));
+    // A full bar is the turn timer; without one (a bot takes over an away player's turn at the end of the
+    // server's grace), the time left when this deadline was first seen.
+    if (ctx.deadlineSeen !== g.deadline_ms) { ctx.deadlineSeen = g.deadline_ms; ctx.deadlineSpan = secs ? secs * 1000 : Math.max(left, 1); }
+    const pct = Math.max(0, Math.min(100, (left / ctx.deadlineSpan) * 100));
     bar.firstChild.style.width = `${pct}%`;
     bar.classList.toggle('low', pct < 25);
     bar.setAttribute('aria-valuenow', Math.round(pct));
@@ -594,10 +623,18 @@ export function mountRoom(main, ref) {
     if (ctx.autoSentFor === key) return;
     if (v.turn.phase === 'roll' && ctx.autoRoll) {
       ctx.autoSentFor = key;
-      setTimeout(() => { if (isMyTurn() && ctx.state.game.view.turn.phase === 'roll' && `${ctx.version}` === key) roll(); }, 450);
+      clearTimeout(ctx.autoTimer);
+      ctx.autoTimer = setTimeout(() => { if (isMyTurn() && ctx.state.game.view.turn.phase === 'roll' && `${ctx.version}` === key) roll(); }, 450);
     } else if ((v.turn.phase === 'move' || v.turn.phase === 'count') && ctx.preselected) {
       const mv = v.legal_moves.filter((m) => m.piece === ctx.preselected);
-      if (mv.length === 1) { ctx.autoSentFor = key; const text = mv[0].text; ctx.preselected = null; setTimeout(() => playMove(text), 300); }
+      if (mv.length === 1) {
+        ctx.autoSentFor = key;
+        const text = mv[0].text;
+        ctx.preselected = null;
+        clearTimeout(ctx.autoTimer);
+        // Only for the seat and the state it was chosen in (the seat may go meanwhile: followSeats).
+        ctx.autoTimer = setTimeout(() => { if (isMyTurn() && `${ctx.version}` === key) playMove(text); }, 300);
+      }
     }
   }
 
@@ -734,6 +771,7 @@ export function mountRoom(main, ref) {
     if (ctx.conn) ctx.conn.close();
     ctx.attention.dispose();
     clearInterval(ctx.timerId);
+    clearTimeout(ctx.autoTimer);
     clearInterval(ctx.restPoll);
     document.removeEventListener('visibilitychange', onVis);
     if (ctx.onKey) document.removeEventListener('keydown', ctx.onKey);
