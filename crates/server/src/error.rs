@@ -57,6 +57,10 @@ pub enum AppError {
     AccountExists,
     #[error("Unknown username or wrong password.")]
     WrongCredentials,
+    #[error("Erasing an account needs its current password, as `password` in a JSON body.")]
+    PasswordRequired,
+    #[error("That is not this account's password.")]
+    WrongPassword,
     /// Too many wrong passwords for one username, or from one device changing its password (the number:
     /// seconds until it may be tried again).
     #[error("Too many wrong passwords lately; try again in {} s.", retry_after(.0))]
@@ -141,12 +145,13 @@ impl AppError {
             | NotAMove(_)
             | OwnMessage
             | InvalidReport(_)
-            | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | WeakPassword(_)
+            | PasswordRequired => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
-            NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
+            NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
             | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound => {
                 StatusCode::NOT_FOUND
@@ -179,6 +184,8 @@ impl AppError {
             UsernameTaken => "username_taken",
             AccountExists => "account_exists",
             WrongCredentials => "wrong_credentials",
+            PasswordRequired => "password_required",
+            WrongPassword => "wrong_password",
             TooManyAttempts(_) => "too_many_attempts",
             NoAccount => "no_account",
             MissingToken => "missing_token",
