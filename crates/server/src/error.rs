@@ -47,6 +47,13 @@ pub enum AppError {
     InvalidDisplayName(String),
     #[error("The query string is not valid: {0}")]
     InvalidQuery(String),
+    /// A `Sec-WebSocket-Protocol` header that cannot be read (the text says why).
+    #[error("{0}")]
+    InvalidSubprotocol(String),
+    #[error(
+        "The token in the URL and the token in `Sec-WebSocket-Protocol` differ: send one token, once."
+    )]
+    ConflictingTokens,
     #[error("{0}")]
     InvalidUsername(String),
     #[error("{0}")]
@@ -136,7 +143,9 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         use AppError::*;
         match self {
-            MalformedJson(_) | UnreadableBody => StatusCode::BAD_REQUEST,
+            MalformedJson(_) | UnreadableBody | InvalidSubprotocol(_) | ConflictingTokens => {
+                StatusCode::BAD_REQUEST
+            }
             InvalidBody(_)
             | InvalidSettings { .. }
             | InvalidDisplayName(_)
@@ -180,6 +189,8 @@ impl AppError {
             InvalidDisplayName(_) => "invalid_display_name",
             InvalidUsername(_) => "invalid_username",
             InvalidQuery(_) => "invalid_query",
+            InvalidSubprotocol(_) => "invalid_subprotocol",
+            ConflictingTokens => "conflicting_tokens",
             WeakPassword(_) => "weak_password",
             UsernameTaken => "username_taken",
             AccountExists => "account_exists",
