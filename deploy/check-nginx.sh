@@ -88,13 +88,23 @@ head -c 1100000 /dev/zero | tr '\0' ' ' > "$tmp/big"
 check "1.1 MB body" "$(c -w ' %{http_code} %{content_type}' -X POST -H 'Content-Type: application/json' \
     --data-binary @"$tmp/big" "$base/api/players")" '{"code":"payload_too_large"*} 413 application/json'
 
-# 5. The WebSocket upgrade (HTTP/1.1, as browsers open WebSockets here) reaches the server: 101.
+# 5. The WebSocket upgrade (HTTP/1.1, as browsers open WebSockets here) reaches the server: 101, with
+# the token offered as the web client offers it (Sec-WebSocket-Protocol, passed through by nginx) and
+# the server's answer passed back; then with the deprecated ?token= of older clients.
 c --http1.1 -i -N --max-time 3 -o "$tmp/ws" \
     -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
     -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' \
-    "$base/api/rooms/$room/ws?token=$token"
+    -H "Sec-WebSocket-Protocol: parchis, parchis.token.$token" \
+    "$base/api/rooms/$room/ws"
 check "WebSocket upgrade" "$(head -n 1 "$tmp/ws" | tr -d '\r')" "HTTP/1.1 101*"
+check "WebSocket subprotocol" "$(grep -i '^sec-websocket-protocol:' "$tmp/ws" | tr -d '\r' | tr 'A-Z' 'a-z')" \
+    "sec-websocket-protocol: parchis"
 check "WebSocket snapshot" "$(grep -c '"type":"snapshot"' "$tmp/ws")" "[1-9]*"
+c --http1.1 -i -N --max-time 3 -o "$tmp/ws-query" \
+    -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
+    -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' \
+    "$base/api/rooms/$room/ws?token=$token"
+check "WebSocket upgrade, token in the URL" "$(head -n 1 "$tmp/ws-query" | tr -d '\r')" "HTTP/1.1 101*"
 
 # 6. A game played through the site (both players over wss://).
 python="${PYTHON:-python3}"
@@ -120,10 +130,11 @@ if [ "$rate_limit" = yes ]; then
     check "70 writes with made-up forwarding headers" "$(tail -n 1 "$tmp/limit")" "429"
 fi
 
-# 8. On the nginx machine: no token in its logs (the WebSocket above carried one in its URL).
+# 8. On the nginx machine: no token in its logs (the WebSockets above carried one in a header and in
+# their URL).
 for log in /var/log/nginx/parchis.access.log /var/log/nginx/parchis.error.log; do
     if [ -r "$log" ]; then
-        check "no token in $log" "$(grep -c 'token=' "$log")" "0"
+        check "no token in $log" "$(grep -c -e 'token=' -e "$token" "$log")" "0"
     fi
 done
 

@@ -138,7 +138,9 @@ async def main():
     ws_base = "wss" + base[5:] if base.startswith("https") else "ws" + base[4:]
     seats = []
     for name, player in (("Ana", ana), ("Bea", bea)):
-        ws = await websockets.connect(f"{ws_base}/api/rooms/{rid}/ws?token={player['token']}",
+        # The token as the web client sends it: an offered subprotocol, never in the URL.
+        ws = await websockets.connect(f"{ws_base}/api/rooms/{rid}/ws",
+                                      subprotocols=["parchis", "parchis.token." + player["token"]],
                                       ssl=ctx, open_timeout=10)
         seat = Seat(name, ws)
         await seat.until("snapshot")

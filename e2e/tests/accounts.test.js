@@ -180,12 +180,35 @@ test('downloading your data saves one JSON file of what the server keeps about y
   await p.context.close();
 });
 
+test('deleting an account asks for its password: a wrong one erases nothing, the right one erases it on every device', async () => {
+  const { laptop, phone } = await onTwoDevices('Remei');
+  const who = await identity(laptop.page);
+  await laptop.page.click('#erase-me summary');
+  assert.match(await laptop.page.textContent('#erase-me'), /password/i);
+  await laptop.page.fill('#erase-me-password', 'a good guess');
+  await laptop.page.click('#erase-me-confirm');
+  await laptop.page.waitForFunction(() => /not your password/.test(document.querySelector('#erase-me .error')?.textContent || ''));
+  assert.equal((await identity(laptop.page)).token, who.token, 'still signed in');
+  await shot(laptop.page, 'erase-me-account');
+  await laptop.page.fill('#erase-me-password', 'first horse');
+  await laptop.page.click('#erase-me-confirm');
+  await laptop.page.waitForSelector('#save-name');
+  assert.equal(await identity(laptop.page), null);
+  const phoneToken = (await identity(phone.page)).token;
+  const status = await phone.page.evaluate(async (token) => (await fetch('/api/players/me', { headers: { authorization: `Bearer ${token}` } })).status, phoneToken);
+  assert.equal(status, 401, 'the phone is signed out too');
+  assertNoErrors(laptop.page, [/403/]);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
 test('deleting your data erases the player on every device after a second click', async () => {
   const p = await newPage(browser);
   await register(p.page, srv.url, 'Olga');
   const who = await identity(p.page);
   await p.page.click('#erase-me summary');
   assert.match(await p.page.textContent('#erase-me'), /for good/);
+  assert.equal(await p.page.$('#erase-me-password'), null, 'a guest has no password to give');
   await shot(p.page, 'erase-me');
   await p.page.click('#erase-me-confirm');
   await p.page.waitForSelector('#save-name');

@@ -114,3 +114,37 @@ test('a phone losing its network says so at once, a tap meanwhile says why nothi
   // Reconnecting while offline fails, and the browser logs it.
   assertNoErrors(page, [/WebSocket connection to .* failed/, /ERR_INTERNET_DISCONNECTED/]);
 });
+
+test('the page\'s WebSocket URLs carry no token (it is offered as a subprotocol), and the page plays as its player', { timeout: 120000 }, async () => {
+  const { page } = await newPage(browser);
+  const urls = [];
+  page.on('websocket', (ws) => urls.push(ws.url()));
+  await register(page, srv.url, 'Tere');
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')).token);
+  await createRoom(page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  await page.click('#start-game');
+  await waitBoard(page, 'four');
+  await page.waitForFunction(() => window.__parchis.conn.open);
+  assert.equal(await page.evaluate(() => window.__parchis.conn.ws.protocol), 'parchis', 'the server answered with the protocol, not the token');
+  const play = async () => {
+    let acted = false;
+    for (let i = 0; i < 200 && !acted; i++) {
+      acted = await actOnce(page);
+      if (!acted) await page.waitForTimeout(50);
+    }
+    assert.ok(acted, 'the player plays: the socket is seated');
+  };
+  await play();
+  // A reconnection (its URL carries since and epoch) offers the token the same way.
+  await silenceSocket(page);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await reconnected(page);
+  await play();
+  assert.ok(urls.length >= 2, `sockets opened: ${urls}`);
+  assert.ok(urls.some((u) => /since=/.test(u)), `a reconnection: ${urls}`);
+  for (const u of urls) {
+    assert.doesNotMatch(u, /token=/, u);
+    assert.ok(!u.includes(token), `no token in ${u}`);
+  }
+  assertNoErrors(page);
+});

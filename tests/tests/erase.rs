@@ -39,8 +39,8 @@ async fn erased_everywhere(mut server: TestServer) {
     }
     ana_ws.until_chat(2).await;
 
-    let (status, _) = server.delete_as(&bea.token, "/api/players/me").await;
-    assert_eq!(status, 204);
+    let (status, body) = server.erase_me(&bea.token, Some("correct horse")).await;
+    assert_eq!(status, 204, "{body}");
 
     // No token of Bea's works, her account is gone and its username free again.
     let (status, body) = server.get_as(&bea.token, "/api/players/me").await;
@@ -127,4 +127,95 @@ async fn erasing_needs_the_players_own_token() {
     let (status, _) = server.delete_as(&"f".repeat(64), "/api/players/me").await;
     assert_eq!(status, 401);
     server.finish().await;
+}
+
+/// Someone at an unlocked, signed-in device (or with a leaked token) must not be able to destroy an
+/// account, its ratings and history: erasing a player with an account needs its current password.
+#[tokio::test]
+async fn erasing_an_account_needs_its_password() {
+    let server = TestServer::sqlite().await;
+    let ana = server.member("Ana").await;
+
+    let (status, body) = server.erase_me(&ana.token, None).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (422, Some("password_required")),
+        "{body}"
+    );
+    let (status, body) = server.erase_me(&ana.token, Some("")).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (422, Some("password_required")),
+        "{body}"
+    );
+    let (status, body) = server.erase_me(&ana.token, Some("a good guess")).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (403, Some("wrong_password")),
+        "{body}"
+    );
+    // Nothing was erased: the token works and the account signs in.
+    let (status, me) = server.get_as(&ana.token, "/api/players/me").await;
+    assert_eq!(
+        (status.as_u16(), me["username"].as_str()),
+        (200, Some("ana"))
+    );
+    let (status, _) = sign_in(&server, "ana", "correct horse").await;
+    assert_eq!(status, 201);
+
+    let (status, body) = server.erase_me(&ana.token, Some("correct horse")).await;
+    assert_eq!(status, 204, "{body}");
+    let (status, _) = server.get_as(&ana.token, "/api/players/me").await;
+    assert_eq!(status, 401);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_guest_erases_themselves_with_the_token_alone() {
+    let server = TestServer::sqlite().await;
+    let guest = server.player("Gus").await;
+    let (status, body) = server.erase_me(&guest.token, None).await;
+    assert_eq!(status, 204, "{body}");
+    let (status, _) = server.get_as(&guest.token, "/api/players/me").await;
+    assert_eq!(status, 401);
+    server.finish().await;
+}
+
+/// A token buys no unlimited guesses at the password through erasing: five wrong ones lock this
+/// device's attempts, and count against signing in as the username, as for changing the password.
+#[tokio::test]
+async fn wrong_passwords_when_erasing_are_limited_like_password_changes() {
+    let server = TestServer::sqlite().await;
+    let ana = server.member("Ana").await;
+    for i in 0..5 {
+        let (status, body) = server
+            .erase_me(&ana.token, Some(&format!("guess number {i}")))
+            .await;
+        assert_eq!(status, 403, "{body}");
+    }
+    let (status, body) = server.erase_me(&ana.token, Some("correct horse")).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (429, Some("too_many_attempts")),
+        "{body}"
+    );
+    assert_eq!(sign_in(&server, "ana", "correct horse").await.0, 429);
+    assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 200);
+    server.finish().await;
+}
+
+async fn sign_in(
+    server: &TestServer,
+    username: &str,
+    password: &str,
+) -> (reqwest::StatusCode, serde_json::Value) {
+    status_and_json(
+        server
+            .post("/api/sessions")
+            .json(&json!({ "username": username, "password": password }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
 }

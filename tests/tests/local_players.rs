@@ -360,7 +360,7 @@ async fn the_names_given_at_a_device_are_in_its_players_export_and_go_when_they_
         data["local_players"],
         json!([{ "room_id": room, "seat": 2, "display_name": "Abuela Carmen" }])
     );
-    let (status, _) = server.delete_as(&ana.token, "/api/players/me").await;
+    let (status, _) = server.erase_me(&ana.token, Some("correct horse")).await;
     assert_eq!(status, 204);
     let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
     let stand_in = seat(&shown, 1)["display_name"].clone();

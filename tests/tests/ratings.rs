@@ -369,7 +369,7 @@ async fn five_games(server: TestServer) {
     assert_eq!(other["players"], json!([]));
 
     // Erased, Bea is no longer ranked; Ana stays.
-    let (status, body) = server.delete_as(&bea.token, "/api/players/me").await;
+    let (status, body) = server.erase_me(&bea.token, Some("correct horse")).await;
     assert!(status.is_success(), "{body}");
     let board = server.get_ok("/api/leaderboard?by=rating").await;
     let names: Vec<&str> = board["players"]

@@ -160,7 +160,7 @@ async fn figures_added_up(server: TestServer) {
     assert_eq!(line, shared["result"]["seats"][0]);
 
     // Bea erases her data: the games stay whole, and Ana's record with them.
-    let (status, _) = server.delete_as(&bea.token, "/api/players/me").await;
+    let (status, _) = server.erase_me(&bea.token, Some("correct horse")).await;
     assert_eq!(status, 204);
     assert_eq!(figures_by_rules(&stats(&server, &ana).await), ana_figures);
     server.finish().await;

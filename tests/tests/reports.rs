@@ -141,7 +141,10 @@ async fn the_host_dismisses_the_reports_of_an_acceptable_message() {
         json!(["rude"])
     );
     // A reporter who erases their data takes their reports with them.
-    assert_eq!(server.delete_as(&ana.token, "/api/players/me").await.0, 204);
+    assert_eq!(
+        server.erase_me(&ana.token, Some("correct horse")).await.0,
+        204
+    );
     assert_eq!(reports_as(&server, ADMIN).await.1["messages"], json!([]));
     bea_ws.close().await;
     server.finish().await;

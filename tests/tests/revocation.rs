@@ -80,7 +80,7 @@ async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() 
     let server = TestServer::sqlite().await;
     let (ana, _, room, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
     let mut spectator = WsClient::connect(&server, &room, None).await;
-    let (status, _) = server.delete_as(&ana.token, "/api/players/me").await;
+    let (status, _) = server.erase_me(&ana.token, Some("correct horse")).await;
     assert_eq!(status, 204);
     assert_revoked(&mut laptop_ws).await;
     assert_revoked(&mut phone_ws).await;

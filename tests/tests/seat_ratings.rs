@@ -211,7 +211,7 @@ async fn seats_show_ratings(server: TestServer) {
         ]
     );
     // Ana watches while Bea erases herself: her seat shows the stand-in name and no rating.
-    let (status, body) = server.delete_as(&bea.token, "/api/players/me").await;
+    let (status, body) = server.erase_me(&bea.token, Some("correct horse")).await;
     assert_eq!(status, 204, "{body}");
     ana_ws
         .until_state(|s| s["seats"][2]["display_name"] != "Beatriz")
@@ -347,7 +347,7 @@ async fn rating_history(server: TestServer) {
     assert!(body["message"].is_string(), "{body}");
 
     // Erased: the account is gone, and so is its history.
-    let (status, _) = server.delete_as(&bea.token, "/api/players/me").await;
+    let (status, _) = server.erase_me(&bea.token, Some("correct horse")).await;
     assert_eq!(status, 204);
     let (status, body) = status_and_json(
         server

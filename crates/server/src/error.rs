@@ -47,6 +47,13 @@ pub enum AppError {
     InvalidDisplayName(String),
     #[error("The query string is not valid: {0}")]
     InvalidQuery(String),
+    /// A `Sec-WebSocket-Protocol` header that cannot be read (the text says why).
+    #[error("{0}")]
+    InvalidSubprotocol(String),
+    #[error(
+        "The token in the URL and the token in `Sec-WebSocket-Protocol` differ: send one token, once."
+    )]
+    ConflictingTokens,
     #[error("{0}")]
     InvalidUsername(String),
     #[error("{0}")]
@@ -57,6 +64,10 @@ pub enum AppError {
     AccountExists,
     #[error("Unknown username or wrong password.")]
     WrongCredentials,
+    #[error("Erasing an account needs its current password, as `password` in a JSON body.")]
+    PasswordRequired,
+    #[error("That is not this account's password.")]
+    WrongPassword,
     /// Too many wrong passwords for one username, or from one device changing its password (the number:
     /// seconds until it may be tried again).
     #[error("Too many wrong passwords lately; try again in {} s.", retry_after(.0))]
@@ -132,7 +143,9 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         use AppError::*;
         match self {
-            MalformedJson(_) | UnreadableBody => StatusCode::BAD_REQUEST,
+            MalformedJson(_) | UnreadableBody | InvalidSubprotocol(_) | ConflictingTokens => {
+                StatusCode::BAD_REQUEST
+            }
             InvalidBody(_)
             | InvalidSettings { .. }
             | InvalidDisplayName(_)
@@ -141,12 +154,13 @@ impl AppError {
             | NotAMove(_)
             | OwnMessage
             | InvalidReport(_)
-            | WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | WeakPassword(_)
+            | PasswordRequired => StatusCode::UNPROCESSABLE_ENTITY,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
-            NotRoomOwner | WrongJoinCode | NotAdmin => StatusCode::FORBIDDEN,
+            NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
             | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound => {
                 StatusCode::NOT_FOUND
@@ -175,10 +189,14 @@ impl AppError {
             InvalidDisplayName(_) => "invalid_display_name",
             InvalidUsername(_) => "invalid_username",
             InvalidQuery(_) => "invalid_query",
+            InvalidSubprotocol(_) => "invalid_subprotocol",
+            ConflictingTokens => "conflicting_tokens",
             WeakPassword(_) => "weak_password",
             UsernameTaken => "username_taken",
             AccountExists => "account_exists",
             WrongCredentials => "wrong_credentials",
+            PasswordRequired => "password_required",
+            WrongPassword => "wrong_password",
             TooManyAttempts(_) => "too_many_attempts",
             NoAccount => "no_account",
             MissingToken => "missing_token",

@@ -3,7 +3,7 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::header::AUTHORIZATION;
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
@@ -45,6 +45,41 @@ where
                 }
                 _ => AppError::UnreadableBody,
             }),
+        }
+    }
+}
+
+/// An optional JSON body: `None` for a request without a body (and without a `Content-Type`), else
+/// [`ApiJson`] with its rejections (a body that is not JSON is refused, never taken for none).
+#[derive(Debug, Clone, Default)]
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if req.headers().contains_key(CONTENT_TYPE) {
+            return ApiJson::<T>::from_request(req, state)
+                .await
+                .map(|ApiJson(value)| OptionalJson(Some(value)));
+        }
+        let body = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    AppError::PayloadTooLarge
+                } else {
+                    AppError::UnreadableBody
+                }
+            })?;
+        if body.is_empty() {
+            Ok(OptionalJson(None))
+        } else {
+            Err(AppError::UnsupportedMediaType)
         }
     }
 }

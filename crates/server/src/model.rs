@@ -240,6 +240,14 @@ pub struct ChangePasswordRequest {
     pub new_password: String,
 }
 
+/// Body of `DELETE /api/players/me`, needed for a player with an account (a guest may send none).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct EraseRequest {
+    /// The account's current password (ignored for a guest, who has none).
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
 /// Response of `POST /api/sessions`: the player signed in as, and a new token for this device (the
 /// only time it is shown).
 #[derive(Debug, Serialize, ToSchema)]

@@ -5,13 +5,13 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::ErrorBody;
 use crate::model::{
-    ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, DataExport, ExportedAccount,
-    ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, GameRecord,
-    GameReplay, Health, HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader, Leaderboard,
-    LogEntry, ModeInfo, MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated, PlayerStats,
-    PlayerView, Rating, RatingHistory, RatingPoint, RecentGame, RenamePlayerRequest, ReplayPiece,
-    ReplayStep, ReportList, ReportRequest, ReportView, ReportedMessage, RoomList, RoomStatus,
-    RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
+    ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, DataExport, EraseRequest,
+    ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom,
+    GameRecord, GameReplay, Health, HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader,
+    Leaderboard, LogEntry, ModeInfo, MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated,
+    PlayerStats, PlayerView, Rating, RatingHistory, RatingPoint, RecentGame, RenamePlayerRequest,
+    ReplayPiece, ReplayStep, ReportList, ReportRequest, ReportView, ReportedMessage, RoomList,
+    RoomStatus, RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -63,7 +63,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
-        ChangePasswordRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
+        ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,

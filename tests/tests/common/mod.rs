@@ -275,6 +275,19 @@ impl TestServer {
         status_and_json(resp).await
     }
 
+    /// `DELETE /api/players/me` with `token` and, when given, the JSON body `{"password": password}`
+    /// (an account's own password is needed to erase it; a guest's token is enough). Status and body.
+    pub async fn erase_me(&self, token: &str, password: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self
+            .client
+            .delete(self.url("/api/players/me"))
+            .bearer_auth(token);
+        if let Some(password) = password {
+            request = request.json(&json!({ "password": password }));
+        }
+        status_and_json(request.send().await.expect("request")).await
+    }
+
     /// PATCHes `body` to `path` with `token` and returns status and JSON body.
     pub async fn patch_as(&self, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
         let resp = self

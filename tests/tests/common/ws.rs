@@ -41,7 +41,11 @@ pub struct WsClient {
 
 /// The WebSocket URL of a room.
 pub fn ws_url(server: &TestServer, room: &str, query: &str) -> String {
-    format!("ws://{}/api/rooms/{room}/ws?{query}", server.addr)
+    if query.is_empty() {
+        format!("ws://{}/api/rooms/{room}/ws", server.addr)
+    } else {
+        format!("ws://{}/api/rooms/{room}/ws?{query}", server.addr)
+    }
 }
 
 impl WsClient {
@@ -70,6 +74,53 @@ impl WsClient {
         };
         client.until(|m| m["type"] == "hello").await;
         client
+    }
+
+    /// Connects to `url` offering `protocols` as the `Sec-WebSocket-Protocol` header (as a browser's
+    /// `new WebSocket(url, [...])` does) and reads up to `hello`: the client and the subprotocol the
+    /// server answered with; or, when the server refuses the upgrade, its status and JSON body.
+    pub async fn connect_offering(
+        url: &str,
+        protocols: &[u8],
+    ) -> Result<(WsClient, Option<String>), (u16, Value)> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::HeaderValue;
+        let mut request = url.into_client_request().expect("a WebSocket URL");
+        request.headers_mut().insert(
+            "sec-websocket-protocol",
+            HeaderValue::from_bytes(protocols).expect("a header value"),
+        );
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, response)) => {
+                let protocol = response
+                    .headers()
+                    .get("sec-websocket-protocol")
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+                let mut client = WsClient {
+                    stream,
+                    first_snapshot: Value::Null,
+                    state: Value::Null,
+                    version: 0,
+                    epoch: String::new(),
+                    versions: Vec::new(),
+                    private: Vec::new(),
+                    seat: None,
+                    chat: Vec::new(),
+                    next_id: 1,
+                };
+                client.until(|m| m["type"] == "hello").await;
+                Ok((client, protocol))
+            }
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                let body = response
+                    .body()
+                    .as_deref()
+                    .and_then(|b| serde_json::from_slice(b).ok())
+                    .unwrap_or(Value::Null);
+                Err((response.status().as_u16(), body))
+            }
+            Err(other) => panic!("connect {url}: {other}"),
+        }
     }
 
     /// Connects to `url` over a socket with a tiny receive buffer (a client on a bad link, or one that

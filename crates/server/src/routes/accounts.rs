@@ -101,23 +101,9 @@ pub async fn change_password(
         .account_of_player(&player.id)
         .await?
         .ok_or(AppError::NoAccount)?;
-    // A stolen token must not buy unlimited guesses at the current password: five wrong ones within the
-    // window lock this device's changes (its own key: a stranger who locked signing in as this username
-    // must not also stop its owner changing the password), and each one counts as a wrong password for
-    // signing in as the username too.
-    let key = account.username.to_ascii_lowercase();
-    let device = format!("device:{}", player.token_hash);
-    let now = Instant::now();
-    state
-        .sign_in_guard
-        .attempt(&device, now)
-        .map_err(AppError::TooManyAttempts)?;
-    state.sign_in_guard.count(&key, now);
-    if !password::verify(req.password, Some(account.password_hash)).await? {
+    if !current_password_is(&state, &player, account, req.password).await? {
         return Err(AppError::WrongCredentials);
     }
-    state.sign_in_guard.succeeded(&device);
-    state.sign_in_guard.succeeded(&key);
     let hash = password::hash(req.new_password).await?;
     let unusable = auth::hash_token(&auth::new_token());
     state
@@ -131,6 +117,33 @@ pub async fn change_password(
     })
     .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Whether `given` is the current password of `account`, `player`'s, asked with a token (to change the
+/// password, or to erase the account). A stolen token must not buy unlimited guesses at it: five wrong
+/// ones within the window lock this device's attempts (its own key: a stranger who locked signing in as
+/// this username must not also stop its owner changing the password), `too_many_attempts`, and each one
+/// counts as a wrong password for signing in as the username too.
+pub(crate) async fn current_password_is(
+    state: &AppState,
+    player: &AuthPlayer,
+    account: AccountRow,
+    given: String,
+) -> Result<bool, AppError> {
+    let key = account.username.to_ascii_lowercase();
+    let device = format!("device:{}", player.token_hash);
+    let now = Instant::now();
+    state
+        .sign_in_guard
+        .attempt(&device, now)
+        .map_err(AppError::TooManyAttempts)?;
+    state.sign_in_guard.count(&key, now);
+    if !password::verify(given, Some(account.password_hash)).await? {
+        return Ok(false);
+    }
+    state.sign_in_guard.succeeded(&device);
+    state.sign_in_guard.succeeded(&key);
+    Ok(true)
 }
 
 /// Signs in: the account's player, with a new token for this device. Refusals do not say whether the

@@ -10,10 +10,10 @@ use crate::AppState;
 use crate::auth;
 use crate::db::{PlayerRow, now_ms};
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, AuthPlayer};
+use crate::extract::{ApiJson, AuthPlayer, OptionalJson};
 use crate::model::{
-    CreatePlayerRequest, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView, RenamePlayerRequest,
-    RoomStatus,
+    CreatePlayerRequest, EraseRequest, MyGame, MyRoom, MyRooms, PlayerCreated, PlayerView,
+    RenamePlayerRequest, RoomStatus,
 };
 use crate::rooms::RoomCommand;
 use crate::rooms::chat;
@@ -136,16 +136,35 @@ pub const ERASED_NAME: &str = "Deleted player";
 
 /// Erases you for good: your name (in your seats and chat messages, whose text goes), your account
 /// (its username is free again) and every token, on every device. The games you played stay whole,
-/// played by "Deleted player".
+/// played by "Deleted player". A player with an account must give its current password (a token alone,
+/// left on an unlocked device or leaked, must not destroy an account); a guest has none, and needs no
+/// body.
 #[utoipa::path(delete, path = "/api/players/me", tag = "players",
     security(("bearer" = [])),
+    request_body(content = Option<EraseRequest>,
+        description = "`{\"password\": \"...\"}`: the account's current password. Needed for a player with an account; a guest may send no body at all."),
     responses(
         (status = 204, description = "Erased: no token of this player works any more"),
-        (status = 401, description = "Missing or invalid token", body = ErrorBody)))]
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 403, description = "Not the account's password (`wrong_password`); nothing was erased", body = ErrorBody),
+        (status = 415, description = "A body that is not `application/json`", body = ErrorBody),
+        (status = 422, description = "A player with an account sent no password (`password_required`)", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords from this device lately (`too_many_attempts`, with `Retry-After`), counted with those of password changes; each also counts against signing in as the username", body = ErrorBody)))]
 pub async fn erase_me(
     State(state): State<AppState>,
     player: AuthPlayer,
+    OptionalJson(req): OptionalJson<EraseRequest>,
 ) -> Result<StatusCode, AppError> {
+    if let Some(account) = state.db.account_of_player(&player.id).await? {
+        let given = req
+            .and_then(|r| r.password)
+            .filter(|p| !p.is_empty())
+            .ok_or(AppError::PasswordRequired)?;
+        if !crate::routes::accounts::current_password_is(&state, &player, account, given).await? {
+            return Err(AppError::WrongPassword);
+        }
+    }
     erase(&state, &player.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -83,7 +83,6 @@ export async function signOut() {
   forget();
 }
 
-/** Erases this player for good (name, account, chat messages, every device) and forgets it here. */
 /** Everything the server keeps about this player, as a JSON file the browser saves. */
 export async function downloadMyData() {
   const data = await call('GET', '/api/players/me/export');
@@ -97,8 +96,10 @@ export async function downloadMyData() {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export async function eraseMe() {
-  await call('DELETE', '/api/players/me');
+/** Erases this player for good (name, account, chat messages, every device) and forgets it here.
+ * `password`: an account's current password (a guest has none, and sends no body). */
+export async function eraseMe(password) {
+  await call('DELETE', '/api/players/me', password === undefined ? undefined : { password });
   forget();
 }
 

@@ -97,7 +97,7 @@ function nameCard(onChange) {
       edit, err,
       who.username ? signedInPart(who, onChange) : accountPart(onChange),
       exportPart(),
-      erasePart(onChange),
+      erasePart(who, onChange),
     );
   } else {
     const input = h('input', { id: 'name', required: true, maxlength: 32, autocomplete: 'nickname', placeholder: 'Ana' });
@@ -131,16 +131,29 @@ function exportPart() {
     err);
 }
 
-/** Deleting your data, behind a second, explicit click. */
-function erasePart(onChange) {
+/** Deleting your data, behind a second, explicit click; an account's password too (a guest has none),
+ * so that a moment at an unlocked device cannot destroy an account. */
+function erasePart(who, onChange) {
   const err = h('p.error', { role: 'alert' });
+  const password = who.username
+    ? h('input', { id: 'erase-me-password', type: 'password', required: true, autocomplete: 'current-password', maxlength: 128 })
+    : null;
   return h('details.account', { id: 'erase-me' },
     h('summary', t('erase_me')),
     h('p.muted', t('erase_me_hint')),
-    h('div.row', h('button.danger', {
-      type: 'button', id: 'erase-me-confirm',
-      onclick: async () => { try { await eraseMe(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
-    }, t('erase_me_confirm'))),
+    h('form.stack', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try { await eraseMe(password ? password.value : undefined); onChange(); } catch (x) {
+          if (password) password.value = '';
+          err.textContent = t('error', { msg: x.message });
+        }
+      },
+    },
+    password ? h('label', { for: password.id }, t('erase_me_password')) : null,
+    password,
+    h('div.row', h('button.danger', { type: 'submit', id: 'erase-me-confirm' }, t('erase_me_confirm')))),
     err);
 }
 

@@ -48,20 +48,28 @@ export class RoomConnection {
     this.connect();
   }
 
+  /** The socket's URL: no token in it (URLs end up in proxies' logs); see protocols(). */
   url() {
     const q = new URLSearchParams();
-    if (this.token) q.set('token', this.token);
     if (this.version !== null && this.epoch) { q.set('since', String(this.version)); q.set('epoch', this.epoch); }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const qs = q.toString();
     return `${proto}//${location.host}/api/rooms/${encodeURIComponent(this.roomRef)}/ws${qs ? '?' + qs : ''}`;
   }
 
+  /**
+   * The subprotocols offered (PROTOCOL.md §1): `parchis`, which the server answers with, and the token as
+   * `parchis.token.<token>` (a browser cannot set an Authorization header on a WebSocket).
+   */
+  protocols() {
+    return this.token ? ['parchis', `parchis.token.${this.token}`] : ['parchis'];
+  }
+
   connect() {
     if (this.closed) return;
     this.h.onStatus?.(this.attempt ? 'reconnecting' : 'connecting');
     let ws;
-    try { ws = new WebSocket(this.url()); } catch { this.schedule(); return; }
+    try { ws = new WebSocket(this.url(), this.protocols()); } catch { this.schedule(); return; }
     this.ws = ws;
     ws.onopen = () => { this.everOpened = true; };
     ws.onmessage = (ev) => {
