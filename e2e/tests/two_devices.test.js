@@ -25,17 +25,28 @@ const waitMine = (page, seat) => page.waitForFunction((s) => {
 }, seat, { timeout: 20000 });
 /**
  * A phone's network: what the server sends on the page's room sockets arrives `ms` late (the answers to
- * HTTP requests do not wait for it). Returns the list of the sockets the page opens.
+ * HTTP requests do not wait for it); given `net`, what the page sends arrives `net.up` ms late (changeable
+ * meanwhile). Returns the list of the sockets the page opens.
  */
-async function slowSockets(page, ms = 300) {
+async function slowSockets(page, ms = 300, net = null) {
   const opened = [];
   await page.routeWebSocket(/\/api\/rooms\/.*\/ws/, (ws) => {
     opened.push(ws.url());
     const server = ws.connectToServer();
     server.onMessage((m) => setTimeout(() => ws.send(m), ms));
+    if (net) ws.onMessage((m) => setTimeout(() => server.send(m), net.up));
   });
   return opened;
 }
+/** Keeps every text the page shows in its error line (#room-error), as it appears, in window.__shownErrors. */
+const recordErrors = (page) => page.addInitScript(() => {
+  window.__shownErrors = [];
+  new MutationObserver(() => {
+    const text = document.querySelector('#room-error')?.textContent.trim();
+    if (text && window.__shownErrors.at(-1) !== text) window.__shownErrors.push(text);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+});
+const shownErrors = (page) => page.evaluate(() => window.__shownErrors);
 const turn = (page) => page.evaluate(() => window.__parchis.state.game.view.turn);
 
 test('both devices of one player follow their seat and keep nothing armed for the old one', { timeout: 180000 }, async () => {
@@ -152,4 +163,72 @@ test('a visitor who gives a name to take a seat opens one socket of theirs, not 
   assert.match(sockets[1], /token=/);
   assertNoErrors(v.page);
   await v.context.close();
+});
+
+test('two devices with auto-roll on: the roll both send for one turn shows no error on either', { timeout: 180000 }, async () => {
+  const a = await newPage(browser);
+  await recordErrors(a.page);
+  await register(a.page, srv.url, 'Eva');
+  await a.page.evaluate(() => localStorage.setItem('parchis.autoRoll', '1'));
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 2, bots: ['greedy'], timer: '' });
+  const eva = await a.page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+
+  // Her phone: the same player, auto-roll on as well, on a slow network both ways.
+  const b = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await recordErrors(b.page);
+  const net = { up: 300 };
+  await slowSockets(b.page, 300, net);
+  await b.page.goto(`${srv.url}/`);
+  await b.page.evaluate((p) => { localStorage.setItem('parchis.player', JSON.stringify(p)); localStorage.setItem('parchis.autoRoll', '1'); }, eva);
+  await b.page.goto(`${srv.url}/room/${roomId}`);
+  await waitMine(b.page, 0);
+  await a.page.click('#start-game');
+  await waitBoard(a.page);
+  await waitBoard(b.page);
+  for (const p of [a.page, b.page]) assert.equal(await p.isChecked('#auto-roll'), true);
+  const room = await rest(srv.api).room(roomId);
+  const seat = room.seats.findIndex((s) => s.player_id === eva.id);
+
+  // Both devices roll by themselves on each of her turns; she plays her moves on the laptop, by hand.
+  let turns = 0;
+  let was = null;
+  const end = Date.now() + 100000;
+  while (turns < 6) {
+    assert.ok(Date.now() < end, `six of her turns in time (had ${turns})`);
+    const now = await turn(a.page);
+    if (now.phase === 'over') break;
+    if (now.seat === seat && was !== seat) turns++;
+    was = now.seat;
+    const move = await a.page.$('#moves button');
+    if (move) await move.click({ timeout: 2000 }).catch(() => {});
+    await a.page.waitForTimeout(150);
+    // What the slower device refused of its own automatic roll it keeps to itself.
+    assert.deepEqual(await shownErrors(b.page), [], 'no error on the phone');
+    assert.deepEqual(await shownErrors(a.page), [], 'no error on the laptop');
+  }
+  // The last duplicate refused, too.
+  await b.page.waitForTimeout(1500);
+  assert.deepEqual(await shownErrors(b.page), [], 'no error on the phone');
+  assert.deepEqual(await shownErrors(a.page), [], 'no error on the laptop');
+
+  // By hand it is another matter: with auto-roll off on the phone, she taps its roll, too late (the laptop
+  // rolled first: her tap is held long enough for that), and the phone says why her tap did nothing.
+  await b.page.uncheck('#auto-roll');
+  net.up = 2500;
+  while ((await turn(b.page)).seat === seat) {
+    assert.ok(Date.now() < end + 20000, 'her turn ends');
+    const move = await a.page.$('#moves button');
+    if (move) await move.click({ timeout: 2000 }).catch(() => {});
+    await a.page.waitForTimeout(150);
+  }
+  await b.page.click('#roll:not([disabled])', { timeout: 20000 });
+  await b.page.waitForFunction(() => window.__shownErrors.length > 0, null, { timeout: 10000 })
+    .catch(async () => assert.fail(`no error shown for the late tap: ${JSON.stringify(await turn(b.page))}`));
+  assert.match((await shownErrors(b.page))[0], /changed/, 'the refusal of her tap is shown');
+  assert.deepEqual(await shownErrors(a.page), [], 'no error on the laptop');
+  await shot(b.page, 'two-devices-tap-too-late');
+  assertNoErrors(a.page);
+  assertNoErrors(b.page);
+  await a.context.close();
+  await b.context.close();
 });

@@ -135,6 +135,71 @@ async fn out_of_turn_spectator_and_illegal_commands_change_nothing() {
     server.finish().await;
 }
 
+/// One player on two devices (two connections, one token) whose automatic roll or move goes out on both
+/// for the same decision: the one that comes second carries the version it was decided at, and is refused
+/// `stale_version` without changing anything, whatever the game's turn and phase are now.
+#[tokio::test]
+async fn a_roll_or_move_decided_at_an_old_version_is_refused_stale_and_changes_nothing() {
+    let server = TestServer::sqlite().await;
+    let (room, owner_token, guest_token) = start_room_with_guest(&server).await;
+    let mut a = WsClient::connect(&server, &room, Some(&owner_token)).await;
+    let mut a2 = WsClient::connect(&server, &room, Some(&owner_token)).await;
+    let _b = WsClient::connect(&server, &room, Some(&guest_token)).await;
+    a.until_state(|s| s["seats"][1]["status"] == "connected")
+        .await;
+    a2.until_state(|s| s["seats"][1]["status"] == "connected")
+        .await;
+    assert_eq!(a.version, a2.version);
+    assert_eq!(a.game()["view"]["turn"]["seat"], 0);
+    assert_eq!(a.game()["view"]["turn"]["phase"], "roll");
+    let decided = a.version;
+
+    // A version the room has not reached is refused too.
+    let reply = a2
+        .request(json!({ "type": "roll", "version": decided + 1000 }))
+        .await;
+    refused(&mut a2, reply, "stale_version").await;
+
+    // The first device's roll, at the version it saw: accepted.
+    let reply = a
+        .request(json!({ "type": "roll", "version": decided }))
+        .await;
+    assert_eq!(reply["type"], "ack", "{reply}");
+    let rolled = a.game()["view"]["turn"].clone();
+    assert!(a.version > decided);
+
+    // The second device's roll for the same decision: stale, and the die and the version stay.
+    let reply = a2
+        .request(json!({ "type": "roll", "version": decided }))
+        .await;
+    assert_eq!(a2.version, a.version);
+    refused(&mut a2, reply, "stale_version").await;
+    assert_eq!(
+        a2.game()["view"]["turn"],
+        rolled,
+        "the die is the one rolled"
+    );
+    let fresh = a.resync().await;
+    assert_eq!(fresh["game"]["view"]["turn"], rolled);
+    assert_eq!(a.version, a2.version, "no version was spent");
+
+    // Seat 0's move, sent by both: the second is stale, even once the turn has gone to another seat.
+    if rolled["seat"] == 0 && rolled["phase"] != "roll" {
+        let text = a.game()["view"]["legal_moves"][0]["text"].clone();
+        let decided = a.version;
+        let reply = a
+            .request(json!({ "type": "move", "move": text, "version": decided }))
+            .await;
+        assert_eq!(reply["type"], "ack", "{reply}");
+        let reply = a2
+            .request(json!({ "type": "move", "move": text, "version": decided }))
+            .await;
+        assert_eq!(a2.version, a.version);
+        refused(&mut a2, reply, "stale_version").await;
+    }
+    server.finish().await;
+}
+
 #[tokio::test]
 async fn an_oversized_frame_closes_the_connection() {
     let server = TestServer::sqlite().await;

@@ -18,8 +18,11 @@ pub struct ClientMessage {
 /// The commands of PROTOCOL.md §3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientCommand {
-    /// Roll the die.
-    Roll,
+    /// Roll the die, decided at a room version if the client says (stale check; `None`: no check).
+    Roll {
+        /// Room version the client decided to roll at, if it gave one.
+        version: Option<u64>,
+    },
     /// Play a move given by its text, chosen at a room version.
     Move {
         /// The move's text form, e.g. `y1:5-12`.
@@ -106,7 +109,15 @@ pub fn parse(text: &str) -> Result<ClientMessage, (Value, CommandError)> {
         return fail("`type` (a string) is missing");
     };
     let command = match kind {
-        "roll" => ClientCommand::Roll,
+        "roll" => match map.get("version") {
+            None | Some(Value::Null) => ClientCommand::Roll { version: None },
+            Some(v) => match v.as_u64() {
+                Some(version) => ClientCommand::Roll {
+                    version: Some(version),
+                },
+                None => return fail("`version` must be the room version the roll was decided at"),
+            },
+        },
         "resync" => ClientCommand::Resync,
         "leave" => ClientCommand::Leave,
         "move" => {
@@ -195,6 +206,21 @@ mod tests {
                 version: 7
             }
         );
+        let m = parse(r#"{"type":"roll","id":"r","version":9}"#).unwrap();
+        assert_eq!(m.command, ClientCommand::Roll { version: Some(9) });
+        for old in [r#"{"type":"roll"}"#, r#"{"type":"roll","version":null}"#] {
+            assert_eq!(
+                parse(old).unwrap().command,
+                ClientCommand::Roll { version: None },
+                "{old}"
+            );
+        }
+        for bad in [
+            r#"{"type":"roll","version":"9"}"#,
+            r#"{"type":"roll","version":-1}"#,
+        ] {
+            assert_eq!(parse(bad).unwrap_err().1.code, "malformed", "{bad}");
+        }
         assert_eq!(parse("{").unwrap_err().1.code, "malformed");
         assert_eq!(parse("[1]").unwrap_err().1.code, "malformed");
         assert_eq!(

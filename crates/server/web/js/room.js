@@ -531,7 +531,7 @@ export function mountRoom(main, ref) {
     const die = turn.phase === 'move' ? turn.die : st.game.last_roll && st.game.last_roll.die;
     const face = dieFace(die, ctx.rolling ? 'rolling' : '');
     ctx.rolling = false;
-    const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: roll }, t('roll'));
+    const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: () => roll() }, t('roll'));
     const auto = h('input', { type: 'checkbox', id: 'auto-roll', checked: ctx.autoRoll });
     auto.onchange = () => { ctx.autoRoll = auto.checked; localStorage.setItem('parchis.autoRoll', auto.checked ? '1' : '0'); maybeAuto(); };
     const sound = h('input', { type: 'checkbox', id: 'sound', checked: ctx.attention.sound });
@@ -624,7 +624,7 @@ export function mountRoom(main, ref) {
     if (v.turn.phase === 'roll' && ctx.autoRoll) {
       ctx.autoSentFor = key;
       clearTimeout(ctx.autoTimer);
-      ctx.autoTimer = setTimeout(() => { if (isMyTurn() && ctx.state.game.view.turn.phase === 'roll' && `${ctx.version}` === key) roll(); }, 450);
+      ctx.autoTimer = setTimeout(() => { if (isMyTurn() && ctx.state.game.view.turn.phase === 'roll' && `${ctx.version}` === key) roll(true); }, 450);
     } else if ((v.turn.phase === 'move' || v.turn.phase === 'count') && ctx.preselected) {
       const mv = v.legal_moves.filter((m) => m.piece === ctx.preselected);
       if (mv.length === 1) {
@@ -633,19 +633,28 @@ export function mountRoom(main, ref) {
         ctx.preselected = null;
         clearTimeout(ctx.autoTimer);
         // Only for the seat and the state it was chosen in (the seat may go meanwhile: followSeats).
-        ctx.autoTimer = setTimeout(() => { if (isMyTurn() && `${ctx.version}` === key) playMove(text); }, 300);
+        ctx.autoTimer = setTimeout(() => { if (isMyTurn() && `${ctx.version}` === key) playMove(text, true); }, 300);
       }
     }
   }
 
-  /** A command's failure in words: the server's refusal, or that the connection is down (a tap is not lost silently). */
-  function commandFailed(x) {
+  /**
+   * A command's failure in words: the server's refusal, or that the connection is down (a tap is not lost
+   * silently). An automatic roll or move (auto-roll, a piece picked ahead) is the device's doing, not the
+   * player's: refused as `stale_version`, the game moved on before it arrived (the same player's other
+   * device sent the same action first, or it was played meanwhile), and there is nothing to tell. Lost with
+   * the connection, it is armed again for when the state comes back.
+   */
+  function commandFailed(x, auto = false) {
+    if (auto && x.code === 'stale_version') return;
+    if (auto && !x.code) { ctx.autoSentFor = null; return; }
     if (x.code) showError(x.message || x.code);
     else if (!ctx.conn || !ctx.conn.open) showError(t('reconnecting'));
   }
-  async function roll() {
+  /** Rolls, at the version the roll was decided in: a second roll sent for the same decision is refused stale. */
+  async function roll(auto = false) {
     showError('');
-    try { await ctx.conn.send({ type: 'roll' }); } catch (x) { commandFailed(x); }
+    try { await ctx.conn.send({ type: 'roll', version: ctx.version }); } catch (x) { commandFailed(x, auto); }
   }
   /** Leaves the running game: a bot plays the seat on, and the game counts as a loss (the server's rule). */
   async function leaveGame(e) {
@@ -661,9 +670,9 @@ export function mountRoom(main, ref) {
     }
   }
 
-  async function playMove(text) {
+  async function playMove(text, auto = false) {
     showError('');
-    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { commandFailed(x); }
+    try { await ctx.conn.send({ type: 'move', move: text, version: ctx.version }); } catch (x) { commandFailed(x, auto); }
   }
 
   async function renderEnd() {

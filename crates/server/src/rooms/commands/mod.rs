@@ -31,7 +31,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
     }
     let started = Instant::now();
     let result = match message.command {
-        ClientCommand::Roll => roll::handle(room, conn, started).await,
+        ClientCommand::Roll { version } => roll::handle(room, conn, version, started).await,
         ClientCommand::Move { text, version } => {
             play::handle(room, conn, &text, version, started).await
         }
@@ -52,6 +52,32 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
             room.reply(conn, protocol::error(&message.id, &err));
         }
     }
+}
+
+/// The seat a roll or move of connection `conn` acts for, when it was decided at room `version` (`None`:
+/// an old client's roll, not checked). A decision taken before the latest roll or move (or at a version the
+/// room has not reached) is `stale_version` whatever the turn and phase are now: the second of one
+/// player's two devices sending the same automatic action is told that it came late, not that it is not
+/// their turn or that the die is already rolled. Who is not seated, or a room not started, hears that first.
+fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize, CommandError> {
+    let seat = room.acting_seat(conn);
+    if let Err(e) = &seat
+        && matches!(e.code, "not_seated" | "not_started")
+    {
+        return seat;
+    }
+    if let Some(version) = version
+        && (version < room.game_version || version > room.hub.version())
+    {
+        return Err(CommandError::new(
+            "stale_version",
+            format!(
+                "That was decided at version {version}, but the game changed at version {}.",
+                room.game_version
+            ),
+        ));
+    }
+    seat
 }
 
 /// The error to show for an action the table refused.

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use parchis_rules::Phase;
 
-use super::{After, act_error};
+use super::{After, act_error, decided_seat};
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::CommandError;
 use crate::rooms::room::Room;
@@ -20,16 +20,7 @@ pub(super) async fn handle(
     version: u64,
     started: Instant,
 ) -> Result<After, CommandError> {
-    let seat = room.acting_seat(conn)?;
-    if version < room.game_version || version > room.hub.version() {
-        return Err(CommandError::new(
-            "stale_version",
-            format!(
-                "That move was chosen at version {version}, but the game changed at version {}.",
-                room.game_version
-            ),
-        ));
-    }
+    let seat = decided_seat(room, conn, Some(version))?;
     let Some(table) = &room.table else {
         return Err(CommandError::new(
             "not_started",

@@ -1,21 +1,23 @@
-//! `{"type":"roll"}`: the seat to act rolls; the server derives the die.
+//! `{"type":"roll","version":N}`: the seat to act rolls; the server derives the die. `version`, the room
+//! version the client decided at, is optional (older clients send none and are not checked).
 
 use std::time::Instant;
 
 use parchis_rules::Phase;
 
-use super::{After, act_error};
+use super::{After, act_error, decided_seat};
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::CommandError;
 use crate::rooms::room::Room;
 
-/// Rolls for the connection's seat if it is its turn to roll.
+/// Rolls for the connection's seat if it is its turn to roll (and, given a version, decided at a current one).
 pub(super) async fn handle(
     room: &mut Room,
     conn: ConnId,
+    version: Option<u64>,
     started: Instant,
 ) -> Result<After, CommandError> {
-    room.acting_seat(conn)?;
+    decided_seat(room, conn, version)?;
     if let Some(table) = &room.table
         && table.game.phase() != Phase::Roll
     {
