@@ -197,13 +197,18 @@ async fn the_countdown_of_a_player_who_goes_away_ends_when_the_server_will_act_a
         .await;
     let acted = now_ms();
     assert!(
-        (due - 100..=due + 1_500).contains(&acted),
+        // The slack above covers a busy test machine; the turn timer would have been 30 s.
+        (due - 100..=due + 5_000).contains(&acted),
         "the server acted at {acted}, the countdown said {due}"
     );
+    // Other actions may follow before the record is read (the bots play on): look for the server's
+    // action for the away player, which nothing before this point could have made.
     let log = record(&server, &started.game).await["log"].clone();
-    assert_eq!(
-        log.as_array().unwrap().last().unwrap()["payload"]["by"],
-        "away",
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|entry| entry["payload"]["by"] == "away"),
         "{log}"
     );
     // A bot plays the seat now, at the bots' pace: nobody waits on a person, so there is no countdown.
