@@ -222,7 +222,13 @@ test('two devices with auto-roll on: the roll both send for one turn shows no er
     if (move) await move.click({ timeout: 2000 }).catch(() => {});
     await a.page.waitForTimeout(150);
   }
-  await b.page.click('#roll:not([disabled])', { timeout: 20000 });
+  // Tapped from inside the page the moment the button shows: the button is drawn again on every update, and
+  // on a busy machine a click from outside may keep finding it replaced until the laptop's roll is in.
+  await b.page.waitForFunction(() => {
+    const button = document.querySelector('#roll:not([disabled])');
+    if (button) button.click();
+    return !!button;
+  }, null, { timeout: 20000, polling: 'raf' });
   await b.page.waitForFunction(() => window.__shownErrors.length > 0, null, { timeout: 10000 })
     .catch(async () => assert.fail(`no error shown for the late tap: ${JSON.stringify(await turn(b.page))}`));
   assert.match((await shownErrors(b.page))[0], /changed/, 'the refusal of her tap is shown');
