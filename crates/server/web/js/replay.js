@@ -215,6 +215,17 @@ function expertCard(gameId, log) {
   return { card, at };
 }
 
+/**
+ * Scrolls `list` (and nothing else) so that its line `li` shows: stepping must not move the page, or on a
+ * phone, where the list is under the board, every Next would carry the board and the buttons off the screen.
+ */
+function scrollWithin(list, li) {
+  const box = list.getBoundingClientRect();
+  const line = li.getBoundingClientRect();
+  if (line.top < box.top) list.scrollTop -= box.top - line.top;
+  else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
+}
+
 export function mountReplay(main, gameId) {
   const root = h('div.replay', { id: 'replay' }, h('p.muted', t('loading')));
   main.append(root);
@@ -247,7 +258,7 @@ export function mountReplay(main, gameId) {
       pos.textContent = t('step', { i: k, n });
       list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === k));
       const cur = list.querySelector(`li[data-step="${k}"]`);
-      if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); cur.scrollIntoView({ block: 'nearest' }); }
+      if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); scrollWithin(list, cur); }
       let lastRoll = null;
       for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
       clear(die, dieFace(lastRoll));
