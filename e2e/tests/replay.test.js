@@ -64,3 +64,40 @@ test('on a phone, stepping through a replay keeps the page still: the buttons st
   assertNoErrors(page);
   await context.close();
 });
+
+test('any step of a long game is one gesture away: a line of the moves list, or the slider (by touch or keyboard)', async () => {
+  const { page, context } = await newPage(browser, PHONE);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  const n = Number(await page.getAttribute('#replay svg.board', 'data-step'));
+  assert.ok(n > 60, `a game of some length (${n} steps)`);
+  // A line of the list: the board, the step and the highlighted line are that step's.
+  const target = n - 40;
+  await page.locator(`#replay-log li[data-step="${target}"]`).scrollIntoViewIfNeeded();
+  await page.tap(`#replay-log li[data-step="${target}"]`);
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(target));
+  assert.equal(await page.textContent('#replay-step'), `Step ${target} / ${n}`);
+  assert.equal(await page.getAttribute('#replay-log li.current', 'data-step'), String(target));
+  // The slider follows the steps, and moves them.
+  assert.equal(await page.inputValue('#replay-seek'), String(target));
+  await page.locator('#replay-seek').fill('25');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '25');
+  assert.equal(await page.getAttribute('#replay-seek', 'aria-valuetext'), `Step 25 / ${n}`);
+  await page.focus('#replay-seek');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '26', 'one step per arrow key, not two');
+  await page.keyboard.press('Home');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '0');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(n));
+  await shot(page, 'replay-phone-seek');
+  // Its name in every language.
+  for (const [lang, name] of [['es', 'Ir a un paso de la partida'], ['fr', 'Aller à une étape de la partie'], ['ar', 'الانتقال إلى خطوة من المباراة']]) {
+    await page.evaluate((l) => localStorage.setItem('parchis.lang', l), lang);
+    await page.reload();
+    await page.waitForSelector('#replay svg.board[data-step]');
+    assert.equal(await page.getAttribute('#replay-seek', 'aria-label'), name);
+  }
+  assertNoErrors(page);
+  await context.close();
+});

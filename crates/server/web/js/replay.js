@@ -253,9 +253,13 @@ export function mountReplay(main, gameId) {
     const board = steps ? new BoardView(boardBox) : null;
     let k = 0;
     const n = rec.log.length;
+    // Any step at once: a long game has hundreds, too many to reach with Next.
+    const seek = h('input', { type: 'range', id: 'replay-seek', min: 0, max: n, step: 1, value: n, 'aria-label': t('replay_seek') });
     const show = (i) => {
       k = Math.max(0, Math.min(n, i));
       pos.textContent = t('step', { i: k, n });
+      seek.value = String(k);
+      seek.setAttribute('aria-valuetext', pos.textContent);
       list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === k));
       const cur = list.querySelector(`li[data-step="${k}"]`);
       if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); scrollWithin(list, cur); }
@@ -269,6 +273,9 @@ export function mountReplay(main, gameId) {
       }
       if (expert) expert.at(k);
     };
+    seek.addEventListener('input', () => show(Number(seek.value)));
+    // A line of the moves list shows the board at its step.
+    list.addEventListener('click', (e) => { const li = e.target.closest('li[data-step]'); if (li) show(Number(li.dataset.step)); });
     const play = h('button', { type: 'button', id: 'replay-play' }, t('play'));
     play.onclick = () => {
       if (timer) { clearInterval(timer); timer = null; play.textContent = t('play'); return; }
@@ -288,9 +295,10 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, `${back} `, t('prev')),
             play,
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ` ${forward}`),
-            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
+            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos),
+          seek),
         boardBox),
-        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
+        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), h('p.muted.hint', { id: 'replay-log-hint' }, t('replay_line_hint')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           // One line (the side column is a grid: bare, the links and the dot between them were three rows).
           h('p.replay-links', h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home'))))));
     root.addEventListener('keydown', (e) => {
