@@ -53,7 +53,7 @@ const S = {
     error: 'Error: {msg}', private_room_closed: 'This room is private: open it with the link or the code its players share.', room_not_found: 'Room not found.', name_required: 'Choose a name first.', loading: 'Loading…',
     side: 'Team {n}', seats_free: '{n} free', game: 'Game', close: 'Close', move_log: 'Moves', rolls_checked: '{n} rolls match the seed',
     house_rules: 'House rules', house_hint: 'Change the rules of play for this room. Games with house rules do not count on the leaderboard.',
-    house_changed: '{n} changed', house_reset: 'Back to the rule set’s rules', house_yes: 'yes', house_no: 'no', label_value: '{label}: {value}',
+    house_changed: '{n} changed', house_team_only: 'Only with partners or two colours each (pairs, 1 v 1, 6 pieces, 3 v 3), so not in this mode: {names}.', house_reset: 'Back to the rule set’s rules', house_yes: 'yes', house_no: 'no', label_value: '{label}: {value}',
     house_bad_number: '{name}: choose a whole number from {min} to {max}.', house_not_ranked: 'Played with house rules: not counted on the leaderboard',
     house_qm: 'Quick matches play the standard rules: your house rules are for a room you create.',
     house: {
@@ -132,7 +132,7 @@ const S = {
     error: 'Error: {msg}', private_room_closed: 'Esta sala es privada: ábrela con el enlace o el código que comparten sus jugadores.', room_not_found: 'Sala no encontrada.', name_required: 'Elige primero un nombre.', loading: 'Cargando…',
     side: 'Equipo {n}', seats_free: '{n} libres', game: 'Partida', close: 'Cerrar', move_log: 'Jugadas', rolls_checked: '{n} tiradas coinciden con la semilla',
     house_rules: 'Normas de la casa', house_hint: 'Cambia las reglas de juego de esta sala. Las partidas con normas de la casa no cuentan en la clasificación.',
-    house_changed: '{n} cambiadas', house_reset: 'Volver a las reglas originales', house_yes: 'sí', house_no: 'no', label_value: '{label}: {value}',
+    house_changed: '{n} cambiadas', house_team_only: 'Solo con pareja o dos colores cada uno (parejas, 1 c 1, 6 fichas, 3 c 3), así que no en esta modalidad: {names}.', house_reset: 'Volver a las reglas originales', house_yes: 'sí', house_no: 'no', label_value: '{label}: {value}',
     house_bad_number: '{name}: elige un número entero de {min} a {max}.', house_not_ranked: 'Jugada con normas de la casa: no cuenta en la clasificación',
     house_qm: 'Buscar partida juega con las reglas normales: tus normas de la casa son para una sala que crees.',
     house: {
@@ -211,7 +211,7 @@ const S = {
     error: 'Erreur : {msg}', private_room_closed: 'Cette salle est privée : ouvrez-la avec le lien ou le code que partagent ses joueurs.', room_not_found: 'Salle introuvable.', name_required: 'Choisissez d’abord un nom.', loading: 'Chargement…',
     side: 'Équipe {n}', seats_free: '{n} libres', game: 'Partie', close: 'Fermer', move_log: 'Coups', rolls_checked: '{n} lancers conformes à la graine',
     house_rules: 'Règles maison', house_hint: 'Modifiez les règles de jeu de cette salle. Les parties aux règles maison ne comptent pas au classement.',
-    house_changed: '{n} modifiées', house_reset: 'Revenir aux règles d’origine', house_yes: 'oui', house_no: 'non', label_value: '{label} : {value}',
+    house_changed: '{n} modifiées', house_team_only: 'Seulement avec un partenaire ou deux couleurs chacun (équipes, 1 c. 1, 6 pions, 3 c. 3), donc pas dans ce mode : {names}.', house_reset: 'Revenir aux règles d’origine', house_yes: 'oui', house_no: 'non', label_value: '{label} : {value}',
     house_bad_number: '{name} : choisissez un nombre entier de {min} à {max}.', house_not_ranked: 'Jouée aux règles maison : non comptée au classement',
     house_qm: 'Les parties trouvées suivent les règles standard : vos règles maison valent pour une salle que vous créez.',
     house: {
@@ -290,7 +290,7 @@ const S = {
     error: 'خطأ: {msg}', private_room_closed: 'هذه الغرفة خاصة: افتحها بالرابط أو بالرمز الذي يشاركه لاعبوها.', room_not_found: 'الغرفة غير موجودة.', name_required: 'اختر اسمًا أولًا.', loading: 'جارٍ التحميل…',
     side: 'الفريق {n}', seats_free: 'شاغرة: {n}', game: 'المباراة', close: 'إغلاق', move_log: 'الحركات', rolls_checked: 'رميات مطابقة للبذرة: {n}',
     house_rules: 'قواعد خاصة', house_hint: 'غيّر قواعد اللعب في هذه الغرفة. المباريات بقواعد خاصة لا تُحسب في الترتيب.',
-    house_changed: 'مُغيَّرة: {n}', house_reset: 'العودة إلى القواعد الأصلية', house_yes: 'نعم', house_no: 'لا', label_value: '{label}: {value}',
+    house_changed: 'مُغيَّرة: {n}', house_team_only: 'فقط مع شريك أو لونين لكل لاعب (ثنائيات، 1 ضد 1، 6 بيادق، 3 ضد 3)، فلا تنطبق في هذا النمط: {names}.', house_reset: 'العودة إلى القواعد الأصلية', house_yes: 'نعم', house_no: 'لا', label_value: '{label}: {value}',
     house_bad_number: '{name}: اختر عددًا صحيحًا من {min} إلى {max}.', house_not_ranked: 'لُعبت بقواعد خاصة: لا تُحسب في الترتيب',
     house_qm: 'البحث عن مباراة يكون بالقواعد العادية: قواعدك الخاصة للغرفة التي تنشئها أنت.',
     house: {
