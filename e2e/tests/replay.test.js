@@ -101,3 +101,20 @@ test('any step of a long game is one gesture away: a line of the moves list, or 
   assertNoErrors(page);
   await context.close();
 });
+
+test('the replay draws blockades where the game had them, as the live board did', async () => {
+  const replay = await rest(srv.api).replay(game);
+  const k = replay.steps.findIndex((s) => s.pieces.some((p) => p.in_blockade)) + 1;
+  assert.ok(k > 0, 'the game had a blockade at some step');
+  const want = replay.steps[k - 1].pieces.filter((p) => p.in_blockade).map((p) => p.id).sort();
+  const { page, context } = await newPage(browser);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  await page.locator('#replay-seek').fill(String(k));
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(k));
+  const drawn = await page.$$eval('#replay svg.board [data-piece].blockade', (els) => els.map((e) => e.getAttribute('data-piece')).sort());
+  assert.deepEqual(drawn, want);
+  await shot(page, 'replay-blockade');
+  assertNoErrors(page);
+  await context.close();
+});

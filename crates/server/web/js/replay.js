@@ -81,7 +81,8 @@ function exactSteps(rec, replay) {
   const viewAt = (k) => {
     if (k === 0) return { ...init, legal_moves: [] };
     const step = replay.steps[k - 1];
-    const pieces = init.pieces.map((p, i) => ({ ...p, place: step.pieces[i].place, in_blockade: false, last_arrived: false }));
+    // A server from before the replay said so has no blockades nor order of arrival: none drawn.
+    const pieces = init.pieces.map((p, i) => ({ ...p, place: step.pieces[i].place, in_blockade: !!step.pieces[i].in_blockade, last_arrived: !!step.pieces[i].last_arrived }));
     return { ...init, pieces, turn: step.turn, legal_moves: [] };
   };
   const movedAt = (k) => (k > 0 ? replay.steps[k - 1].events.filter((e) => e.type === 'moved') : []);
