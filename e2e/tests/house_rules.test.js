@@ -214,6 +214,20 @@ test('a capture count out of range is refused in the page; what only the server 
   await p.context.close();
 });
 
+test('a count typed as the number field also takes it ("10.0", "1e1", "010") is sent as the number it is', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Noa');
+  for (const typed of ['10.0', '1e1', '010']) {
+    await p.page.goto(`${srv.url}/`);
+    const sent = p.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
+    const roomId = await createRoom(p.page, { players: 2, bots: ['greedy'], house: { capture_bonus: typed } });
+    assert.deepEqual((await sent).postDataJSON().house_rules, { capture_bonus: '10' }, typed);
+    assert.deepEqual((await rest(srv.api).room(roomId)).settings.house_rules, { capture_bonus: '10' }, typed);
+  }
+  assertNoErrors(p.page);
+  await p.context.close();
+});
+
 test('Play now against bots plays the house rules set on the form; a quick match keeps to the standard rules and says so', async () => {
   const p = await newPage(browser, { locale: 'fr-FR' });
   await register(p.page, srv.url, 'Zoé');

@@ -93,7 +93,12 @@ function control(rule) {
   el.dataset.house = rule.name;
   // Where a number field says what is wrong with it, beside it.
   const error = v.kind === 'number' ? h('p.error.house-error', { id: `${id}-error` }) : null;
-  const read = () => (v.kind === 'flag' ? (el.checked ? '1' : '0') : el.value.trim());
+  // A number as the server reads it: the field also takes "10.0", "1e1" or "010", which are 10 all the same.
+  const read = () => {
+    if (v.kind === 'flag') return el.checked ? '1' : '0';
+    const x = el.value.trim();
+    return v.kind === 'number' && x !== '' && el.validity.valid && Number.isInteger(Number(x)) ? String(Number(x)) : x;
+  };
   const write = (x) => { if (v.kind === 'flag') el.checked = x === '1'; else el.value = x; };
   return { name: rule.name, kind: v.kind, min: v.min, max: v.max, el, error, read, write, label: h('label', { for: id }, ruleName(rule.name)) };
 }
