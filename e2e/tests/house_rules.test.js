@@ -123,7 +123,7 @@ test('changing the rule set or the mode sets every house rule back to that rule 
   await setHouseRules(p.page, {});
   assert.deepEqual(await formValues(p.page), preset('playgridia', 'individual'), 'Playgridia to begin with');
   for (const { name } of catalogue.rule_sets) {
-    await setHouseRules(p.page, { capture_bonus: '5', first_roll: '1', partner_moves: 'never' });
+    await setHouseRules(p.page, { capture_bonus: '5', first_roll: '1', exit_capture: 'never' });
     await p.page.selectOption('#rules', name);
     assert.deepEqual(await formValues(p.page), preset(name, 'individual'), name);
     assert.equal(await p.page.textContent('#house-count'), '', `${name}: nothing changed`);
@@ -140,6 +140,37 @@ test('changing the rule set or the mode sets every house rule back to that rule 
   assert.equal(await p.page.locator('#house-grid label[data-changed]').count(), 2, 'the changed ones stand out');
   await p.page.click('#house-reset');
   assert.deepEqual(await formValues(p.page), preset('morocco', '1v1'));
+  assertNoErrors(p.page);
+  await p.context.close();
+});
+
+test('the rules about allies cannot be changed in a mode without any, and the form says why; with partners they can', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Tea');
+  const allies = ['capture_allies', 'partner_moves', 'allied_blockade_on_safe'];
+  await p.page.selectOption('#mode', 'individual');
+  await setHouseRules(p.page, {});
+  for (const name of allies) assert.ok(await p.page.isDisabled(`#house-${name}`), `${name}: nobody has an ally in Individual`);
+  assert.ok(await p.page.isEnabled('#house-capture_bonus'), 'the others stay');
+  const note = p.page.locator('#house-ally-note');
+  assert.equal(await note.textContent(), 'Only with partners or two colours each (pairs, 1 v 1, 6 pieces, 3 v 3), so not in this mode: Allies block on safe squares, Allies can capture each other, Moving a partner’s pieces.');
+  assert.equal(await p.page.getAttribute('#house-partner_moves', 'aria-describedby'), 'house-ally-note');
+  await p.page.locator('#house-rules').scrollIntoViewIfNeeded();
+  await shot(p.page, 'house-rules-no-allies');
+  // A quick game is one colour each too; pairs have partners: the rules are there to change again.
+  await p.page.selectOption('#mode', 'quick');
+  assert.ok(await p.page.isDisabled('#house-capture_allies'));
+  await p.page.selectOption('#mode', 'pairs');
+  for (const name of allies) assert.ok(await p.page.isEnabled(`#house-${name}`), `${name}: pairs have partners`);
+  assert.equal(await note.isVisible(), false);
+  assert.equal(await p.page.getAttribute('#house-partner_moves', 'aria-describedby'), null);
+  await setHouseRules(p.page, { capture_allies: '1' });
+  assert.equal(await p.page.textContent('#house-count'), ' · 1 changed');
+  // Back to Individual: the change goes with the mode, so the room is made without it (and stays ranked).
+  await p.page.selectOption('#mode', 'individual');
+  const sent = p.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
+  await p.page.click('#create-room');
+  assert.equal((await sent).postDataJSON().house_rules, undefined);
   assertNoErrors(p.page);
   await p.context.close();
 });
@@ -180,6 +211,20 @@ test('a capture count out of range is refused in the page; what only the server 
   assert.deepEqual(await roomsOf(me), [], 'no room was created');
   // The browser reports the refused request (422) itself.
   assertNoErrors(p.page, [/status of 422/]);
+  await p.context.close();
+});
+
+test('a count typed as the number field also takes it ("10.0", "1e1", "010") is sent as the number it is', async () => {
+  const p = await newPage(browser);
+  await register(p.page, srv.url, 'Noa');
+  for (const typed of ['10.0', '1e1', '010']) {
+    await p.page.goto(`${srv.url}/`);
+    const sent = p.page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
+    const roomId = await createRoom(p.page, { players: 2, bots: ['greedy'], house: { capture_bonus: typed } });
+    assert.deepEqual((await sent).postDataJSON().house_rules, { capture_bonus: '10' }, typed);
+    assert.deepEqual((await rest(srv.api).room(roomId)).settings.house_rules, { capture_bonus: '10' }, typed);
+  }
+  assertNoErrors(p.page);
   await p.context.close();
 });
 
@@ -246,7 +291,7 @@ test('the open house rules fit the create card at 1280, 900 and 375 px in every 
     await register(p.page, srv.url, `Ivo ${width}`);
     for (const lang of ['en', 'es', 'fr', 'ar']) {
       await p.page.selectOption('#lang', lang);
-      await setHouseRules(p.page, { capture_bonus: '10', three_sixes: 'second', partner_moves: 'stuck' });
+      await setHouseRules(p.page, { capture_bonus: '10', three_sixes: 'second', exit_capture: 'never' });
       const overflowing = await p.page.evaluate(() => [...document.querySelectorAll('section.card, #house-rules')]
         .filter((c) => c.scrollWidth > c.clientWidth + 1)
         .map((c) => c.id || c.getAttribute('aria-labelledby')));

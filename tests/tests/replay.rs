@@ -76,9 +76,16 @@ async fn a_finished_games_replay_has_every_steps_events_and_the_exact_pieces_aft
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| serde_json::json!({ "id": p["id"], "place": p["place"] }))
+            .map(|p| {
+                serde_json::json!({
+                    "id": p["id"], "place": p["place"],
+                    "in_blockade": p["in_blockade"], "last_arrived": p["last_arrived"],
+                })
+            })
             .collect();
+        // Blockades and which of two pieces came last, as the live board drew them.
         assert_eq!(step["pieces"], Value::from(pieces));
+
         assert_eq!(step["turn"], view["turn"]);
     }
     // The last step is the final position everyone saw.

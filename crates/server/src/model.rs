@@ -474,6 +474,10 @@ pub struct ReplayPiece {
     /// `{"kind":"home"}`, `{"kind":"square","at":12}`, `{"kind":"lane","at":3}` or `{"kind":"goal"}`.
     #[schema(value_type = Object)]
     pub place: Value,
+    /// The piece is one of a blockade there (as `View`'s pieces say).
+    pub in_blockade: bool,
+    /// The piece is the later of the two on its square (drawn second, captured first at an exit).
+    pub last_arrived: bool,
 }
 
 /// Response of `GET /healthz` and `GET /readyz`.

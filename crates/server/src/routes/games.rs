@@ -96,6 +96,8 @@ pub async fn game_replay(
                 .map(|p| ReplayPiece {
                     id: p.id.to_string(),
                     place: serde_json::to_value(p.place).unwrap_or_default(),
+                    in_blockade: p.in_blockade,
+                    last_arrived: p.last_arrived,
                 })
                 .collect(),
             turn: serde_json::to_value(&view.turn).unwrap_or_default(),

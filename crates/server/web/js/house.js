@@ -74,6 +74,14 @@ export function houseLine(houseRules, id) {
     entries.map((e, i) => [i ? ' · ' : '', h('span', { 'data-house': e.name }, e.text)]));
 }
 
+/**
+ * The house rules about allies (a partner, or a player's other colour): they change nothing in a mode where
+ * every seat plays one colour alone, where a room would only show them and leave the leaderboard for nothing.
+ */
+export const ALLY_RULES = ['capture_allies', 'partner_moves', 'allied_blockade_on_safe'];
+/** The modes where every seat plays one colour, with no partner. */
+const SOLO_MODES = ['individual', 'quick'];
+
 /** One control for house rule `rule` of the catalogue, with its label. */
 function control(rule) {
   const id = `house-${rule.name}`;
@@ -85,7 +93,12 @@ function control(rule) {
   el.dataset.house = rule.name;
   // Where a number field says what is wrong with it, beside it.
   const error = v.kind === 'number' ? h('p.error.house-error', { id: `${id}-error` }) : null;
-  const read = () => (v.kind === 'flag' ? (el.checked ? '1' : '0') : el.value.trim());
+  // A number as the server reads it: the field also takes "10.0", "1e1" or "010", which are 10 all the same.
+  const read = () => {
+    if (v.kind === 'flag') return el.checked ? '1' : '0';
+    const x = el.value.trim();
+    return v.kind === 'number' && x !== '' && el.validity.valid && Number.isInteger(Number(x)) ? String(Number(x)) : x;
+  };
   const write = (x) => { if (v.kind === 'flag') el.checked = x === '1'; else el.value = x; };
   return { name: rule.name, kind: v.kind, min: v.min, max: v.max, el, error, read, write, label: h('label', { for: id }, ruleName(rule.name)) };
 }
@@ -98,9 +111,11 @@ export function houseRulesForm(onChange = () => {}) {
   const count = h('span.house-count', { id: 'house-count' });
   const grid = h('div.house-grid', { id: 'house-grid' });
   const back = h('button', { type: 'button', id: 'house-reset' }, t('house_reset'));
+  // Why the rules about allies cannot be changed in a mode without any.
+  const allyNote = h('p.muted.hint.hidden', { id: 'house-ally-note' });
   const box = h('details.house.hidden', { id: 'house-rules' },
     h('summary', t('house_rules'), count),
-    h('p.muted.hint', t('house_hint')), grid, h('div.row', back));
+    h('p.muted.hint', t('house_hint')), grid, allyNote, h('div.row', back));
   let controls = [];
   let preset = {};
 
@@ -132,7 +147,19 @@ export function houseRulesForm(onChange = () => {}) {
       box.classList.remove('hidden');
     },
     /** Every control back to the value of rule set `rules` in `mode` (the form's choice changed). */
-    reset(cat, rules, mode) { if (cat) setPreset(presetOptions(cat, rules, mode)); },
+    reset(cat, rules, mode) {
+      if (!cat) return;
+      // In a mode without allies their rules keep the rule set's values, and the section says why.
+      const solo = SOLO_MODES.includes(mode);
+      const allies = controls.filter((c) => ALLY_RULES.includes(c.name));
+      for (const c of allies) {
+        c.el.disabled = solo;
+        if (solo) c.el.setAttribute('aria-describedby', 'house-ally-note'); else c.el.removeAttribute('aria-describedby');
+      }
+      allyNote.textContent = solo && allies.length ? t('house_team_only', { names: allies.map((c) => ruleName(c.name)).join(', ') }) : '';
+      allyNote.classList.toggle('hidden', !allyNote.textContent);
+      setPreset(presetOptions(cat, rules, mode));
+    },
     changed,
     /** The first control whose value cannot be sent (opened and marked), or null. */
     invalid() {

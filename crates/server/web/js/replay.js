@@ -81,7 +81,8 @@ function exactSteps(rec, replay) {
   const viewAt = (k) => {
     if (k === 0) return { ...init, legal_moves: [] };
     const step = replay.steps[k - 1];
-    const pieces = init.pieces.map((p, i) => ({ ...p, place: step.pieces[i].place, in_blockade: false, last_arrived: false }));
+    // A server from before the replay said so has no blockades nor order of arrival: none drawn.
+    const pieces = init.pieces.map((p, i) => ({ ...p, place: step.pieces[i].place, in_blockade: !!step.pieces[i].in_blockade, last_arrived: !!step.pieces[i].last_arrived }));
     return { ...init, pieces, turn: step.turn, legal_moves: [] };
   };
   const movedAt = (k) => (k > 0 ? replay.steps[k - 1].events.filter((e) => e.type === 'moved') : []);
@@ -215,6 +216,17 @@ function expertCard(gameId, log) {
   return { card, at };
 }
 
+/**
+ * Scrolls `list` (and nothing else) so that its line `li` shows: stepping must not move the page, or on a
+ * phone, where the list is under the board, every Next would carry the board and the buttons off the screen.
+ */
+function scrollWithin(list, li) {
+  const box = list.getBoundingClientRect();
+  const line = li.getBoundingClientRect();
+  if (line.top < box.top) list.scrollTop -= box.top - line.top;
+  else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
+}
+
 export function mountReplay(main, gameId) {
   const root = h('div.replay', { id: 'replay' }, h('p.muted', t('loading')));
   main.append(root);
@@ -242,12 +254,16 @@ export function mountReplay(main, gameId) {
     const board = steps ? new BoardView(boardBox) : null;
     let k = 0;
     const n = rec.log.length;
+    // Any step at once: a long game has hundreds, too many to reach with Next.
+    const seek = h('input', { type: 'range', id: 'replay-seek', min: 0, max: n, step: 1, value: n, 'aria-label': t('replay_seek') });
     const show = (i) => {
       k = Math.max(0, Math.min(n, i));
       pos.textContent = t('step', { i: k, n });
+      seek.value = String(k);
+      seek.setAttribute('aria-valuetext', pos.textContent);
       list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', Number(li.dataset.step) === k));
       const cur = list.querySelector(`li[data-step="${k}"]`);
-      if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); cur.scrollIntoView({ block: 'nearest' }); }
+      if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); scrollWithin(list, cur); }
       let lastRoll = null;
       for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
       clear(die, dieFace(lastRoll));
@@ -258,6 +274,9 @@ export function mountReplay(main, gameId) {
       }
       if (expert) expert.at(k);
     };
+    seek.addEventListener('input', () => show(Number(seek.value)));
+    // A line of the moves list shows the board at its step.
+    list.addEventListener('click', (e) => { const li = e.target.closest('li[data-step]'); if (li) show(Number(li.dataset.step)); });
     const play = h('button', { type: 'button', id: 'replay-play' }, t('play'));
     play.onclick = () => {
       if (timer) { clearInterval(timer); timer = null; play.textContent = t('play'); return; }
@@ -277,9 +296,10 @@ export function mountReplay(main, gameId) {
             h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1) }, `${back} `, t('prev')),
             play,
             h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1) }, t('next'), ` ${forward}`),
-            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos)),
+            h('button', { type: 'button', id: 'replay-last', onclick: () => show(n) }, t('last'), ' »'), pos),
+          seek),
         boardBox),
-        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
+        h('div.side', rec.finished_at ? resultCard(rec, replay) : null, h('section.card', die), h('section.card', h('h2', { id: 'replay-log-h' }, t('move_log')), h('p.muted.hint', { id: 'replay-log-hint' }, t('replay_line_hint')), list), expert ? expert.card : '', h('section.card', h('h2', t('dice_proof')), proof),
           // One line (the side column is a grid: bare, the links and the dot between them were three rows).
           h('p.replay-links', h('a', { href: `/room/${rec.room_id}`, 'data-link': true }, t('game')), ' · ', h('a', { href: '/', 'data-link': true }, t('back_home'))))));
     root.addEventListener('keydown', (e) => {

@@ -311,7 +311,13 @@ export function mountRoom(main, ref) {
         }, t('remove')) : null);
     }));
     const actions = clear(root.querySelector('#wr-actions'));
-    if (!who) {
+    // Every seat taken (by people, people at a device or bots): whoever is not seated can only watch, and is
+    // told so instead of offered a seat the server would refuse (a name given for it would make a player too).
+    const free = st.seats.some((x) => !x.player_id && !x.local_of && !x.bot);
+    if (mine === null && !free) {
+      actions.append(h('p.muted', { id: 'room-full-note' }, `${t('errors.room_full')} ${t('spectator_mode')}.`));
+      if (owner) actions.append(h('button.primary', { type: 'button', id: 'start-game', onclick: start }, t('start_game')));
+    } else if (!who) {
       const input = h('input', { id: 'wr-name', maxlength: 32, placeholder: t('your_name') });
       actions.append(h('form.row', {
         onsubmit: async (e) => {

@@ -1,0 +1,120 @@
+// The replay of a finished game as a player uses it: on a phone, stepping keeps the board and the step buttons
+// where they are; a long game is reached at any step without tapping Next hundreds of times.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, rest } from '../lib/server.js';
+import { launch, newPage } from '../lib/browser.js';
+import { assertNoErrors, shot } from '../lib/checks.js';
+
+let srv; let browser; let game;
+// The owner's seat is played by a bot a second after the start (she is away): the game plays itself out.
+before(async () => {
+  srv = await startServer({ AWAY_GRACE_SECS: '1', BOT_DELAY_MS: '0' });
+  browser = await launch();
+  const api = rest(srv.api);
+  const ana = await api.player('Ana');
+  const room = await api.createRoom({ rules: 'playgridia', mode: 'individual', players: 2, bots: [null, 'greedy'], turn_time_secs: null, public: true }, ana.token);
+  await api.start(room.id, ana.token);
+  const end = Date.now() + 120000;
+  for (;;) {
+    const r = await api.room(room.id);
+    if (r.status === 'finished') { game = r.game_id; break; }
+    if (Date.now() > end) throw new Error('the game did not finish');
+    await new Promise((ok) => setTimeout(ok, 300));
+  }
+});
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true };
+
+/** Where the page is scrolled, and whether the current line of the moves list shows inside the list. */
+function where(page) {
+  return page.evaluate(() => {
+    const list = document.querySelector('#replay-log').getBoundingClientRect();
+    const cur = document.querySelector('#replay-log li.current');
+    const c = cur ? cur.getBoundingClientRect() : null;
+    const next = document.querySelector('#replay-next').getBoundingClientRect();
+    const prev = document.querySelector('#replay-prev').getBoundingClientRect();
+    return {
+      scrollY: window.scrollY,
+      lineInList: !!c && c.top >= list.top - 1 && c.bottom <= list.bottom + 1,
+      buttonsOnScreen: prev.top >= 0 && next.top >= 0 && next.bottom <= innerHeight,
+    };
+  });
+}
+
+test('on a phone, stepping through a replay keeps the page still: the buttons stay under the thumb, the moves list follows', async () => {
+  const { page, context } = await newPage(browser, PHONE);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.tap('#replay-first');
+  assert.equal((await where(page)).scrollY, 0, 'the first step leaves the page where it was');
+  for (let i = 0; i < 6; i++) await page.tap('#replay-next');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '6');
+  const after = await where(page);
+  await shot(page, 'replay-phone-stepping');
+  assert.equal(after.scrollY, 0, 'tapping Next does not scroll the page away from the board and the buttons');
+  assert.ok(after.buttonsOnScreen, 'Previous and Next are still on the screen');
+  // The moves list, further down, keeps its current line in view all the same.
+  for (let i = 0; i < 20; i++) await page.tap('#replay-next');
+  assert.equal((await where(page)).scrollY, 0);
+  await page.locator('#replay-log').scrollIntoViewIfNeeded();
+  assert.ok((await where(page)).lineInList, 'the current line is in view inside the list');
+  assertNoErrors(page);
+  await context.close();
+});
+
+test('any step of a long game is one gesture away: a line of the moves list, or the slider (by touch or keyboard)', async () => {
+  const { page, context } = await newPage(browser, PHONE);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  const n = Number(await page.getAttribute('#replay svg.board', 'data-step'));
+  assert.ok(n > 60, `a game of some length (${n} steps)`);
+  // A line of the list: the board, the step and the highlighted line are that step's.
+  const target = n - 40;
+  await page.locator(`#replay-log li[data-step="${target}"]`).scrollIntoViewIfNeeded();
+  await page.tap(`#replay-log li[data-step="${target}"]`);
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(target));
+  assert.equal(await page.textContent('#replay-step'), `Step ${target} / ${n}`);
+  assert.equal(await page.getAttribute('#replay-log li.current', 'data-step'), String(target));
+  // The slider follows the steps, and moves them.
+  assert.equal(await page.inputValue('#replay-seek'), String(target));
+  await page.locator('#replay-seek').fill('25');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '25');
+  assert.equal(await page.getAttribute('#replay-seek', 'aria-valuetext'), `Step 25 / ${n}`);
+  await page.focus('#replay-seek');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '26', 'one step per arrow key, not two');
+  await page.keyboard.press('Home');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), '0');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(n));
+  await shot(page, 'replay-phone-seek');
+  // Its name in every language.
+  for (const [lang, name] of [['es', 'Ir a un paso de la partida'], ['fr', 'Aller à une étape de la partie'], ['ar', 'الانتقال إلى خطوة من المباراة']]) {
+    await page.evaluate((l) => localStorage.setItem('parchis.lang', l), lang);
+    await page.reload();
+    await page.waitForSelector('#replay svg.board[data-step]');
+    assert.equal(await page.getAttribute('#replay-seek', 'aria-label'), name);
+  }
+  assertNoErrors(page);
+  await context.close();
+});
+
+test('the replay draws blockades where the game had them, as the live board did', async () => {
+  const replay = await rest(srv.api).replay(game);
+  const k = replay.steps.findIndex((s) => s.pieces.some((p) => p.in_blockade)) + 1;
+  assert.ok(k > 0, 'the game had a blockade at some step');
+  const want = replay.steps[k - 1].pieces.filter((p) => p.in_blockade).map((p) => p.id).sort();
+  const { page, context } = await newPage(browser);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  await page.locator('#replay-seek').fill(String(k));
+  assert.equal(await page.getAttribute('#replay svg.board', 'data-step'), String(k));
+  const drawn = await page.$$eval('#replay svg.board [data-piece].blockade', (els) => els.map((e) => e.getAttribute('data-piece')).sort());
+  assert.deepEqual(drawn, want);
+  await shot(page, 'replay-blockade');
+  assertNoErrors(page);
+  await context.close();
+});
