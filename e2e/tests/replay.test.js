@@ -118,3 +118,29 @@ test('the replay draws blockades where the game had them, as the live board did'
   assertNoErrors(page);
   await context.close();
 });
+
+test('stepping back through a replay puts pieces back without running them along another move\'s path', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(`${srv.url}/replay/${game}`);
+  await page.waitForSelector('#replay svg.board[data-step]');
+  const moving = () => page.evaluate(() => document.querySelectorAll('#replay svg.board .moving').length);
+  // Forwards, a move is animated square by square (so the check below can see an animation).
+  await page.click('#replay-first');
+  let animatedForwards = 0;
+  for (let i = 0; i < 40; i++) {
+    await page.click('#replay-next');
+    if (await moving()) animatedForwards++;
+  }
+  assert.ok(animatedForwards > 0, 'moves are animated when stepping forwards');
+  // Backwards through the whole game: a piece goes straight back to where it was at that step.
+  await page.click('#replay-last');
+  const steps = Number(await page.getAttribute('#replay-seek', 'max'));
+  const ran = [];
+  for (let i = steps; i > 0; i--) {
+    await page.click('#replay-prev');
+    if (await moving()) ran.push(i - 1);
+  }
+  assert.deepEqual(ran, [], 'no piece runs along a path when stepping back');
+  assertNoErrors(page);
+  await context.close();
+});

@@ -216,6 +216,8 @@ export class BoardView {
   place(pe, xy) {
     const a = this.animating.get(pe);
     if (a) { clearInterval(a); this.animating.delete(pe); }
+    // An animation cut short (the next update came first) ends here too.
+    pe.classList.remove('moving');
     pe.setAttribute('transform', `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})`);
   }
 

@@ -257,6 +257,9 @@ export function mountReplay(main, gameId) {
     // Any step at once: a long game has hundreds, too many to reach with Next.
     const seek = h('input', { type: 'range', id: 'replay-seek', min: 0, max: n, step: 1, value: n, 'aria-label': t('replay_seek') });
     const show = (i) => {
+      // Only a step forwards is animated: going back or jumping, the moves that led to the step shown are not
+      // the ones the pieces make on the screen (a piece moved twice in a row would run along its earlier path).
+      const forward = i === k + 1;
       k = Math.max(0, Math.min(n, i));
       pos.textContent = t('step', { i: k, n });
       seek.value = String(k);
@@ -268,7 +271,7 @@ export function mountReplay(main, gameId) {
       for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
       clear(die, dieFace(lastRoll));
       if (board) {
-        board.render(steps.viewAt(k), { bottomSlot: 0, moved: steps.movedAt(k) });
+        board.render(steps.viewAt(k), { bottomSlot: 0, moved: forward ? steps.movedAt(k) : [] });
         board.svg.setAttribute('data-step', k);
         board.svg.setAttribute('data-exact', replay ? 'true' : 'false');
       }
