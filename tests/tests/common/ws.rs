@@ -60,6 +60,11 @@ impl WsClient {
         let (stream, _) = tokio_tungstenite::connect_async(url)
             .await
             .unwrap_or_else(|e| panic!("connect {url}: {e}"));
+        Self::after_hello(stream).await
+    }
+
+    /// A client on an opened `stream`, once it has read up to `hello`.
+    async fn after_hello(stream: WebSocketStream<MaybeTlsStream<TcpStream>>) -> WsClient {
         let mut client = WsClient {
             stream,
             first_snapshot: Value::Null,
@@ -96,20 +101,7 @@ impl WsClient {
                     .headers()
                     .get("sec-websocket-protocol")
                     .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-                let mut client = WsClient {
-                    stream,
-                    first_snapshot: Value::Null,
-                    state: Value::Null,
-                    version: 0,
-                    epoch: String::new(),
-                    versions: Vec::new(),
-                    private: Vec::new(),
-                    seat: None,
-                    chat: Vec::new(),
-                    next_id: 1,
-                };
-                client.until(|m| m["type"] == "hello").await;
-                Ok((client, protocol))
+                Ok((Self::after_hello(stream).await, protocol))
             }
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 let body = response
