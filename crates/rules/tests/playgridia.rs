@@ -334,6 +334,26 @@ fn a_blockade_cannot_be_passed_or_landed_on_even_by_its_owner() {
     );
 }
 
+/// « Deux pions d'une même couleur sur une case du circuit forment un barrage »: in the lane two pieces are no
+/// blockade (`lane_blockades=0`), so the pieces behind pass them, though the square is full to land on.
+#[test]
+fn two_pieces_in_the_lane_are_no_blockade_and_can_be_passed() {
+    let mut g = four("l2,l2',66,goal", HOME, HOME, HOME);
+    roll(&mut g, 5);
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:l2-l7", "y2:l2-l7", "y3:66-l3"]),
+        "y3 passes l2"
+    );
+    let mut g = four("l2,l2',66,goal", HOME, HOME, HOME);
+    roll(&mut g, 4);
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:l2-l6", "y2:l2-l6"]),
+        "but cannot land on it: two pieces already"
+    );
+}
+
 #[test]
 fn a_blockade_on_a_safe_square_still_blocks() {
     let mut g = four("27,goal,goal,goal", "29,29',h,h", HOME, HOME);
