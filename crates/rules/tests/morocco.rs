@@ -549,6 +549,20 @@ fn with_two_players_allied_colours_form_a_blockade_on_a_safe_square() {
     assert!(ev.contains(&Event::NoLegalMove { seat: 1, die: 6 }));
 }
 
+/// « Lorsqu'un joueur fait 6, il doit d'abord ouvrir un barrage »: with two players, the blockade blue and yellow
+/// make together on a safe square is the player's own, and a rolled 6 must open it before b2 moves.
+#[test]
+fn with_two_players_a_six_must_open_the_blockade_of_your_two_colours() {
+    let mut g = at(TWO, "b:12,30,h,h/y:12',h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    assert_legal(&g, &["b1:12-18", "y1:12-18"]);
+    let wrong = g.parse_move("b2:30-36").unwrap();
+    assert_eq!(
+        g.play(wrong),
+        Err(PlayError::Illegal(IllegalMove::MustOpenBlockade))
+    );
+}
+
 #[test]
 fn opponents_sharing_a_safe_square_do_not_block() {
     let mut g = at(FOUR, "b:12,h,h,h/y:12',h,h,h/g:8,h,h,h/r:h,h,h,h", 2);
