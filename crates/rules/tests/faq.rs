@@ -10,11 +10,13 @@ use parchis_rules::{Event, Game, Mode, Phase, Place, RuleSet};
 fn faq_which_number_brings_a_piece_out_a_five_and_only_then() {
     let mut g = playgridia("y:h,h,h,40/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h");
     roll(&mut g, 5);
-    assert_eq!(legal(&g), sorted(&["y1:h-5"]));
+    assert_eq!(legal(&g), sorted(&["y1:h-5"]), "y4 may not move instead");
+    // « le 5 se joue comme un coup ordinaire »: every piece on the board may play it, no piece comes out.
     let mut g = playgridia("y:5,5',h,40/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h");
     roll(&mut g, 5);
-    assert!(
-        !legal(&g).iter().any(|m| m.contains(":h-")),
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:5-10", "y2:5-10", "y4:40-45"]),
         "exit full of own pieces: the 5 is ordinary"
     );
 }
@@ -24,16 +26,33 @@ fn faq_which_number_brings_a_piece_out_a_five_and_only_then() {
 /// et qu'un pion de l'un de vos barrages peut bouger, vous devez jouer l'un de ces pions. »
 #[test]
 fn faq_what_is_a_blockade_two_of_one_colour_nobody_passes_and_a_six_must_open_it() {
-    // On safe square 12, owner behind it cannot pass.
+    // On safe square 12, owner behind it can neither pass (4) nor land (2).
     let mut g = playgridia("y:12,12',10,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h");
     roll(&mut g, 4);
     assert_eq!(legal(&g), sorted(&["y1:12-16", "y2:12-16"]));
     let mut g = playgridia("y:12,12',10,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h");
+    roll(&mut g, 2);
+    assert_eq!(legal(&g), sorted(&["y1:12-14", "y2:12-14"]));
+    // « Personne »: an opponent neither lands on it (2) nor passes it (4).
+    for die in [2, 4] {
+        let mut g = game(&format!(
+            "playgridia individual/4 y:12,12',h,h/b:10,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll {FLAGS}"
+        ));
+        let ev = roll(&mut g, die);
+        assert!(
+            has(&ev, |e| matches!(e, Event::NoLegalMove { seat: 1, .. })),
+            "blue with a {die}"
+        );
+    }
+    // A rolled 6: y3, free to move 6 elsewhere, must leave it and a blockade piece moves instead.
+    let mut g = playgridia("y:12,12',30,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h");
     roll(&mut g, 6);
     assert_eq!(legal(&g), sorted(&["y1:12-18", "y2:12-18"]));
 }
 
-/// « Compte-t-on 20 ou 10 ? Les deux … Si aucun pion ne peut utiliser le compte exactement, il est perdu. »
+/// « Compte-t-on 20 ou 10 ? Les deux. Une capture rapporte un compte de 20, et un pion qui atteint l'arrivée un
+/// compte de 10. Chacun se joue comme un coup distinct, avec n'importe quel pion pouvant avancer exactement de ce
+/// nombre de cases. Si aucun pion ne peut utiliser le compte exactement, il est perdu. »
 #[test]
 fn faq_twenty_for_a_capture_ten_for_an_arrival_each_a_separate_exact_move() {
     let mut g = playgridia("y:20,l6,h,h/b:24,h,h,h/r:h,h,h,h/g:h,h,h,h");
@@ -57,6 +76,15 @@ fn faq_twenty_for_a_capture_ten_for_an_arrival_each_a_separate_exact_move() {
     )));
     assert_eq!(g.phase(), Phase::Count { amount: 10 });
     assert_eq!(legal(&g), sorted(&["y1:20-30"]));
+    // « Si aucun pion ne peut utiliser le compte exactement, il est perdu »: 20 from 64 overshoots the goal.
+    let mut g = playgridia("y:60,goal,h,h/b:64,h,h,h/r:h,h,h,h/g:h,h,h,h");
+    roll(&mut g, 4);
+    let ev = play(&mut g, "y1:60-64");
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::BonusLost { amount: 20, .. }
+    )));
+    assert_eq!(g.seat(), 1, "the lost count ends the turn");
 }
 
 /// « Combien compte un six ? Un six fait rejouer. Il compte 7 quand aucun de vos pions n'est à la base, et 6 tant
@@ -78,7 +106,8 @@ fn faq_a_six_rolls_again_and_counts_seven_with_an_empty_base() {
 }
 
 /// « Trois six d'affilée ? Le troisième six est annulé, le dernier pion déplacé retourne à la base, et votre tour
-/// se termine. Le pion n'est renvoyé que s'il est encore sur le circuit commun. »
+/// se termine. Le pion n'est renvoyé que s'il est encore sur le circuit commun : un pion dans son couloir
+/// d'arrivée ou déjà arrivé est donc en sécurité. »
 #[test]
 fn faq_three_sixes_send_the_last_moved_piece_home_unless_it_left_the_circuit() {
     let line = "playgridia individual/4 y:30,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=2,last=y1,six=y1,extra=0,first=-";
@@ -103,6 +132,18 @@ fn faq_three_sixes_send_the_last_moved_piece_home_unless_it_left_the_circuit() {
         }
     )));
     assert_eq!(place(&g, "y1"), Place::Lane(2));
+    // « … ou déjà arrivé est donc en sécurité »
+    let mut g = game(&line.replace("y:30,h", "y:goal,40"));
+    let ev = roll(&mut g, 6);
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::ThreeSixes {
+            sent_home: None,
+            ..
+        }
+    )));
+    assert_eq!(place(&g, "y1"), Place::Goal);
+    assert_eq!(g.seat(), 1);
 }
 
 /// « Combien de joueurs … comment gagne-t-on ? De deux à quatre personnes … quatre pions chacun. Le premier joueur

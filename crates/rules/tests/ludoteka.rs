@@ -75,6 +75,18 @@ fn blue_turns_into_its_lane_after_square_17() {
     assert_legal(&g, &["b1:15-l1"]);
 }
 
+/// « Les participants à leur tour doivent lancer le dé et avancer avec une de leurs pièces le nombre de cases
+/// indiqué »: with a legal move the player must play it; rolling again instead is refused.
+#[test]
+fn a_player_must_move_a_piece_by_the_number_rolled_and_cannot_pass() {
+    let mut g = at(IND, &format!("y:10,h,h,h/{OTHERS_HOME}"), 0);
+    roll(&mut g, 3);
+    assert_legal(&g, &["y1:10-13"]);
+    assert_eq!(g.roll(4), Err(parchis_rules::PlayError::MustMove));
+    play(&mut g, "y1");
+    assert_eq!(place(&g, "y1"), Place::Square(13));
+}
+
 // ----- sixes --------------------------------------------------------------------------------------------
 
 #[test]
@@ -172,6 +184,29 @@ fn three_sixes_spare_a_piece_already_in_its_lane() {
     }));
     assert_eq!(place(&g, "y1"), Place::Lane(3));
     assert_eq!(g.seat(), 1);
+}
+
+/// « à moins qu'elle n'ait déjà atteint le dernier couloir de son parcours »: a piece the second six carried
+/// past the corridor into the final square has reached it too, and stays; its count of 10 moved another piece,
+/// which is not the one punished.
+#[test]
+fn three_sixes_spare_a_piece_the_second_six_brought_to_the_goal() {
+    let mut g = at(IND, &format!("y:l2,30,h,h/{OTHERS_HOME}"), 0);
+    roll(&mut g, 6);
+    play(&mut g, "y2:30-36");
+    roll(&mut g, 6);
+    let ev = play(&mut g, "y1:l2-goal");
+    assert!(ev.contains(&Event::ReachedGoal { piece: pr("y1") }));
+    play(&mut g, "y2:36-46"); // the count of 10
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
+    assert!(ev.contains(&Event::TurnPassed { seat: 1 }));
+    assert_eq!(place(&g, "y1"), Place::Goal);
+    assert_eq!(place(&g, "y2"), Place::Square(46));
 }
 
 #[test]

@@ -83,6 +83,16 @@ fn after_the_first_roll_a_piece_leaves_the_reserve_only_with_a_five_and_must() {
     assert_legal(&g, &["b2:h-5"]);
 }
 
+/// « Un déplacement légal est obligatoire : on ne peut pas passer volontairement son tour. »
+#[test]
+fn a_legal_move_is_mandatory_and_the_turn_cannot_be_passed() {
+    let mut g = at(FOUR, "b:11,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 3);
+    assert_legal(&g, &["b1:11-14"]);
+    assert_eq!(g.roll(2), Err(PlayError::MustMove));
+    assert_eq!(g.seat(), 0);
+}
+
 // ----- six or twelve ------------------------------------------------------------------------------------
 
 #[test]
@@ -424,6 +434,47 @@ fn three_sixes_spare_a_piece_that_ended_in_a_blockade() {
     assert_eq!(place(&g, "b2"), Place::Square(47));
 }
 
+/// « Il n'est pas pénalisé s'il avait terminé son déplacement sur une case sûre » and « toutes les cases du
+/// couloir final coloré protègent les pions »: a second six that ends in the lane spares its piece.
+#[test]
+fn three_sixes_spare_a_piece_whose_six_move_ended_in_the_safe_final_lane() {
+    let mut g = at(FOUR, "b:64,30,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    play(&mut g, "b2:30-36");
+    roll(&mut g, 6);
+    play(&mut g, "b1:64-l2");
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
+    assert_eq!(place(&g, "b1"), Place::Lane(2));
+    assert_eq!(g.seat(), 1);
+}
+
+/// RULES.md, ambiguity 15: the spare is judged where the six move ended, but « retourne dans la réserve » only
+/// takes a piece off the circuit. The second six captures on ordinary square 50 (not spared there); the count
+/// of 20 then takes that same piece into its lane, entirely safe: it stays there.
+#[test]
+fn three_sixes_leave_in_its_lane_a_piece_a_count_took_off_the_circuit() {
+    let mut g = at(FOUR, "b:38,h,h,h/y:50,h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    play(&mut g, "b1:38-44");
+    roll(&mut g, 6);
+    let ev = play(&mut g, "b1:44-50");
+    assert!(captured(&ev, "y1"));
+    play(&mut g, "b1:50-l2"); // the count of 20
+    let ev = roll(&mut g, 6);
+    assert!(ev.contains(&Event::ThreeSixes {
+        seat: 0,
+        sent_home: None,
+        from: None
+    }));
+    assert_eq!(place(&g, "b1"), Place::Lane(2));
+    assert_eq!(g.seat(), 1);
+}
+
 #[test]
 fn three_sixes_with_no_piece_moved_on_the_second_six_have_no_penalty() {
     let line = format!(
@@ -496,6 +547,20 @@ fn with_two_players_allied_colours_form_a_blockade_on_a_safe_square() {
     let mut g = at(TWO, "b:12,h,h,h/y:12',h,h,h/g:8,h,h,h/r:h,h,h,h", 1);
     let ev = roll(&mut g, 6);
     assert!(ev.contains(&Event::NoLegalMove { seat: 1, die: 6 }));
+}
+
+/// « Lorsqu'un joueur fait 6, il doit d'abord ouvrir un barrage »: with two players, the blockade blue and yellow
+/// make together on a safe square is the player's own, and a rolled 6 must open it before b2 moves.
+#[test]
+fn with_two_players_a_six_must_open_the_blockade_of_your_two_colours() {
+    let mut g = at(TWO, "b:12,30,h,h/y:12',h,h,h/g:h,h,h,h/r:h,h,h,h", 0);
+    roll(&mut g, 6);
+    assert_legal(&g, &["b1:12-18", "y1:12-18"]);
+    let wrong = g.parse_move("b2:30-36").unwrap();
+    assert_eq!(
+        g.play(wrong),
+        Err(PlayError::Illegal(IllegalMove::MustOpenBlockade))
+    );
 }
 
 #[test]

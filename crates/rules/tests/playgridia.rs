@@ -104,6 +104,14 @@ fn coming_out_onto_your_piece_and_an_opponent_captures_the_opponent() {
         g.in_blockade(0),
         "yellow now holds its exit with two pieces"
     );
+    // The other way round: the opponent came first and yellow's piece last. « celui arrivé en dernier » picks
+    // among the opponents there, so the lone opponent is still the one taken.
+    let mut g = four("5',h,h,h", "5,h,h,h", HOME, HOME);
+    roll(&mut g, 5);
+    let ev = play(&mut g, "y2:h-5");
+    assert!(captured(&ev, "b1"));
+    assert_eq!(place(&g, "y1"), Place::Square(5), "your own piece stays");
+    assert_eq!(g.phase(), Phase::Count { amount: 20 });
 }
 
 #[test]
@@ -199,6 +207,55 @@ fn three_sixes_leave_a_piece_that_has_already_arrived_where_it_is() {
     assert_eq!(g.seat(), 1, "the turn still ends");
 }
 
+/// « Le pion ne retourne à la base que s'il est encore sur le circuit commun »: the only exception is leaving
+/// the circuit, so a safe square or a blockade does not save it (unlike Morocco's
+/// `penalty_spares_safe_and_blockade`).
+#[test]
+fn three_sixes_send_home_the_last_moved_piece_even_from_a_safe_square_or_a_blockade() {
+    // y1's second six ended on safe square 29.
+    let mut g = four("17,h,h,h", HOME, HOME, HOME);
+    roll(&mut g, 6);
+    play(&mut g, "y1:17-23");
+    roll(&mut g, 6);
+    play(&mut g, "y1:23-29");
+    let ev = roll(&mut g, 6);
+    assert!(has(
+        &ev,
+        |e| matches!(e, Event::ThreeSixes { sent_home: Some(p), from: Some(Place::Square(29)), .. } if p.to_string() == "y1")
+    ));
+    assert_eq!(place(&g, "y1"), Place::Home);
+    // y2's second six made a blockade with y1 on 30; the blockade is broken, y1 stays.
+    let mut g = four("30,18,h,h", HOME, HOME, HOME);
+    roll(&mut g, 6);
+    play(&mut g, "y2:18-24");
+    roll(&mut g, 6);
+    let ev = play(&mut g, "y2:24-30");
+    assert!(has(&ev, |e| matches!(e, Event::BlockadeFormed { .. })));
+    let ev = roll(&mut g, 6);
+    assert!(has(
+        &ev,
+        |e| matches!(e, Event::ThreeSixes { sent_home: Some(p), from: Some(Place::Square(30)), .. } if p.to_string() == "y2")
+    ));
+    assert_eq!(place(&g, "y2"), Place::Home);
+    assert_eq!(place(&g, "y1"), Place::Square(30));
+    assert!(!g.in_blockade(0));
+    assert_eq!(g.seat(), 1);
+}
+
+/// « Le couloir d'arrivée fait 7 cases et vous est réservé : aucune capture n'y a lieu »: a piece in its lane is
+/// out of every opponent's reach; blue, passing the square where yellow turned in, carries on round the circuit.
+#[test]
+fn the_lane_is_yours_alone_and_no_capture_happens_there() {
+    let mut g = game(&format!(
+        "playgridia individual/4 y:l2,h,h,h/b:66,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll {FLAGS}"
+    ));
+    roll(&mut g, 4);
+    assert_eq!(legal(&g), sorted(&["b1:66-2"]));
+    let ev = play(&mut g, "b1:66-2");
+    assert!(!has(&ev, |e| matches!(e, Event::Captured { .. })));
+    assert_eq!(place(&g, "y1"), Place::Lane(2));
+}
+
 #[test]
 fn the_last_piece_moved_includes_a_piece_moved_with_a_count_of_twenty() {
     let mut g = four("20,40,h,h", "32,h,h,h", HOME, HOME);
@@ -266,7 +323,34 @@ fn a_blockade_cannot_be_passed_or_landed_on_even_by_its_owner() {
     assert_eq!(
         legal(&g),
         sorted(&["y1:24-28", "y2:24-28"]),
-        "y3 may neither land on 24 nor pass it"
+        "y3 may not land on 24"
+    );
+    let mut g = four("24,24',20,goal", HOME, HOME, HOME);
+    roll(&mut g, 5);
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:24-29", "y2:24-29"]),
+        "y3 may not pass 24"
+    );
+}
+
+/// « Deux pions d'une même couleur sur une case du circuit forment un barrage »: in the lane two pieces are no
+/// blockade (`lane_blockades=0`), so the pieces behind pass them, though the square is full to land on.
+#[test]
+fn two_pieces_in_the_lane_are_no_blockade_and_can_be_passed() {
+    let mut g = four("l2,l2',66,goal", HOME, HOME, HOME);
+    roll(&mut g, 5);
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:l2-l7", "y2:l2-l7", "y3:66-l3"]),
+        "y3 passes l2"
+    );
+    let mut g = four("l2,l2',66,goal", HOME, HOME, HOME);
+    roll(&mut g, 4);
+    assert_eq!(
+        legal(&g),
+        sorted(&["y1:l2-l6", "y2:l2-l6"]),
+        "but cannot land on it: two pieces already"
     );
 }
 
