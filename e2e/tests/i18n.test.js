@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import { startServer } from '../lib/server.js';
 
 const WEB = new URL('../../crates/server/web/', import.meta.url);
 
@@ -55,6 +56,61 @@ test('the how-to-play page says as much in every language: the same rule sets, m
   for (const lang of Object.keys(HOWTO_TEXT)) {
     assert.deepEqual(shape(HOWTO_TEXT[lang]), shape(HOWTO_TEXT.en), `${lang} differs from English`);
   }
+});
+
+test('the how-to page says the same numbers in every language, sentence by sentence, and covers every mode of the create form', () => {
+  // A number one language gives and another does not (a 6 that counts 7, a count of 20, 102 squares) is a
+  // rule that reads differently across the languages.
+  const numbers = (text) => (String(text).match(/\d+/g) || []).sort();
+  const en = flat(HOWTO_TEXT.en);
+  for (const lang of Object.keys(HOWTO_TEXT)) {
+    for (const [key, text] of Object.entries(flat(HOWTO_TEXT[lang]))) {
+      assert.deepEqual(numbers(text), numbers(en[key]), `${lang}.${key}: ${text}`);
+    }
+    // Each mode the form offers has its line, under the form's own name for it (howto.js renders t('modes.…')).
+    assert.deepEqual(Object.keys(HOWTO_TEXT[lang].modes).sort(), Object.keys(STRINGS[lang].modes).sort(), lang);
+    assert.deepEqual(Object.keys(HOWTO_TEXT[lang].sets).sort(), Object.keys(STRINGS[lang].rulesets).sort(), lang);
+  }
+});
+
+test('the how-to page\'s numbers are the referee\'s: GET /api/rules', async () => {
+  const srv = await startServer();
+  try {
+    const cat = await fetch(`${srv.api}/api/rules`).then((r) => r.json());
+    const en = HOWTO_TEXT.en;
+    const has = (text, n) => (String(text).match(/\d+/g) || []).includes(String(n));
+    const modeNames = Object.keys(en.modes).sort();
+    for (const set of cat.rule_sets) {
+      // "Every rule set can be played in every mode."
+      assert.deepEqual(set.modes.map((m) => m.name).sort(), modeNames, set.name);
+      const ind = set.modes.find((m) => m.name === 'individual').options;
+      // The common count line: 20 for a capture, 10 for an arrival, in every rule set.
+      const count = en.common.find((line) => /count/i.test(line) && /capture/.test(line));
+      assert.ok(has(count, ind.capture_bonus) && has(count, ind.goal_bonus), `${set.name}: ${count}`);
+      // What a six counts: 7 (Playgridia, Ludoteka) or 12 (Morocco), in the rule set's own section.
+      const six = { '7player': 7, '7colour': 7, 12: 12 }[ind.six];
+      assert.ok(six, `${set.name}: six=${ind.six}`);
+      assert.ok(en.sets[set.name].some((line) => /\b6\b/.test(line) && has(line, six)), `${set.name}: a 6 counts ${six}`);
+      // Which piece three sixes send home.
+      const penalty = { last: /last piece you moved/, second: /piece moved with the second six/ }[ind.three_sixes];
+      assert.ok(en.sets[set.name].some((line) => /^Three sixes/.test(line) && penalty.test(line)), `${set.name}: three_sixes=${ind.three_sixes}`);
+      // Blockades in the lane: Playgridia's do not block there, the others' do.
+      const lane = en.sets[set.name].find((line) => /(blockade|barrier) nobody passes/.test(line));
+      assert.equal(/in the lane they do not block/.test(lane), ind.lane_blockades === '0', `${set.name}: ${lane}`);
+      // Who must open a blockade on a 6.
+      assert.equal(en.sets[set.name].some((line) => /Nothing forces you to open it/.test(line)), ind.must_open_blockade_on_six === '0', set.name);
+      // The pieces each mode is won with.
+      // The pieces each mode is won with: pieces_to_win of every colour of the side (win=all), or of one (win=any).
+      const colours = { individual: 1, quick: 1, pairs: 2, '1v1': 2, '6-piece': 2, '3v3': 3 };
+      for (const m of set.modes) {
+        const o = m.options;
+        const n = o.win === 'all' ? Number(o.pieces_to_win) * colours[m.name] : Number(o.pieces_to_win);
+        const line = en.modes[m.name];
+        assert.match(line, new RegExp(`\\b${n} (pieces|to the goal)`), `${set.name} ${m.name}: won with ${n} pieces`);
+        assert.equal(/either colour/.test(line), o.win === 'any', `${set.name} ${m.name}: win=${o.win}`);
+      }
+    }
+  } finally { await srv.stop(); }
 });
 
 test('the how-to page tells how several people play at one device, quoting the waiting room\'s and the create form\'s own words', () => {

@@ -56,6 +56,9 @@ function route() {
   else if (path === '/admin') unmount = mountAdmin(main);
   else unmount = mountHome(main);
   document.title = t('title');
+  // A link to a section of a page (the create form's to the how-to page's rule set and mode).
+  const target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
 }
 
 function setupHeader() {
@@ -70,7 +73,7 @@ function setupHeader() {
     const a = e.target.closest && e.target.closest('a[data-link]');
     if (a && a.origin === location.origin && !e.metaKey && !e.ctrlKey && !e.shiftKey) {
       e.preventDefault();
-      navigate(a.pathname + a.search);
+      navigate(a.pathname + a.search + a.hash);
     }
   });
   window.addEventListener('popstate', route);
@@ -329,8 +332,15 @@ function createCard(onCreated) {
     }
     return locals.seats;
   };
-  mode.onchange = () => { fillPlayers(); resetHouse(); };
-  rules.onchange = resetHouse;
+  // The how-to page's sections for the chosen rule set and mode.
+  const howto = h('p.muted.hint', { id: 'howto-choice' });
+  const fillHowto = () => clear(howto,
+    h('a', { href: `/rules#howto-${rules.value}`, 'data-link': '', id: 'howto-rules-link' }, t('howto_of', { name: t('rulesets.' + rules.value) })),
+    ' · ',
+    h('a', { href: `/rules#howto-mode-${mode.value}`, 'data-link': '', id: 'howto-mode-link' }, t('modes.' + mode.value)));
+  fillHowto();
+  mode.onchange = () => { fillPlayers(); resetHouse(); fillHowto(); };
+  rules.onchange = () => { resetHouse(); fillHowto(); };
   players.onchange = fillSeats;
   fillPlayers();
   // The same choices, every other seat a bot (a seat left to a human gets the medium bot), in a
@@ -403,6 +413,7 @@ function createCard(onCreated) {
   },
   h('label', { for: 'rules' }, t('rules')), rules,
   h('label', { for: 'mode' }, t('mode')), mode,
+  h('span'), howto,
   h('label', { for: 'players' }, t('players')), players,
   // Right under the only choices it uses.
   h('span'), h('div',
