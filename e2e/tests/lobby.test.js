@@ -254,6 +254,31 @@ test('how to play: every rule set summed up, in the chosen language', async () =
   await p.context.close();
 });
 
+test('the create form points to the how-to page\'s section of the chosen rule set and mode', async () => {
+  const p = await newPage(browser, { viewport: { width: 375, height: 667 }, isMobile: true, locale: 'fr-FR' });
+  await register(p.page, srv.url, 'Lola');
+  await p.page.selectOption('#rules', 'ludoteka');
+  await p.page.selectOption('#mode', 'pairs');
+  // The links name the rule set and the mode as the form does.
+  assert.equal(await p.page.textContent('#howto-rules-link'), 'Comment jouer : Ludoteka');
+  assert.equal(await p.page.textContent('#howto-mode-link'), await p.page.$eval('#mode', (s) => s.selectedOptions[0].textContent));
+  await p.page.click('#howto-mode-link');
+  await p.page.waitForSelector('#howto-mode-pairs');
+  assert.equal(new URL(p.page.url()).pathname + new URL(p.page.url()).hash, '/rules#howto-mode-pairs');
+  // The mode's line is on screen, under the form's own name for the mode.
+  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-mode-pairs').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+  assert.match(await p.page.textContent('#howto-mode-pairs strong'), /Équipes/);
+  await p.page.goBack();
+  await p.page.waitForSelector('#rules');
+  await p.page.selectOption('#rules', 'morocco');
+  assert.equal(await p.page.getAttribute('#howto-rules-link', 'href'), '/rules#howto-morocco');
+  await p.page.click('#howto-rules-link');
+  await p.page.waitForSelector('#howto-morocco');
+  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-morocco h3').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('the client runs under its own content security policy: no script, style or socket is refused', async () => {
   const p = await newPage(browser, { csp: true });
   const violations = [];
