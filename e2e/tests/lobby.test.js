@@ -266,7 +266,7 @@ test('the create form points to the how-to page\'s section of the chosen rule se
   await p.page.waitForSelector('#howto-mode-pairs');
   assert.equal(new URL(p.page.url()).pathname + new URL(p.page.url()).hash, '/rules#howto-mode-pairs');
   // The mode's line is on screen, under the form's own name for the mode.
-  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-mode-pairs').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-mode-pairs').getBoundingClientRect(); return r.top > -1 && r.bottom <= innerHeight + 1; });
   assert.match(await p.page.textContent('#howto-mode-pairs strong'), /Équipes/);
   await p.page.goBack();
   await p.page.waitForSelector('#rules');
@@ -274,7 +274,7 @@ test('the create form points to the how-to page\'s section of the chosen rule se
   assert.equal(await p.page.getAttribute('#howto-rules-link', 'href'), '/rules#howto-morocco');
   await p.page.click('#howto-rules-link');
   await p.page.waitForSelector('#howto-morocco');
-  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-morocco h3').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+  await p.page.waitForFunction(() => { const r = document.querySelector('#howto-morocco h3').getBoundingClientRect(); return r.top > -1 && r.bottom <= innerHeight + 1; });
   assertNoErrors(p.page, wsAllow);
   await p.context.close();
 });
