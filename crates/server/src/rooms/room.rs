@@ -233,7 +233,8 @@ impl Room {
             .ok_or("game row missing")?;
         let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
         tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
-        if table.game.is_over() {
+        // Finished once its result is stored (as the room's row says), not merely once it is over.
+        if table.result.is_some() {
             self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
         }
         self.table = Some(table);
@@ -742,9 +743,28 @@ impl Room {
         )
     }
 
-    /// After an accepted roll or move: clocks, broadcast, previews, metrics.
+    /// After an accepted roll or move: clocks, broadcast, previews, metrics, and the result if the
+    /// action ended the game and the result is stored (if storing it failed, the room stores it later:
+    /// [`Room::auto_act`]).
     pub fn after_action(&mut self, events: &[Event], started: Instant) {
-        // A rated game just ended: its people's new ratings go out with the result.
+        self.take_ratings();
+        self.reset_decision();
+        self.publish(events);
+        self.game_version = self.hub.version();
+        self.send_previews(None);
+        metrics::counter!("parchis_moves_total").increment(1);
+        metrics::histogram!("parchis_move_latency_seconds").record(started.elapsed().as_secs_f64());
+        if let Some(table) = &self.table
+            && table.result_due()
+        {
+            // Tried again after the usual pause, not at once in a loop against failing storage.
+            self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+        }
+        self.show_finished();
+    }
+
+    /// A rated game's result was just stored: its people's new ratings go out with it.
+    fn take_ratings(&mut self) {
         let rated = self
             .table
             .as_mut()
@@ -757,17 +777,37 @@ impl Room {
                 *slot = Some(rating);
             }
         }
-        self.reset_decision();
-        self.publish(events);
-        self.game_version = self.hub.version();
-        self.send_previews(None);
-        metrics::counter!("parchis_moves_total").increment(1);
-        metrics::histogram!("parchis_move_latency_seconds").record(started.elapsed().as_secs_f64());
-        if self.table.as_ref().is_some_and(|t| t.game.is_over())
+    }
+
+    /// Shows the room finished once its game's result is stored (storage marks it finished in the same
+    /// transaction).
+    fn show_finished(&mut self) {
+        if self.table.as_ref().is_some_and(|t| t.result.is_some())
             && self.lobby.status() != RoomStatus::Finished
         {
             self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
             self.publish(&[]);
+        }
+    }
+
+    /// Stores the result of a game that ended while storage failed, then shows it (result, seed, ratings,
+    /// the room finished) as at a normal end; if it fails again, tries again after a pause.
+    async fn store_due_result(&mut self) {
+        let Some(table) = self.table.as_mut() else {
+            return;
+        };
+        match table.store_result(&self.db).await {
+            Ok(()) => {
+                tracing::info!(room = %self.lobby.room.id, game = %table.game_id, "the result was stored at last");
+                self.paused_until = None;
+                self.take_ratings();
+                self.publish(&[]);
+                self.show_finished();
+            }
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "storing the result failed again");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            }
         }
     }
 
@@ -784,9 +824,13 @@ impl Room {
 
     /// When the server must next act in the game for the seat to act: a bot seat after the bot delay; a
     /// person's at the end of the turn timer, or of the away grace if they are away (never sooner than
-    /// the bot delay); not before a pause after a storage failure. `None`: the game is over, or it waits
-    /// on a person without limit.
+    /// the bot delay); not before a pause after a storage failure. A game over whose result is not
+    /// stored yet wakes to store it (after the pause). `None`: the game is over with its result stored,
+    /// or it waits on a person without limit.
     fn game_wake(&self, table: &Table) -> Option<Instant> {
+        if table.result_due() {
+            return Some(self.paused_until.unwrap_or_else(Instant::now));
+        }
         if table.game.is_over() {
             return None;
         }
@@ -825,6 +869,10 @@ impl Room {
             }
             return;
         };
+        if table.result_due() {
+            self.store_due_result().await;
+            return;
+        }
         if table.game.is_over() {
             return;
         }

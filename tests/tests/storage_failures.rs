@@ -1,0 +1,117 @@
+//! A storage failure during a game never loses an accepted action, never says "nothing changed" about
+//! one that was stored, and never leaves a room stuck: what could not be stored is stored later by the
+//! room itself, without a restart, and only once.
+mod common;
+
+use std::time::Duration;
+
+use common::game::{record, two_started};
+use common::ws::WsClient;
+use common::{Player, TestServer, quick_two};
+use serde_json::Value;
+use sqlx::{Connection, SqliteConnection};
+
+/// Makes every attempt to store a game's result fail, as a full disk or a lost database would.
+const FAIL_RESULT: &str = "CREATE TRIGGER fail_result BEFORE UPDATE OF result ON games \
+                           BEGIN SELECT RAISE(ABORT, 'injected'); END";
+
+/// A second connection to the server's SQLite file, to break and mend storage under it.
+async fn open(server: &TestServer) -> SqliteConnection {
+    SqliteConnection::connect(&server.database_url)
+        .await
+        .expect("open the server's database")
+}
+
+async fn count(db: &mut SqliteConnection, sql: &'static str, game: &str) -> i64 {
+    sqlx::query_scalar(sql)
+        .bind(game)
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
+async fn rated_games(server: &TestServer, player: &Player) -> Value {
+    let (status, stats) = server.get_as(&player.token, "/api/players/me/stats").await;
+    assert_eq!(status, 200, "{stats}");
+    let line = stats["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rules"] == "playgridia")
+        .unwrap_or_else(|| panic!("no playgridia in {stats}"))
+        .clone();
+    serde_json::json!({ "games": line["games"], "rated": line["rating"]["games"] })
+}
+
+#[tokio::test]
+async fn a_result_that_could_not_be_stored_is_stored_by_the_room_later_and_the_winning_move_stands()
+{
+    let server = TestServer::sqlite_with(|c| c.away_grace_secs = 1).await;
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let mut db = open(&server).await;
+    sqlx::query(FAIL_RESULT).execute(&mut db).await.unwrap();
+    // Bea never connects: a bot plays her seat after the grace, and the game is rated between them.
+    let (room, game) = two_started(&server, &ana, &bea, quick_two()).await;
+    let mut watcher = WsClient::connect(&server, &room, None).await;
+    let mut player = WsClient::connect(&server, &room, Some(&ana.token)).await;
+
+    // Every action of Ana's is acknowledged, the winning one too (whoever makes it), and everyone sees
+    // the game end.
+    player.play_to_the_end().await;
+    watcher
+        .until_state(|s| s["game"]["view"]["turn"]["phase"] == "over")
+        .await;
+    assert_eq!(watcher.game()["view"], player.game()["view"]);
+
+    // The result is not stored yet: the room says so no more than storage does.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(watcher.state["room"]["status"], "playing");
+    assert!(watcher.game()["seed"].is_null(), "{}", watcher.game());
+    assert!(watcher.game()["result"].is_null(), "{}", watcher.game());
+    assert!(record(&server, &game).await["result"].is_null());
+
+    // Storage works again: the room stores the result by itself and everyone gets it.
+    sqlx::query("DROP TRIGGER fail_result")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    for client in [&mut watcher, &mut player] {
+        client
+            .until_state(|s| s["room"]["status"] == "finished")
+            .await;
+        let game_state = client.game();
+        assert!(game_state["seed"].is_string(), "{game_state}");
+        assert_eq!(
+            game_state["result"]["ratings"].as_array().map(Vec::len),
+            Some(2),
+            "{game_state}"
+        );
+    }
+    let stored = record(&server, &game).await;
+    assert_eq!(stored["seed"], watcher.game()["seed"]);
+    assert_eq!(
+        stored["result"]["winner_side"],
+        watcher.game()["result"]["winner_side"]
+    );
+    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    // The position everyone was shown when the game ended is the stored log's: nothing was lost.
+    assert_eq!(
+        watcher.game()["view"],
+        common::game::view_json(&verified.game)
+    );
+
+    // Counted once, for each of them.
+    for who in [&ana, &bea] {
+        assert_eq!(
+            rated_games(&server, who).await,
+            serde_json::json!({ "games": 1, "rated": 1 })
+        );
+    }
+    let results = "SELECT COUNT(*) FROM player_results WHERE game_id = $1";
+    assert_eq!(count(&mut db, results, &game).await, 2);
+    let changes = "SELECT COUNT(*) FROM rating_changes WHERE game_id = $1";
+    assert_eq!(count(&mut db, changes, &game).await, 2);
+    db.close().await.unwrap();
+    server.finish().await;
+}
