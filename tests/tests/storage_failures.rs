@@ -115,3 +115,146 @@ async fn a_result_that_could_not_be_stored_is_stored_by_the_room_later_and_the_w
     db.close().await.unwrap();
     server.finish().await;
 }
+
+/// Makes storing any change to a seat played at someone's device fail.
+const FAIL_LOCAL_SEATS: &str = "CREATE TRIGGER fail_local BEFORE UPDATE ON room_seats \
+                                WHEN OLD.local_of IS NOT NULL \
+                                BEGIN SELECT RAISE(ABORT, 'injected'); END";
+
+/// Ana's room of `settings` with Abuela playing at Ana's device and Bea seated: the room id.
+async fn ana_abuela_and_bea(
+    server: &TestServer,
+    ana: &Player,
+    bea: &Player,
+    settings: Value,
+) -> String {
+    let room = server.room(ana, settings).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(
+            ana,
+            &format!("/api/rooms/{room}/local-players"),
+            serde_json::json!({ "display_name": "Abuela" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = server
+        .post_as(
+            bea,
+            &format!("/api/rooms/{room}/join"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    room
+}
+
+/// `(player_id, local_of, bot)` of each seat of the room, as the API shows it.
+async fn seats(server: &TestServer, room: &str) -> Vec<(Value, Value, Value)> {
+    server.get_ok(&format!("/api/rooms/{room}")).await["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["player_id"].clone(),
+                s["local_of"].clone(),
+                s["bot"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_leave_that_could_not_be_stored_whole_changes_nothing_in_a_waiting_room() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let room = ana_abuela_and_bea(&server, &ana, &bea, common::public_four()).await;
+    let before = seats(&server, &room).await;
+    let mut db = open(&server).await;
+    sqlx::query(FAIL_LOCAL_SEATS)
+        .execute(&mut db)
+        .await
+        .unwrap();
+
+    let leave = format!("/api/rooms/{room}/leave");
+    let (status, body) = server.post_as(&ana, &leave, serde_json::json!({})).await;
+    assert_eq!(status, 500, "{body}");
+    // Refused, so nothing changed: Ana is still seated (and owns the room), Abuela too.
+    assert_eq!(seats(&server, &room).await, before);
+    let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+    assert_eq!(shown["owner_id"], ana.id.as_str());
+
+    sqlx::query("DROP TRIGGER fail_local")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let (status, body) = server.post_as(&ana, &leave, serde_json::json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let after = seats(&server, &room).await;
+    assert_eq!(
+        after[0],
+        (Value::Null, Value::Null, Value::Null),
+        "{after:?}"
+    );
+    assert_eq!(
+        after[1],
+        (Value::Null, Value::Null, Value::Null),
+        "{after:?}"
+    );
+    let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+    assert_eq!(shown["owner_id"], bea.id.as_str(), "the room passed on");
+    db.close().await.unwrap();
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_leave_that_could_not_be_stored_whole_changes_nothing_in_a_running_game() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let settings = serde_json::json!({ "rules": "ludoteka", "mode": "individual", "players": 4,
+        "turn_time_secs": null, "public": true, "draw_seats": false });
+    let room = ana_abuela_and_bea(&server, &ana, &bea, settings).await;
+    let (status, body) = server
+        .post_as(
+            &ana,
+            &format!("/api/rooms/{room}/start"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let game = body["game_id"].as_str().unwrap().to_owned();
+    let before = seats(&server, &room).await;
+    let mut db = open(&server).await;
+    sqlx::query(FAIL_LOCAL_SEATS)
+        .execute(&mut db)
+        .await
+        .unwrap();
+
+    let mut ana_ws = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let reply = ana_ws.request(serde_json::json!({ "type": "leave" })).await;
+    assert_eq!(reply["code"], "internal", "{reply}");
+    assert_eq!(seats(&server, &room).await, before, "nothing changed");
+    let left = "SELECT COUNT(*) FROM game_leavers WHERE game_id = $1";
+    assert_eq!(count(&mut db, left, &game).await, 0, "not counted as left");
+
+    sqlx::query("DROP TRIGGER fail_local")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let reply = ana_ws.request(serde_json::json!({ "type": "leave" })).await;
+    assert_eq!(reply["type"], "ack", "{reply}");
+    let after = seats(&server, &room).await;
+    for seat in &after[..2] {
+        assert_eq!(seat.0, Value::Null, "{after:?}");
+        assert_eq!(seat.1, Value::Null, "{after:?}");
+        assert!(seat.2.is_string(), "a bot plays it: {after:?}");
+    }
+    assert_eq!(count(&mut db, left, &game).await, 1);
+    db.close().await.unwrap();
+    server.finish().await;
+}

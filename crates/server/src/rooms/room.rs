@@ -1076,9 +1076,13 @@ impl Room {
             }
             _ => {
                 let seat = self.lobby.leave(player_id)?;
-                self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                self.seat_changed(seat, None);
-                self.free_local_seats(player_id, None).await?;
+                let locals = self.local_seats_freed(player_id, None);
+                // One transaction: a failure leaves them seated, as the refusal says.
+                let rows: Vec<SeatRow> = std::iter::once(seat).chain(locals).collect();
+                self.db.update_seats(&self.lobby.room.id, &rows).await?;
+                for row in rows {
+                    self.seat_changed(row, None);
+                }
             }
         }
         self.after_leaving(player_id).await;
@@ -1100,36 +1104,37 @@ impl Room {
             local_of: None,
             ..self.lobby.seats[seat].clone()
         };
+        // The people who played at this device go with it, to bots too, in the same transaction.
+        let locals = self.local_seats_freed(player_id, Some(DEFAULT_BOT_LEVEL.as_str()));
         self.db
-            .leave_running_game(&self.lobby.room.id, &game_id, &row, player_id, now_ms())
+            .leave_running_game(
+                &self.lobby.room.id,
+                &game_id,
+                &row,
+                &locals,
+                player_id,
+                now_ms(),
+            )
             .await?;
         self.seat_changed(row, None);
-        // The people who played at this device go with it, to bots too.
-        if let Err(e) = self
-            .free_local_seats(player_id, Some(DEFAULT_BOT_LEVEL.as_str()))
-            .await
-        {
-            tracing::error!(%e, "storing a leave of the seats played at a device failed");
+        for local in locals {
+            self.seat_changed(local, None);
         }
         Ok(())
     }
 
-    /// The seats played at `player_id`'s device, after that player left: emptied in a waiting room, or
-    /// played by a bot at `bot_level` in a running game (as their own seat is). Each stored, then shown.
-    pub async fn free_local_seats(
-        &mut self,
-        player_id: &str,
-        bot_level: Option<&str>,
-    ) -> Result<(), AppError> {
-        for index in self.lobby.local_seats_of(player_id) {
-            let row = SeatRow {
+    /// The seats played at `player_id`'s device as they are once that player left: emptied in a waiting
+    /// room, or played by a bot at `bot_level` in a running game (as their own seat is). To be stored
+    /// with the player's own seat, then shown.
+    fn local_seats_freed(&self, player_id: &str, bot_level: Option<&str>) -> Vec<SeatRow> {
+        self.lobby
+            .local_seats_of(player_id)
+            .into_iter()
+            .map(|index| SeatRow {
                 bot_level: bot_level.map(str::to_owned),
                 ..SeatRow::empty(self.lobby.seats[index].seat)
-            };
-            self.db.update_seat(&self.lobby.room.id, &row).await?;
-            self.seat_changed(row, None);
-        }
-        Ok(())
+            })
+            .collect()
     }
 
     /// Starts the game `plan` decided: stored first, then shown to everyone.
