@@ -258,3 +258,120 @@ async fn a_leave_that_could_not_be_stored_whole_changes_nothing_in_a_running_gam
     db.close().await.unwrap();
     server.finish().await;
 }
+
+/// Polls `GET /api/rooms/{room}` until `done` holds of it (within ten seconds).
+async fn room_until(server: &TestServer, room: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..100 {
+        let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+        if done(&shown) {
+            return shown;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "the room never got there: {}",
+        server.get_ok(&format!("/api/rooms/{room}")).await
+    );
+}
+
+#[tokio::test]
+async fn a_room_that_could_not_be_handed_to_the_one_who_sat_down_is_handed_over_once_storage_works()
+{
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let room = server.room(&ana, common::public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Everyone left: whoever sits down next owns the room, so that it can be started.
+    let (status, body) = server
+        .post_as(
+            &ana,
+            &format!("/api/rooms/{room}/leave"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut db = open(&server).await;
+    sqlx::query(
+        "CREATE TRIGGER fail_owner BEFORE UPDATE OF owner_id ON rooms \
+         BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+
+    let (status, body) = server
+        .post_as(
+            &bea,
+            &format!("/api/rooms/{room}/join"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "the seat is stored and stands: {body}");
+    assert_eq!(
+        body["owner_id"],
+        ana.id.as_str(),
+        "not handed over yet: {body}"
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let shown = server.get_ok(&format!("/api/rooms/{room}")).await;
+    assert_eq!(shown["owner_id"], ana.id.as_str());
+
+    sqlx::query("DROP TRIGGER fail_owner")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    room_until(&server, &room, |r| r["owner_id"] == bea.id.as_str()).await;
+    let (status, body) = server
+        .post_as(
+            &bea,
+            &format!("/api/rooms/{room}/start"),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    db.close().await.unwrap();
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_full_quick_match_that_could_not_start_starts_by_itself_once_storage_works() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let ask = serde_json::json!({ "rules": "playgridia", "mode": "quick", "players": 2 });
+    let (status, body) = server.post_as(&ana, "/api/quick-match", ask.clone()).await;
+    assert_eq!(status, 201, "{body}");
+    let room = body["id"].as_str().unwrap().to_owned();
+    // Ana has the room open: it is offered to the next player who asks.
+    let mut watcher = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let mut db = open(&server).await;
+    sqlx::query(
+        "CREATE TRIGGER fail_start BEFORE INSERT ON games \
+         BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+
+    let (status, body) = server.post_as(&bea, "/api/quick-match", ask).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], room.as_str(), "{body}");
+    assert_eq!(body["status"], "waiting", "full, not started yet: {body}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(watcher.state["room"]["status"], "waiting");
+
+    sqlx::query("DROP TRIGGER fail_start")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    watcher
+        .until_state(|s| s["room"]["status"] == "playing" && s["game"].is_object())
+        .await;
+    let shown = room_until(&server, &room, |r| r["status"] == "playing").await;
+    assert!(shown["game_id"].is_string(), "{shown}");
+    db.close().await.unwrap();
+    server.finish().await;
+}

@@ -811,15 +811,39 @@ impl Room {
         }
     }
 
-    /// When the server must next act for the seat to act (or hand a waiting room over), if ever.
+    /// When the server must next act for the seat to act (or hand a waiting room over, or start it), if
+    /// ever.
     pub fn next_wake(&self) -> Option<Instant> {
         let Some(table) = self.table.as_ref() else {
-            let away = self.owner_away_since?;
-            let due = away + self.timing.away_grace;
-            return (self.lobby.status() == RoomStatus::Waiting && self.successor(true).is_some())
-                .then(|| self.paused_until.map_or(due, |p| due.max(p)));
+            return self.lobby_wake();
         };
         self.game_wake(table)
+    }
+
+    /// When a waiting room must next change by itself: at once (after the pause that follows a storage
+    /// failure) for what such a failure left undone, a full quick match to start or a room to hand over
+    /// from an owner who is no longer seated; at the end of the away grace for an owner who is away.
+    fn lobby_wake(&self) -> Option<Instant> {
+        if self.lobby.status() != RoomStatus::Waiting {
+            return None;
+        }
+        let after_pause = |due: Instant| self.paused_until.map_or(due, |p| due.max(p));
+        if self.lobby.starts_by_itself() || self.owner_to_replace().is_some() {
+            return Some(after_pause(Instant::now()));
+        }
+        let away = self.owner_away_since?;
+        self.successor(true)
+            .is_some()
+            .then(|| after_pause(away + self.timing.away_grace))
+    }
+
+    /// The player to hand a waiting room to when its owner is no longer seated and someone is (the owner
+    /// left, or the last to leave, and handing it over failed to be stored).
+    fn owner_to_replace(&self) -> Option<String> {
+        if self.lobby.seat_of(&self.lobby.room.owner_id).is_some() {
+            return None;
+        }
+        self.successor(false)
     }
 
     /// When the server must next act in the game for the seat to act: a bot seat after the bot delay; a
@@ -862,9 +886,20 @@ impl Room {
     pub async fn auto_act(&mut self) {
         let started = Instant::now();
         let Some(table) = &self.table else {
-            if let Some(next) = self.successor(true)
-                && self.owner_away_since.is_some()
-            {
+            if self.lobby.status() != RoomStatus::Waiting {
+                return;
+            }
+            if self.lobby.starts_by_itself() {
+                self.start_by_itself().await;
+                return;
+            }
+            let next = self.owner_to_replace().or_else(|| {
+                self.owner_away_since
+                    .is_some_and(|away| started >= away + self.timing.away_grace)
+                    .then(|| self.successor(true))
+                    .flatten()
+            });
+            if let Some(next) = next {
                 self.hand_over(next).await;
             }
             return;
@@ -1182,15 +1217,19 @@ impl Room {
     }
 
     /// Starts a full quick-match room. The join that filled it is stored and stands either way: if the
-    /// start fails it is logged, and the room waits full for its owner's Start.
+    /// start fails it is logged, and the room tries again after a pause (its owner may Start it too).
     async fn start_by_itself(&mut self) {
         let started = match self.lobby.plan_start() {
             Ok(plan) => self.start_game(plan).await,
             Err(err) => Err(err),
         };
         match started {
-            Ok(()) => tracing::info!(room = %self.lobby.room.id, "full quick-match room started"),
+            Ok(()) => {
+                self.paused_until = None;
+                tracing::info!(room = %self.lobby.room.id, "full quick-match room started");
+            }
             Err(err) => {
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
                 tracing::error!(room = %self.lobby.room.id, %err, "a full quick-match room did not start")
             }
         }
