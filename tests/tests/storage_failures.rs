@@ -375,3 +375,78 @@ async fn a_full_quick_match_that_could_not_start_starts_by_itself_once_storage_w
     db.close().await.unwrap();
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_move_stored_though_storage_reported_a_failure_stands_and_the_game_goes_on() {
+    let server = TestServer::sqlite().await;
+    let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    // On to a move of Ana's.
+    loop {
+        assert!(!player.over(), "the game ended before Ana had a move");
+        if player.my_turn() {
+            if player.game()["view"]["turn"]["phase"] == "move" {
+                break;
+            }
+            player.act().await;
+        } else {
+            player.next().await;
+        }
+    }
+    let mut db = open(&server).await;
+    sqlx::query(
+        "CREATE TRIGGER fail_log BEFORE INSERT ON game_log \
+         BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+    let text = player.game()["view"]["legal_moves"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let version = player.version;
+    let command = serde_json::json!({ "type": "move", "move": text, "version": version });
+    let reply = player.request(command.clone()).await;
+    assert_eq!(reply["code"], "internal", "{reply}");
+
+    // The failure was reported, but the move reached the log (a connection lost while the commit went
+    // through): storage has it, so the game must go on from it.
+    sqlx::query("DROP TRIGGER fail_log")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let seq: i64 = count(
+        &mut db,
+        "SELECT COUNT(*) FROM game_log WHERE game_id = $1",
+        &started.game,
+    )
+    .await;
+    let seat = player.seat.unwrap();
+    sqlx::query(
+        "INSERT INTO game_log (game_id, seq, kind, payload, at) VALUES ($1, $2, 'move', $3, 0)",
+    )
+    .bind(&started.game)
+    .bind(seq)
+    .bind(serde_json::json!({ "by": "player", "move": text, "seat": seat }).to_string())
+    .execute(&mut db)
+    .await
+    .unwrap();
+
+    // Sent again, it is the move already made.
+    let reply = player.request(command).await;
+    assert_eq!(reply["code"], "stale_version", "{reply}");
+    player.play_to_the_end().await;
+    let stored = record(&server, &started.game).await;
+    assert_eq!(
+        stored["log"][seq as usize]["payload"]["move"],
+        text.as_str()
+    );
+    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    assert_eq!(
+        player.game()["view"],
+        common::game::view_json(&verified.game)
+    );
+    db.close().await.unwrap();
+    server.finish().await;
+}

@@ -673,6 +673,16 @@ impl Db {
     }
 
     /// A game's log in order.
+    /// How many entries the game's log holds.
+    pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM game_log WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_one(pool)
+                .await?
+        }))
+    }
+
     pub async fn game_log(&self, game_id: &str) -> Result<Vec<LogRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, LogRow>(

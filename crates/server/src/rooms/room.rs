@@ -885,6 +885,17 @@ impl Room {
     /// waiting room whose owner stayed away to a player who is there.
     pub async fn auto_act(&mut self) {
         let started = Instant::now();
+        match self.settle_log().await {
+            Ok(false) => {}
+            // The position changed: the next wake is the new decision's.
+            Ok(true) => return,
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "the server could not act");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+                self.publish(&[]);
+                return;
+            }
+        }
         let Some(table) = &self.table else {
             if self.lobby.status() != RoomStatus::Waiting {
                 return;
@@ -952,6 +963,36 @@ impl Room {
                 self.publish(&[]);
             }
         }
+    }
+
+    /// After an append that reported a failure, storage may hold the entry all the same (a connection
+    /// lost while the commit went through): the room then rebuilds the game from the stored log and shows
+    /// it, rather than append at a `seq` taken already and be refused forever. `Ok(true)`: rebuilt.
+    pub async fn settle_log(&mut self) -> Result<bool, ActError> {
+        let Some(table) = self.table.as_mut() else {
+            return Ok(false);
+        };
+        if !table.log_unsure {
+            return Ok(false);
+        }
+        if self.db.game_log_len(&table.game_id).await? == table.logged() {
+            table.log_unsure = false;
+            return Ok(false);
+        }
+        let row = self
+            .db
+            .game(&table.game_id)
+            .await?
+            .ok_or_else(|| ActError::Rebuild("game row missing".to_owned()))?;
+        let rebuilt = Table::restore(&self.db, &row, &self.lobby.room.settings.0)
+            .await
+            .map_err(ActError::Rebuild)?;
+        tracing::warn!(room = %self.lobby.room.id, game = %row.id, "an action reported as failed was stored: game rebuilt from its log");
+        self.table = Some(rebuilt);
+        // Chosen for a position that may have passed.
+        self.preselected.iter_mut().for_each(|p| *p = None);
+        self.after_action(&[], Instant::now());
+        Ok(true)
     }
 
     /// Rolls for the seat to act.

@@ -25,6 +25,9 @@ pub enum ActError {
     /// Storing the action failed; nothing was applied.
     #[error("storage: {0}")]
     Storage(#[from] DbError),
+    /// The game could not be rebuilt from storage (to check a log entry whose append reported a failure).
+    #[error("rebuilding the game: {0}")]
+    Rebuild(String),
 }
 
 /// Payload of a `roll` log entry (fields in the order `json!` used to write them).
@@ -69,6 +72,9 @@ pub struct Table {
     new_ratings: Vec<(usize, Rating)>,
     /// What each seat did so far (captures, sixes…), stored with the result for the end card.
     tally: Tally,
+    /// An append reported a failure: the entry may be stored all the same (a connection lost while the
+    /// commit went through), so the stored log must be checked before the game goes on.
+    pub log_unsure: bool,
 }
 
 /// A fresh game for the settings (validated at room creation).
@@ -97,6 +103,7 @@ impl Table {
             result: None,
             new_ratings: Vec::new(),
             tally: Tally::new(&game),
+            log_unsure: false,
             game,
         })
     }
@@ -151,6 +158,11 @@ impl Table {
         Ok(table)
     }
 
+    /// Log entries applied so far (the `seq` of the next one).
+    pub fn logged(&self) -> i64 {
+        self.seq
+    }
+
     /// The die the next roll will show (for the private preview).
     pub fn next_die(&self) -> u8 {
         fairness::roll(&self.seed, self.rolls)
@@ -187,8 +199,13 @@ impl Table {
             roll: self.rolls,
             seat: self.game.seat(),
         };
-        db.append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
-            .await?;
+        if let Err(err) = db
+            .append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
+            .await
+        {
+            self.log_unsure = true;
+            return Err(err.into());
+        }
         self.seq += 1;
         self.rolls += 1;
         self.last_roll = Some(LastRoll {
@@ -212,8 +229,13 @@ impl Table {
             r#move: &text,
             seat: self.game.seat(),
         };
-        db.append_log(&self.game_id, self.seq, "move", &payload, now_ms())
-            .await?;
+        if let Err(err) = db
+            .append_log(&self.game_id, self.seq, "move", &payload, now_ms())
+            .await
+        {
+            self.log_unsure = true;
+            return Err(err.into());
+        }
         self.seq += 1;
         self.game = next;
         self.tally.count(&self.game, payload.seat, &events);
