@@ -501,3 +501,37 @@ async fn a_move_stored_though_storage_reported_a_failure_stands_and_the_game_goe
     db.close().await.unwrap();
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_game_that_could_not_be_loaded_when_its_room_opened_is_loaded_once_storage_works() {
+    let mut server = TestServer::sqlite().await;
+    let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
+    server.stop().await;
+    // The log cannot be read when the room opens again.
+    let mut db = open(&server).await;
+    sqlx::query("ALTER TABLE game_log RENAME TO game_log_away")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    let again = TestServer::start(server.database_url.clone()).await;
+    let mut player = WsClient::connect(&again, &started.room, Some(&started.owner.token)).await;
+    assert_eq!(player.state["room"]["status"], "playing");
+    assert!(player.game().is_null(), "{}", player.game());
+
+    sqlx::query("ALTER TABLE game_log_away RENAME TO game_log")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    // The room loads its game by itself, and it is played on.
+    player.until_state(|s| s["game"].is_object()).await;
+    assert_eq!(player.game()["id"], started.game.as_str());
+    player.play_to_the_end().await;
+    player
+        .until_state(|s| s["room"]["status"] == "finished")
+        .await;
+    let stored = record(&again, &started.game).await;
+    parchis_server::verify::verify_record(&stored).expect("an honest record");
+    db.close().await.unwrap();
+    again.stop_only().await;
+    server.finish().await;
+}

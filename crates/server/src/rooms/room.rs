@@ -239,8 +239,25 @@ impl Room {
         }
         self.table = Some(table);
         self.reset_decision();
-        self.hub = Hub::new(self.public_parts());
         Ok(())
+    }
+
+    /// The room opened without its game (storage failed while it was loaded): loads it now and shows it;
+    /// if that fails again, tries again after a pause.
+    async fn load_missing_game(&mut self) {
+        match self.restore_game().await {
+            Ok(()) => {
+                self.paused_until = None;
+                self.take_ratings();
+                self.publish(&[]);
+                self.game_version = self.hub.version();
+                self.send_previews(None);
+            }
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "the room's game still cannot be loaded");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            }
+        }
     }
 
     // ----- who is who -------------------------------------------------------------------------
@@ -815,6 +832,12 @@ impl Room {
     /// ever.
     pub fn next_wake(&self) -> Option<Instant> {
         let Some(table) = self.table.as_ref() else {
+            // A game that could not be loaded is loaded again while someone has the room open (with
+            // nobody there the room stops when idle, and is loaded afresh when next used).
+            if self.lobby.game_id.is_some() {
+                return (!self.hub.is_empty())
+                    .then(|| self.paused_until.unwrap_or_else(Instant::now));
+            }
             return self.lobby_wake();
         };
         self.game_wake(table)
@@ -897,6 +920,10 @@ impl Room {
             }
         }
         let Some(table) = &self.table else {
+            if self.lobby.game_id.is_some() {
+                self.load_missing_game().await;
+                return;
+            }
             if self.lobby.status() != RoomStatus::Waiting {
                 return;
             }
