@@ -535,3 +535,58 @@ async fn a_game_that_could_not_be_loaded_when_its_room_opened_is_loaded_once_sto
     again.stop_only().await;
     server.finish().await;
 }
+
+#[tokio::test]
+async fn storing_a_result_again_changes_nothing_that_was_stored() {
+    let server = TestServer::sqlite_with(|c| c.away_grace_secs = 1).await;
+    let (ana, bea, game) = common::game::members_play(&server, quick_two()).await;
+    let game = game["id"].as_str().unwrap().to_owned();
+    let before = record(&server, &game).await;
+    let stats = [
+        rated_games(&server, &ana).await,
+        rated_games(&server, &bea).await,
+    ];
+
+    // A retry after a commit whose answer was lost (a connection cut at commit), a little later.
+    let db = parchis_server::db::Db::connect(&server.database_url)
+        .await
+        .unwrap();
+    let side = before["result"]["winner_side"].as_u64().unwrap() as u8;
+    let finished = db
+        .finish_game(
+            &game,
+            serde_json::json!({ "winner_side": side, "winner_seats": before["result"]["winner_seats"],
+                "seats": before["result"]["seats"] }),
+            before["finished_at"].as_i64().unwrap() + 5_000,
+            "playgridia",
+            false,
+            &[0, 1],
+            side,
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        finished.result, before["result"],
+        "the result as it was stored"
+    );
+    db.close().await;
+
+    let after = record(&server, &game).await;
+    assert_eq!(after["finished_at"], before["finished_at"]);
+    assert_eq!(after["result"], before["result"]);
+    assert_eq!(
+        [
+            rated_games(&server, &ana).await,
+            rated_games(&server, &bea).await
+        ],
+        stats
+    );
+    let mut sqlite = open(&server).await;
+    let results = "SELECT COUNT(*) FROM player_results WHERE game_id = $1";
+    assert_eq!(count(&mut sqlite, results, &game).await, 2);
+    let changes = "SELECT COUNT(*) FROM rating_changes WHERE game_id = $1";
+    assert_eq!(count(&mut sqlite, changes, &game).await, 2);
+    sqlite.close().await.unwrap();
+    server.finish().await;
+}

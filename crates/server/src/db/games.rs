@@ -470,7 +470,11 @@ impl Db {
                         .collect();
                 }
             }
-            sqlx::query("UPDATE games SET result = $1, finished_at = $2 WHERE id = $3")
+            // Stored once already (a retry after a commit whose answer was lost, or a restart): kept.
+            sqlx::query(
+                "UPDATE games SET result = COALESCE(result, $1), finished_at = COALESCE(finished_at, $2) \
+                 WHERE id = $3",
+            )
                 .bind(Json(&result))
                 .bind(finished_at)
                 .bind(game_id)
@@ -672,7 +676,6 @@ impl Db {
         }))
     }
 
-    /// A game's log in order.
     /// How many entries the game's log holds.
     pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
         Ok(on_pool!(self, pool => {
@@ -683,6 +686,7 @@ impl Db {
         }))
     }
 
+    /// A game's log in order.
     pub async fn game_log(&self, game_id: &str) -> Result<Vec<LogRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, LogRow>(
