@@ -470,7 +470,11 @@ impl Db {
                         .collect();
                 }
             }
-            sqlx::query("UPDATE games SET result = $1, finished_at = $2 WHERE id = $3")
+            // Stored once already (a retry after a commit whose answer was lost, or a restart): kept.
+            sqlx::query(
+                "UPDATE games SET result = COALESCE(result, $1), finished_at = COALESCE(finished_at, $2) \
+                 WHERE id = $3",
+            )
                 .bind(Json(&result))
                 .bind(finished_at)
                 .bind(game_id)
@@ -669,6 +673,16 @@ impl Db {
         let sql = select_games!("WHERE room_id = $1 ORDER BY started_at DESC, id LIMIT 1");
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, GameRow>(sql).bind(room_id).fetch_optional(pool).await?
+        }))
+    }
+
+    /// How many entries the game's log holds.
+    pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM game_log WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_one(pool)
+                .await?
         }))
     }
 

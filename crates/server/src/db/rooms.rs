@@ -270,19 +270,23 @@ impl Db {
         Ok(())
     }
 
-    /// Hands the seat `player_id` leaves in a running game to `seat` (a bot) and records that they left
-    /// `game_id` (it still counts for them, as a loss), in one transaction.
+    /// Hands the seat `player_id` leaves in a running game to `seat` (a bot), and the seats played at
+    /// their device to `others` (bots too), and records that they left `game_id` (it still counts for
+    /// them, as a loss), in one transaction: a leave is stored whole or not at all.
     pub async fn leave_running_game(
         &self,
         room_id: &str,
         game_id: &str,
         seat: &SeatRow,
+        others: &[SeatRow],
         player_id: &str,
         left_at: i64,
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            seat_update!(room_id, seat).execute(&mut *tx).await?;
+            for row in std::iter::once(seat).chain(others) {
+                seat_update!(room_id, row).execute(&mut *tx).await?;
+            }
             sqlx::query(
                 "INSERT INTO game_leavers (game_id, seat, player_id, left_at) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT DO NOTHING",
@@ -301,6 +305,19 @@ impl Db {
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             seat_update!(room_id, seat).execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// Overwrites several seats in one transaction (a player leaving with the seats played at their
+    /// device): all of them or none.
+    pub async fn update_seats(&self, room_id: &str, seats: &[SeatRow]) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for seat in seats {
+                seat_update!(room_id, seat).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
         });
         Ok(())
     }

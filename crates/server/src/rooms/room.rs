@@ -233,13 +233,31 @@ impl Room {
             .ok_or("game row missing")?;
         let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
         tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
-        if table.game.is_over() {
+        // Finished once its result is stored (as the room's row says), not merely once it is over.
+        if table.result.is_some() {
             self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
         }
         self.table = Some(table);
         self.reset_decision();
-        self.hub = Hub::new(self.public_parts());
         Ok(())
+    }
+
+    /// The room opened without its game (storage failed while it was loaded): loads it now and shows it;
+    /// if that fails again, tries again after a pause.
+    async fn load_missing_game(&mut self) {
+        match self.restore_game().await {
+            Ok(()) => {
+                self.paused_until = None;
+                self.take_ratings();
+                self.publish(&[]);
+                self.game_version = self.hub.version();
+                self.send_previews(None);
+            }
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "the room's game still cannot be loaded");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            }
+        }
     }
 
     // ----- who is who -------------------------------------------------------------------------
@@ -742,9 +760,28 @@ impl Room {
         )
     }
 
-    /// After an accepted roll or move: clocks, broadcast, previews, metrics.
+    /// After an accepted roll or move: clocks, broadcast, previews, metrics, and the result if the
+    /// action ended the game and the result is stored (if storing it failed, the room stores it later:
+    /// [`Room::auto_act`]).
     pub fn after_action(&mut self, events: &[Event], started: Instant) {
-        // A rated game just ended: its people's new ratings go out with the result.
+        self.take_ratings();
+        self.reset_decision();
+        self.publish(events);
+        self.game_version = self.hub.version();
+        self.send_previews(None);
+        metrics::counter!("parchis_moves_total").increment(1);
+        metrics::histogram!("parchis_move_latency_seconds").record(started.elapsed().as_secs_f64());
+        if let Some(table) = &self.table
+            && table.result_due()
+        {
+            // Tried again after the usual pause, not at once in a loop against failing storage.
+            self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+        }
+        self.show_finished();
+    }
+
+    /// A rated game's result was just stored: its people's new ratings go out with it.
+    fn take_ratings(&mut self) {
         let rated = self
             .table
             .as_mut()
@@ -757,13 +794,12 @@ impl Room {
                 *slot = Some(rating);
             }
         }
-        self.reset_decision();
-        self.publish(events);
-        self.game_version = self.hub.version();
-        self.send_previews(None);
-        metrics::counter!("parchis_moves_total").increment(1);
-        metrics::histogram!("parchis_move_latency_seconds").record(started.elapsed().as_secs_f64());
-        if self.table.as_ref().is_some_and(|t| t.game.is_over())
+    }
+
+    /// Shows the room finished once its game's result is stored (storage marks it finished in the same
+    /// transaction).
+    fn show_finished(&mut self) {
+        if self.table.as_ref().is_some_and(|t| t.result.is_some())
             && self.lobby.status() != RoomStatus::Finished
         {
             self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
@@ -771,22 +807,77 @@ impl Room {
         }
     }
 
-    /// When the server must next act for the seat to act (or hand a waiting room over), if ever.
+    /// Stores the result of a game that ended while storage failed, then shows it (result, seed, ratings,
+    /// the room finished) as at a normal end; if it fails again, tries again after a pause.
+    async fn store_due_result(&mut self) {
+        let Some(table) = self.table.as_mut() else {
+            return;
+        };
+        match table.store_result(&self.db).await {
+            Ok(()) => {
+                tracing::info!(room = %self.lobby.room.id, game = %table.game_id, "the result was stored at last");
+                self.paused_until = None;
+                self.take_ratings();
+                self.publish(&[]);
+                self.show_finished();
+            }
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "storing the result failed again");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+            }
+        }
+    }
+
+    /// When the server must next act for the seat to act (or hand a waiting room over, or start it), if
+    /// ever.
     pub fn next_wake(&self) -> Option<Instant> {
         let Some(table) = self.table.as_ref() else {
-            let away = self.owner_away_since?;
-            let due = away + self.timing.away_grace;
-            return (self.lobby.status() == RoomStatus::Waiting && self.successor(true).is_some())
-                .then(|| self.paused_until.map_or(due, |p| due.max(p)));
+            // A game that could not be loaded is loaded again while someone has the room open (with
+            // nobody there the room stops when idle, and is loaded afresh when next used).
+            if self.lobby.game_id.is_some() {
+                return (!self.hub.is_empty())
+                    .then(|| self.paused_until.unwrap_or_else(Instant::now));
+            }
+            return self.lobby_wake();
         };
         self.game_wake(table)
     }
 
+    /// When a waiting room must next change by itself: at once (after the pause that follows a storage
+    /// failure) for what such a failure left undone, a full quick match to start or a room to hand over
+    /// from an owner who is no longer seated; at the end of the away grace for an owner who is away.
+    fn lobby_wake(&self) -> Option<Instant> {
+        if self.lobby.status() != RoomStatus::Waiting {
+            return None;
+        }
+        let after_pause = |due: Instant| self.paused_until.map_or(due, |p| due.max(p));
+        if self.lobby.starts_by_itself() || self.owner_to_replace().is_some() {
+            return Some(after_pause(Instant::now()));
+        }
+        let away = self.owner_away_since?;
+        self.successor(true)
+            .is_some()
+            .then(|| after_pause(away + self.timing.away_grace))
+    }
+
+    /// The player to hand a waiting room to when its owner is no longer seated and someone is (the owner
+    /// left, or the last to leave, and handing it over failed to be stored).
+    fn owner_to_replace(&self) -> Option<String> {
+        if self.lobby.seat_of(&self.lobby.room.owner_id).is_some() {
+            return None;
+        }
+        self.successor(false)
+    }
+
     /// When the server must next act in the game for the seat to act: a bot seat after the bot delay; a
     /// person's at the end of the turn timer, or of the away grace if they are away (never sooner than
-    /// the bot delay); not before a pause after a storage failure. `None`: the game is over, or it waits
-    /// on a person without limit.
+    /// the bot delay); not before a pause after a storage failure. A game over whose result is not
+    /// stored yet wakes to store it (after the pause). `None`: the game is over with its result stored,
+    /// or it waits on a person without limit.
     fn game_wake(&self, table: &Table) -> Option<Instant> {
+        if table.result_due() {
+            return Some(self.paused_until.unwrap_or_else(Instant::now));
+        }
         if table.game.is_over() {
             return None;
         }
@@ -817,14 +908,44 @@ impl Room {
     /// waiting room whose owner stayed away to a player who is there.
     pub async fn auto_act(&mut self) {
         let started = Instant::now();
+        match self.settle_log().await {
+            Ok(false) => {}
+            // The position changed: the next wake is the new decision's.
+            Ok(true) => return,
+            Err(err) => {
+                tracing::error!(room = %self.lobby.room.id, %err, "the server could not act");
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
+                self.publish(&[]);
+                return;
+            }
+        }
         let Some(table) = &self.table else {
-            if let Some(next) = self.successor(true)
-                && self.owner_away_since.is_some()
-            {
+            if self.lobby.game_id.is_some() {
+                self.load_missing_game().await;
+                return;
+            }
+            if self.lobby.status() != RoomStatus::Waiting {
+                return;
+            }
+            if self.lobby.starts_by_itself() {
+                self.start_by_itself().await;
+                return;
+            }
+            let next = self.owner_to_replace().or_else(|| {
+                self.owner_away_since
+                    .is_some_and(|away| started >= away + self.timing.away_grace)
+                    .then(|| self.successor(true))
+                    .flatten()
+            });
+            if let Some(next) = next {
                 self.hand_over(next).await;
             }
             return;
         };
+        if table.result_due() {
+            self.store_due_result().await;
+            return;
+        }
         if table.game.is_over() {
             return;
         }
@@ -869,6 +990,36 @@ impl Room {
                 self.publish(&[]);
             }
         }
+    }
+
+    /// After an append that reported a failure, storage may hold the entry all the same (a connection
+    /// lost while the commit went through): the room then rebuilds the game from the stored log and shows
+    /// it, rather than append at a `seq` taken already and be refused forever. `Ok(true)`: rebuilt.
+    pub async fn settle_log(&mut self) -> Result<bool, ActError> {
+        let Some(table) = self.table.as_mut() else {
+            return Ok(false);
+        };
+        if !table.log_unsure {
+            return Ok(false);
+        }
+        if self.db.game_log_len(&table.game_id).await? == table.logged() {
+            table.log_unsure = false;
+            return Ok(false);
+        }
+        let row = self
+            .db
+            .game(&table.game_id)
+            .await?
+            .ok_or_else(|| ActError::Rebuild("game row missing".to_owned()))?;
+        let rebuilt = Table::restore(&self.db, &row, &self.lobby.room.settings.0)
+            .await
+            .map_err(ActError::Rebuild)?;
+        tracing::warn!(room = %self.lobby.room.id, game = %row.id, "an action reported as failed was stored: game rebuilt from its log");
+        self.table = Some(rebuilt);
+        // Chosen for a position that may have passed.
+        self.preselected.iter_mut().for_each(|p| *p = None);
+        self.after_action(&[], Instant::now());
+        Ok(true)
     }
 
     /// Rolls for the seat to act.
@@ -1028,9 +1179,13 @@ impl Room {
             }
             _ => {
                 let seat = self.lobby.leave(player_id)?;
-                self.db.update_seat(&self.lobby.room.id, &seat).await?;
-                self.seat_changed(seat, None);
-                self.free_local_seats(player_id, None).await?;
+                let locals = self.local_seats_freed(player_id, None);
+                // One transaction: a failure leaves them seated, as the refusal says.
+                let rows: Vec<SeatRow> = std::iter::once(seat).chain(locals).collect();
+                self.db.update_seats(&self.lobby.room.id, &rows).await?;
+                for row in rows {
+                    self.seat_changed(row, None);
+                }
             }
         }
         self.after_leaving(player_id).await;
@@ -1052,36 +1207,37 @@ impl Room {
             local_of: None,
             ..self.lobby.seats[seat].clone()
         };
+        // The people who played at this device go with it, to bots too, in the same transaction.
+        let locals = self.local_seats_freed(player_id, Some(DEFAULT_BOT_LEVEL.as_str()));
         self.db
-            .leave_running_game(&self.lobby.room.id, &game_id, &row, player_id, now_ms())
+            .leave_running_game(
+                &self.lobby.room.id,
+                &game_id,
+                &row,
+                &locals,
+                player_id,
+                now_ms(),
+            )
             .await?;
         self.seat_changed(row, None);
-        // The people who played at this device go with it, to bots too.
-        if let Err(e) = self
-            .free_local_seats(player_id, Some(DEFAULT_BOT_LEVEL.as_str()))
-            .await
-        {
-            tracing::error!(%e, "storing a leave of the seats played at a device failed");
+        for local in locals {
+            self.seat_changed(local, None);
         }
         Ok(())
     }
 
-    /// The seats played at `player_id`'s device, after that player left: emptied in a waiting room, or
-    /// played by a bot at `bot_level` in a running game (as their own seat is). Each stored, then shown.
-    pub async fn free_local_seats(
-        &mut self,
-        player_id: &str,
-        bot_level: Option<&str>,
-    ) -> Result<(), AppError> {
-        for index in self.lobby.local_seats_of(player_id) {
-            let row = SeatRow {
+    /// The seats played at `player_id`'s device as they are once that player left: emptied in a waiting
+    /// room, or played by a bot at `bot_level` in a running game (as their own seat is). To be stored
+    /// with the player's own seat, then shown.
+    fn local_seats_freed(&self, player_id: &str, bot_level: Option<&str>) -> Vec<SeatRow> {
+        self.lobby
+            .local_seats_of(player_id)
+            .into_iter()
+            .map(|index| SeatRow {
                 bot_level: bot_level.map(str::to_owned),
                 ..SeatRow::empty(self.lobby.seats[index].seat)
-            };
-            self.db.update_seat(&self.lobby.room.id, &row).await?;
-            self.seat_changed(row, None);
-        }
-        Ok(())
+            })
+            .collect()
     }
 
     /// Starts the game `plan` decided: stored first, then shown to everyone.
@@ -1129,15 +1285,19 @@ impl Room {
     }
 
     /// Starts a full quick-match room. The join that filled it is stored and stands either way: if the
-    /// start fails it is logged, and the room waits full for its owner's Start.
+    /// start fails it is logged, and the room tries again after a pause (its owner may Start it too).
     async fn start_by_itself(&mut self) {
         let started = match self.lobby.plan_start() {
             Ok(plan) => self.start_game(plan).await,
             Err(err) => Err(err),
         };
         match started {
-            Ok(()) => tracing::info!(room = %self.lobby.room.id, "full quick-match room started"),
+            Ok(()) => {
+                self.paused_until = None;
+                tracing::info!(room = %self.lobby.room.id, "full quick-match room started");
+            }
             Err(err) => {
+                self.paused_until = Some(Instant::now() + RETRY_AFTER_FAILURE);
                 tracing::error!(room = %self.lobby.room.id, %err, "a full quick-match room did not start")
             }
         }

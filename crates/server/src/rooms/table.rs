@@ -1,6 +1,9 @@
 //! The running game of a room: the referee state, the secret seed, the log
 //! position. Every roll and move is appended to the stored log before it is
-//! applied here, so what clients see is always durable.
+//! applied here, so what clients see is always durable. The result of a game
+//! is stored after its winning move, in a transaction of its own: until that
+//! succeeds the game is over without a result ([`Table::result_due`]), and
+//! the seed stays secret.
 
 use parchis_rules::{Event, Events, Game, Move, PlayError};
 use serde::Serialize;
@@ -19,9 +22,12 @@ pub enum ActError {
     /// The rules refused it.
     #[error(transparent)]
     Play(#[from] PlayError),
-    /// Storage failed; nothing was applied.
+    /// Storing the action failed; nothing was applied.
     #[error("storage: {0}")]
     Storage(#[from] DbError),
+    /// The game could not be rebuilt from storage (to check a log entry whose append reported a failure).
+    #[error("rebuilding the game: {0}")]
+    Rebuild(String),
 }
 
 /// Payload of a `roll` log entry (fields in the order `json!` used to write them).
@@ -66,6 +72,9 @@ pub struct Table {
     new_ratings: Vec<(usize, Rating)>,
     /// What each seat did so far (captures, sixes…), stored with the result for the end card.
     tally: Tally,
+    /// An append reported a failure: the entry may be stored all the same (a connection lost while the
+    /// commit went through), so the stored log must be checked before the game goes on.
+    pub log_unsure: bool,
 }
 
 /// A fresh game for the settings (validated at room creation).
@@ -94,6 +103,7 @@ impl Table {
             result: None,
             new_ratings: Vec::new(),
             tally: Tally::new(&game),
+            log_unsure: false,
             game,
         })
     }
@@ -140,11 +150,17 @@ impl Table {
             table.seq = entry.seq + 1;
         }
         table.result = row.result.as_ref().map(|r| r.0.clone());
-        // Killed between the last move and storing the result: finish it now.
-        if let (Some(side), None) = (table.game.winner(), &table.result) {
-            table.finish(db, side).await.map_err(|e| e.to_string())?;
+        // Killed (or storage failing) between the last move and storing the result: finish it now. If
+        // that fails too the game is restored all the same, and its room tries again.
+        if let Err(err) = table.store_result(db).await {
+            tracing::error!(game = %row.id, %err, "storing the result of a restored game failed");
         }
         Ok(table)
+    }
+
+    /// Log entries applied so far (the `seq` of the next one).
+    pub fn logged(&self) -> i64 {
+        self.seq
     }
 
     /// The die the next roll will show (for the private preview).
@@ -152,12 +168,27 @@ impl Table {
         fairness::roll(&self.seed, self.rolls)
     }
 
-    /// The seed, once the game is over (never before).
+    /// The seed, once the game's result is stored (never before: storage reveals it with the result).
     pub fn revealed_seed(&self) -> Option<&str> {
-        self.game.is_over().then_some(self.seed_hex.as_str())
+        self.result.is_some().then_some(self.seed_hex.as_str())
     }
 
-    /// Rolls for the seat to act: derive, check, store, apply.
+    /// Whether the game is over but its result is not stored yet (storing it failed).
+    pub fn result_due(&self) -> bool {
+        self.game.is_over() && self.result.is_none()
+    }
+
+    /// Stores the result of a game that is over without one (nothing to do otherwise). Safe to call
+    /// again after a failure: [`Db::finish_game`] writes nothing twice.
+    pub async fn store_result(&mut self, db: &Db) -> Result<(), DbError> {
+        match self.game.winner() {
+            Some(side) if self.result.is_none() => self.finish(db, side).await,
+            _ => Ok(()),
+        }
+    }
+
+    /// Rolls for the seat to act: derive, check, store, apply. Once stored, the roll stands: an error
+    /// means it was not stored (a result it wins is stored apart: `finish_if_over`).
     pub async fn roll(&mut self, db: &Db, by: &str) -> Result<Events, ActError> {
         let die = self.next_die();
         let mut next = self.game;
@@ -168,8 +199,13 @@ impl Table {
             roll: self.rolls,
             seat: self.game.seat(),
         };
-        db.append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
-            .await?;
+        if let Err(err) = db
+            .append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
+            .await
+        {
+            self.log_unsure = true;
+            return Err(err.into());
+        }
         self.seq += 1;
         self.rolls += 1;
         self.last_roll = Some(LastRoll {
@@ -178,11 +214,12 @@ impl Table {
         });
         self.game = next;
         self.tally.count(&self.game, payload.seat, &events);
-        self.finish_if_over(db, &events).await?;
+        self.finish_if_over(db, &events).await;
         Ok(events)
     }
 
-    /// Plays a legal move for the seat to act: check, store, apply.
+    /// Plays a legal move for the seat to act: check, store, apply. As for [`Table::roll`], an error
+    /// means nothing was stored.
     pub async fn play(&mut self, db: &Db, mv: Move, by: &str) -> Result<Events, ActError> {
         let text = self.game.move_text(&mv);
         let mut next = self.game;
@@ -192,24 +229,33 @@ impl Table {
             r#move: &text,
             seat: self.game.seat(),
         };
-        db.append_log(&self.game_id, self.seq, "move", &payload, now_ms())
-            .await?;
+        if let Err(err) = db
+            .append_log(&self.game_id, self.seq, "move", &payload, now_ms())
+            .await
+        {
+            self.log_unsure = true;
+            return Err(err.into());
+        }
         self.seq += 1;
         self.game = next;
         self.tally.count(&self.game, payload.seat, &events);
-        self.finish_if_over(db, &events).await?;
+        self.finish_if_over(db, &events).await;
         Ok(events)
     }
 
-    /// Stores the result (revealing the seed) when `events` ended the game.
-    async fn finish_if_over(&mut self, db: &Db, events: &Events) -> Result<(), DbError> {
+    /// Stores the result (revealing the seed) when `events` ended the game. The action that ended it is
+    /// stored and applied already, so a failure here does not undo it: it is logged, the result stays
+    /// due ([`Table::result_due`]) and the room stores it later.
+    async fn finish_if_over(&mut self, db: &Db, events: &Events) {
         let Some(side) = events.iter().find_map(|e| match e {
             Event::GameWon { side } => Some(*side),
             _ => None,
         }) else {
-            return Ok(());
+            return;
         };
-        self.finish(db, side).await
+        if let Err(err) = self.finish(db, side).await {
+            tracing::error!(game = %self.game_id, %err, "storing the result failed; the room will try again");
+        }
     }
 
     /// Stores the result of a game won by `side` (revealing the seed, rating the people if it is rated).

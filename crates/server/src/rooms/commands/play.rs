@@ -20,6 +20,8 @@ pub(super) async fn handle(
     version: u64,
     started: Instant,
 ) -> Result<After, CommandError> {
+    // On the stored game: an earlier action reported as failed may be stored all the same.
+    room.settle_log().await.map_err(act_error)?;
     let seat = decided_seat(room, conn, Some(version))?;
     let Some(table) = &room.table else {
         return Err(CommandError::new(

@@ -17,6 +17,8 @@ pub(super) async fn handle(
     version: Option<u64>,
     started: Instant,
 ) -> Result<After, CommandError> {
+    // On the stored game: an earlier action reported as failed may be stored all the same.
+    room.settle_log().await.map_err(act_error)?;
     decided_seat(room, conn, version)?;
     if let Some(table) = &room.table
         && table.game.phase() != Phase::Roll
