@@ -44,7 +44,25 @@ fn new_refuses_a_mode_with_the_wrong_player_count() {
         "3",
     ]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("pairs is played by"), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: pairs is played by 4 players, not 3\n",
+        "one line, no Rust range"
+    );
+    let o = parchis(&[
+        "new",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "individual",
+        "--players",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: individual is played by 2 to 4 players, not 1\n"
+    );
 }
 
 #[test]

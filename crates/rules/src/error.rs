@@ -2,14 +2,24 @@
 
 use crate::mode::Mode;
 
+/// Text from the caller as a message quotes it: whole if short, else its start and `…`, so that a pasted
+/// file or a runaway script gives a one-line message rather than echoing megabytes back.
+pub(crate) fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
 /// A game could not be set up (bad rule set, mode, player count or options).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("unknown rule set `{0}` (expected playgridia, ludoteka or morocco)")]
+    #[error("unknown rule set `{}` (expected playgridia, ludoteka or morocco)", clip(.0))]
     UnknownRuleSet(String),
-    #[error("unknown mode `{0}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)")]
+    #[error("unknown mode `{}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)", clip(.0))]
     UnknownMode(String),
-    #[error("{mode} is played by {allowed:?} players, not {players}")]
+    #[error("{mode} is played by {} players, not {players}", count_range(allowed))]
     PlayerCount {
         mode: Mode,
         players: u8,
@@ -21,6 +31,15 @@ pub enum SetupError {
     PiecesToWin,
     #[error(transparent)]
     Option(#[from] crate::options::OptionError),
+}
+
+/// `4` or `2 to 4`: a player count as people write it, not as Rust does (`2..=4`).
+fn count_range(r: &std::ops::RangeInclusive<u8>) -> String {
+    if r.start() == r.end() {
+        r.start().to_string()
+    } else {
+        format!("{} to {}", r.start(), r.end())
+    }
 }
 
 impl SetupError {
@@ -109,20 +128,20 @@ impl PlayError {
 /// A move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
-    #[error("cannot read move `{0}` (expected e.g. y1:5-12, y1:h-5, y1:l7-goal or y1)")]
+    #[error("cannot read move `{}` (expected e.g. y1:5-12, y1:h-5, y1:l7-goal or y1)", clip(.0))]
     Syntax(String),
-    #[error("no piece `{0}` in this game")]
+    #[error("no piece `{}` in this game", clip(.0))]
     NoSuchPiece(String),
-    #[error("piece `{0}` has no legal move now")]
+    #[error("piece `{}` has no legal move now", clip(.0))]
     NoLegalMoveForPiece(String),
     /// The move names a square the piece is not on (so it cannot be the move of that piece).
-    #[error("piece `{piece}` is on {at}, not on {said}")]
+    #[error("piece `{piece}` is on {at}, not on {}", clip(said))]
     PieceNotThere {
         piece: String,
         at: String,
         said: String,
     },
-    #[error("`{0}` matches several legal moves: give the squares, e.g. y1:5-12")]
+    #[error("`{}` matches several legal moves: give the squares, e.g. y1:5-12", clip(.0))]
     Ambiguous(String),
 }
 

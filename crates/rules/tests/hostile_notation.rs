@@ -15,8 +15,9 @@ use rand::{RngExt, SeedableRng};
 /// More actions than any random game takes (they take ~1,000 at most).
 const MAX_ACTIONS: usize = 20_000;
 
-/// What a notation line is made of, so that an edit is likely to be read further than its first field.
-const ALPHABET: &[u8] = b"0123456789 ,:/=-[]hgoalybrgtxmovecuntdsi";
+/// What a notation line is made of (the last-arrived `'`, the spared six's `!`, queued counts' `+` and
+/// option names' `_` included), so that an edit is likely to be read further than its first field.
+const ALPHABET: &[u8] = b"0123456789 ,:/=-[]'!+_hgoalybrgtxmovecuntdsi";
 
 /// The position after `steps` random actions of a seeded game (or its end).
 fn reachable(combo: usize, seed: u64, steps: usize) -> Game {
