@@ -121,11 +121,67 @@ fn play_prints_events_and_the_new_position() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains(r#""type":"moved""#), "{out}");
+    // Every line is JSON, the position too (it was the one plain line, which broke a line-by-line reader).
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: not JSON: {l}")))
+        .collect();
+    assert_eq!(
+        lines.last().unwrap()["position"],
+        "playgridia individual/4 y:5,h,h,20/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-"
+    );
     assert!(
-        out.trim_end().ends_with(
-            "y:5,h,h,20/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-"
-        ),
-        "{out}"
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|e| e["type"].is_string())
+    );
+}
+
+#[test]
+fn play_reads_a_die_as_a_die_whatever_its_value() {
+    // A number past 255 was read as a move text ("cannot read move `300`").
+    let o = parchis(&["play", START, "300"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "error: 300: a die shows 1 to 6, not 300\n");
+    // A stray space (a shell variable, a copied cell) is not part of the action.
+    let o = parchis(&["play", START, " 5", "y1:h-5 "]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn play_continues_from_a_move_copied_out_of_legal() {
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["legal", &pos, "--die", "3"]);
+    let copied = stdout(&o).lines().next().unwrap().to_owned();
+    let o = parchis(&["play", &pos, "3", &copied]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("y4 20 → 23"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_huge_argument_gives_a_one_line_message() {
+    let huge = "y1:".to_owned() + &"9".repeat(100_000);
+    let o = parchis(&["play", START, "5", &huge]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.len() < 300 && err.lines().count() == 1, "{err:.300}");
+}
+
+#[test]
+fn legal_and_bot_on_a_finished_game_say_it_is_over() {
+    let over = START
+        .replace("y:h,h,h,h", "y:goal,goal,goal,goal")
+        .replace(" 0 roll", " 0 over:0");
+    // It used to say "the roll passed".
+    let o = parchis(&["legal", &over]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "no legal move: the game is over (side 0 won)\n");
+    let o = parchis(&["bot", &over]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: no legal move: the game is over (side 0 won)\n"
     );
 }
 
@@ -370,4 +426,70 @@ fn perft_refuses_a_depth_out_of_range_and_bad_notation() {
     let o = parchis(&["perft", "chess", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+}
+
+/// Every option of every command says what it is for in `--help` (`arena --rules` and `--games`,
+/// `simulate --seed` and others printed a bare name).
+#[test]
+fn every_option_of_every_command_is_explained_in_help() {
+    for command in [
+        "new", "legal", "play", "view", "simulate", "verify", "arena", "perft", "bot", "engine",
+    ] {
+        let o = parchis(&[command, "--help"]);
+        assert!(o.status.success());
+        let help = stdout(&o);
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let is_option = t.starts_with("--") || t.starts_with("-h") || t.starts_with("-V");
+            let is_argument = line.starts_with("  <");
+            if !(is_option || is_argument) {
+                continue;
+            }
+            // Long help puts the text on the next lines, indented deeper; a bare name has nothing there
+            // but a default.
+            let described = lines.get(i + 1).is_some_and(|next| {
+                let n = next.trim();
+                !n.is_empty() && !n.starts_with('[') && !n.starts_with('-')
+            }) || t.split("  ").filter(|p| !p.trim().is_empty()).count() > 1;
+            assert!(described, "`parchis {command} --help`: `{t}` says nothing");
+        }
+    }
+}
+
+#[test]
+fn verify_tells_a_file_that_is_not_a_game_record_from_a_dishonest_one() {
+    use std::io::Write;
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parchis"))
+            .args(["verify", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // Any JSON that is not a record was called a DISHONEST record.
+    for input in ["{}", "[1, 2]", r#"{"rules": "playgridia"}"#] {
+        let o = run(input);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(!err.contains("DISHONEST"), "{input}: {err}");
+        assert!(err.contains("not a game record"), "{input}: {err}");
+    }
+    // A game still being played has not revealed its seed: nothing to check yet, nothing dishonest.
+    let unfinished = r#"{"settings": {"rules": "playgridia", "mode": "individual", "players": 4},
+        "seed": null, "seed_hash": "00", "log": [], "finished_at": null}"#;
+    let o = run(unfinished);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains("DISHONEST"), "{err}");
+    assert!(err.contains("not finished"), "{err}");
 }

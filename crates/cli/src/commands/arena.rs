@@ -8,8 +8,10 @@ use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
+    /// Rule set: playgridia, ludoteka or morocco.
     #[arg(long)]
     rules: String,
+    /// Mode: individual, quick, pairs, 1v1, 6-piece or 3v3 (the player count is the number of --bots).
     #[arg(long)]
     mode: String,
     /// One bot per seat, comma-separated: random, greedy, expert or the NAME of an --engine (e.g.
@@ -23,8 +25,11 @@ pub struct Args {
     /// How long an engine may take to start and to answer each move, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     engine_timeout_ms: u64,
+    /// Games to play; the seats rotate game by game, so a multiple of the number of bots seats each bot
+    /// in each seat equally often.
     #[arg(long, default_value_t = 100)]
     games: u32,
+    /// Seeds the dice and the bots: the same seed, the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads (0: every core).

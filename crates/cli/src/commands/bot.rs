@@ -23,10 +23,7 @@ pub fn run(a: Args) -> Result<(), String> {
     super::roll_if_waiting(&mut game, a.die)?;
     let legal = game.legal_moves();
     if legal.is_empty() {
-        return Err(format!(
-            "no legal move: the roll passed ({})",
-            game.notation()
-        ));
+        return Err(super::no_legal_move(&game));
     }
     let choice = make_bot(level, a.seed).choose(&game, &legal);
     println!("{}", game.move_text(&choice));

@@ -13,6 +13,22 @@ pub mod view;
 
 use parchis_rules::{Game, Mode, Options, Phase, RuleSet};
 
+/// An argument as a message quotes it: whole if short, else its start and `…` (one line, not a pasted file).
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+/// Says why a position has no legal move: the game is over, or the roll found none and passed.
+pub fn no_legal_move(game: &Game) -> String {
+    match game.phase() {
+        Phase::Over { side } => format!("no legal move: the game is over (side {side} won)"),
+        _ => format!("no legal move: the roll passed ({})", game.notation()),
+    }
+}
+
 /// Reads a position argument.
 pub fn parse_position(text: &str) -> Result<Game, String> {
     text.parse::<Game>().map_err(|e| e.to_string())
