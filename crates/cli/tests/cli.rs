@@ -143,6 +143,9 @@ fn play_reads_a_die_as_a_die_whatever_its_value() {
     let o = parchis(&["play", START, "300"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "error: 300: a die shows 1 to 6, not 300\n");
+    // And `--die 256` said "256 is not in 0..=255".
+    let o = parchis(&["legal", START, "--die", "256"]);
+    assert_eq!(stderr(&o), "error: a die shows 1 to 6, not 256\n");
     // A stray space (a shell variable, a copied cell) is not part of the action.
     let o = parchis(&["play", START, " 5", "y1:h-5 "]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -492,4 +495,57 @@ fn verify_tells_a_file_that_is_not_a_game_record_from_a_dishonest_one() {
     let err = stderr(&o);
     assert!(!err.contains("DISHONEST"), "{err}");
     assert!(err.contains("not finished"), "{err}");
+}
+
+/// The `--json` outputs have the fields README.md lists, no more, no fewer: scripts rely on them.
+#[test]
+fn json_outputs_have_the_fields_the_readme_lists() {
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["legal", &pos, "--die", "5", "--json"]);
+    let legal: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(keys(&legal), ["moves", "phase", "position", "seat"]);
+    assert_eq!(
+        legal["phase"],
+        serde_json::json!({"phase": "move", "die": 5})
+    );
+    assert_eq!(
+        keys(&legal["moves"][0]),
+        ["captures", "from", "piece", "text", "to"]
+    );
+    assert_eq!(
+        legal["moves"][0]["from"],
+        serde_json::json!({"kind": "home"})
+    );
+    assert_eq!(
+        legal["moves"][0]["to"],
+        serde_json::json!({"kind": "square", "at": 5})
+    );
+    let o = parchis(&[
+        "simulate", "--rules", "ludoteka", "--mode", "pairs", "--games", "5", "--json",
+    ]);
+    let sim: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        keys(&sim),
+        [
+            "games",
+            "games_per_second",
+            "mode",
+            "moves_per_game",
+            "moves_per_second",
+            "players",
+            "rolls_per_game",
+            "rules",
+            "seconds",
+            "seed",
+            "threads",
+            "wins"
+        ]
+    );
+    assert_eq!(keys(&sim["wins"][0]), ["games", "seats", "side"]);
+    assert_eq!(keys(&sim["wins"][0]["seats"][0]), ["colours", "seat"]);
 }

@@ -3,7 +3,7 @@
 //! ```text
 //! playgridia individual/4 y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-
 //! ```
-//! Fields, separated by one space: rule set with any house-rule options in brackets
+//! Fields, separated by one space: rule set with any options (house rules, set-up) in brackets
 //! (`ludoteka[capture_allies=0]`); mode/players; the pieces of every colour (`h` base, a square number,
 //! `l1`..`l7` lane, `goal`; a `'` marks the last arrived of two pieces sharing a square); the seat to act;
 //! the phase (`roll`, `move:D`, `count:N` followed by `+N` for queued counts, `over:SIDE`); the turn flags.

@@ -172,8 +172,8 @@ fn every_accepted_spelling_of_a_position_parses_to_one_game_written_one_way() {
         "  playgridia[six=6,capture_allies=1]\tindividual/4  y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-\n",
         // Options in any order, flag values as `yes`, and a value equal to the preset's.
         "playgridia[capture_allies=yes,six=6,goal_bonus=10] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-",
-        // Leading zeros.
-        "playgridia[six=6,capture_allies=1] individual/04 y:05,l01,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 01 roll sixes=0,last=-,six=-,extra=0,first=-",
+        // Leading zeros, a plus sign.
+        "playgridia[six=6,capture_allies=1] individual/04 y:05,l01,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h +1 roll sixes=0,last=-,six=-,extra=0,first=-",
         // Flags in any order, and flags left out take their start-of-turn values.
         "playgridia[six=6,capture_allies=1] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll first=-,extra=0,six=-,last=-,sixes=0",
         "playgridia[six=6,capture_allies=1] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0",

@@ -26,7 +26,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000)]
     engine_timeout_ms: u64,
     /// Games to play; the seats rotate game by game, so a multiple of the number of bots seats each bot
-    /// in each seat equally often.
+    /// in each seat equally often. Every decision time is kept until the end: about 4 KB of memory a game
+    /// (1 GB for 250,000).
     #[arg(long, default_value_t = 100)]
     games: u32,
     /// Seeds the dice and the bots: the same seed, the same games.

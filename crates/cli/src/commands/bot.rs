@@ -7,7 +7,7 @@ pub struct Args {
     position: String,
     /// Roll this die first (required when the position waits for a roll).
     #[arg(long)]
-    die: Option<u8>,
+    die: Option<u64>,
     /// Bot level: random, greedy or expert (the server's bot seats and its analysis of finished games).
     #[arg(long, default_value = "expert")]
     level: String,

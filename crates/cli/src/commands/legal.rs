@@ -7,7 +7,7 @@ pub struct Args {
     position: String,
     /// Roll this die first (required when the position waits for a roll).
     #[arg(long)]
-    die: Option<u8>,
+    die: Option<u64>,
     /// Print one JSON object instead of one move per line: seat, phase, moves (each with its text, from, to,
     /// captures) and position (after the roll).
     #[arg(long)]

@@ -35,9 +35,13 @@ pub fn parse_position(text: &str) -> Result<Game, String> {
 }
 
 /// Rolls `die` when the position waits for a roll (and insists on one then); refuses a die otherwise.
-pub fn roll_if_waiting(game: &mut Game, die: Option<u8>) -> Result<(), String> {
+pub fn roll_if_waiting(game: &mut Game, die: Option<u64>) -> Result<(), String> {
     match (game.phase(), die) {
-        (Phase::Roll, Some(d)) => game.roll(d).map(drop).map_err(|e| e.to_string()),
+        // Read wider than a die so that 256 gets the die's message, not "256 is not in 0..=255".
+        (Phase::Roll, Some(d)) => match u8::try_from(d) {
+            Ok(d) => game.roll(d).map(drop).map_err(|e| e.to_string()),
+            Err(_) => Err(format!("a die shows 1 to 6, not {d}")),
+        },
         (Phase::Roll, None) => Err("the position waits for a roll: give --die N".into()),
         (_, Some(_)) => Err("the position does not wait for a roll: drop --die".into()),
         _ => Ok(()),
