@@ -152,6 +152,16 @@ fn play_reads_a_die_as_a_die_whatever_its_value() {
 }
 
 #[test]
+fn play_says_to_roll_first_when_given_a_move_before_the_die() {
+    for mv in ["y1", "y1:h-5"] {
+        let o = parchis(&["play", START, mv]);
+        assert_eq!(o.status.code(), Some(2));
+        // `y1` said "piece `y1` has no legal move now".
+        assert_eq!(stderr(&o), format!("error: {mv}: roll the die first\n"));
+    }
+}
+
+#[test]
 fn play_continues_from_a_move_copied_out_of_legal() {
     let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
     let o = parchis(&["legal", &pos, "--die", "3"]);

@@ -1,4 +1,5 @@
 use clap::Args as ClapArgs;
+use parchis_rules::{Phase, PlayError};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -22,12 +23,18 @@ pub fn run(a: Args) -> Result<(), String> {
         let events = if !action.is_empty() && action.bytes().all(|b| b.is_ascii_digit()) {
             let die = action.parse::<u8>().unwrap_or(u8::MAX);
             game.roll(die).map_err(|e| match e {
-                parchis_rules::PlayError::BadDie(_) => {
+                PlayError::BadDie(_) => {
                     format!("{said}: a die shows 1 to 6, not {said}")
                 }
                 e => format!("{said}: {e}"),
             })?
         } else {
+            // Said before reading the move: `y1` while waiting for a roll had "no legal move now".
+            match game.phase() {
+                Phase::Roll => return Err(format!("{said}: {}", PlayError::MustRoll)),
+                Phase::Over { .. } => return Err(format!("{said}: {}", PlayError::GameOver)),
+                _ => {}
+            }
             let mv = game
                 .parse_move(action)
                 .map_err(|e| format!("{said}: {e}"))?;
