@@ -43,6 +43,8 @@ fn count_range(r: &std::ops::RangeInclusive<u8>) -> String {
 }
 
 impl SetupError {
+    /// A stable machine-readable code: `unknown_rule_set`, `unknown_mode`, `bad_player_count`,
+    /// `too_many_pieces`, `bad_pieces_to_win` or `bad_option`. The message (`Display`) is for people.
     pub fn code(&self) -> &'static str {
         match self {
             SetupError::UnknownRuleSet(_) => "unknown_rule_set",
@@ -79,6 +81,9 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
+    /// A stable machine-readable code naming the rule: `no_such_piece`, `not_your_piece`, `wrong_destination`,
+    /// `piece_finished`, `piece_in_base`, `must_bring_piece_out`, `must_open_blockade`, `must_capture` or
+    /// `blocked`.
     pub fn code(&self) -> &'static str {
         match self {
             IllegalMove::NoSuchPiece => "no_such_piece",
@@ -113,6 +118,8 @@ pub enum PlayError {
 }
 
 impl PlayError {
+    /// A stable machine-readable code: `game_over`, `must_roll`, `must_move`, `bad_die`, `no_such_move`, or
+    /// for an illegal move the rule's code ([`IllegalMove::code`]).
     pub fn code(&self) -> &'static str {
         match self {
             PlayError::GameOver => "game_over",
@@ -146,6 +153,8 @@ pub enum MoveParseError {
 }
 
 impl MoveParseError {
+    /// A stable machine-readable code: `bad_move_syntax`, `no_such_piece`, `no_legal_move_for_piece`,
+    /// `piece_not_there` or `ambiguous_move`.
     pub fn code(&self) -> &'static str {
         match self {
             MoveParseError::Syntax(_) => "bad_move_syntax",
@@ -163,6 +172,8 @@ impl MoveParseError {
 pub struct PositionError(pub String);
 
 impl PositionError {
+    /// Always `bad_position`: what is wrong is in the message (RULES.md, "Position notation", lists every
+    /// refusal).
     pub fn code(&self) -> &'static str {
         "bad_position"
     }

@@ -23,21 +23,31 @@ use std::str::FromStr;
 /// An unvalidated position: anything a notation line can say. [`Game::from_setup`] checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The preset (field RULES).
     pub rules: RuleSet,
+    /// The mode (field MODE/PLAYERS).
     pub mode: Mode,
+    /// The player count (field MODE/PLAYERS).
     pub players: u8,
+    /// Every option, the preset's for the mode with those in brackets applied.
     pub options: Options,
     /// Each colour in turn order with its pieces' places; `true` marks the last arrived of a shared square.
     pub pieces: Vec<(Colour, Vec<(Place, bool)>)>,
+    /// The 0-based seat to act.
     pub seat: u8,
+    /// What the seat must do.
     pub phase: Phase,
     /// Counts waiting after the current one.
     pub queued: Vec<u8>,
+    /// Sixes in a row this turn, 0 to 2 (`sixes=`).
     pub sixes: u8,
+    /// The last piece moved this turn (`last=`).
     pub last_moved: Option<PieceRef>,
+    /// The piece moved with the latest six (`six=`).
     pub last_six_moved: Option<PieceRef>,
     /// The six move ended on a safe square or in a blockade (written `!` after the piece).
     pub last_six_spared: bool,
+    /// A six's re-roll is pending after the move and its counts (`extra=1`).
     pub extra_roll: bool,
     /// Seats that have not yet made Morocco's first roll.
     pub first_roll: Vec<u8>,
