@@ -559,3 +559,23 @@ fn json_outputs_have_the_fields_the_readme_lists() {
     assert_eq!(keys(&sim["wins"][0]), ["games", "seats", "side"]);
     assert_eq!(keys(&sim["wins"][0]["seats"][0]), ["colours", "seat"]);
 }
+
+#[test]
+fn arena_refuses_an_absurd_thread_count_with_a_clear_message() {
+    // It tried to start 100,000 threads and hung.
+    let o = parchis(&[
+        "arena",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "1v1",
+        "--bots",
+        "greedy,greedy",
+        "--games",
+        "2",
+        "--threads",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not in 0..=1024"), "{}", stderr(&o));
+}

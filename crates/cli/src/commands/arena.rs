@@ -33,9 +33,10 @@ pub struct Args {
     /// Seeds the dice and the bots: the same seed, the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (0: every core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0: every core; at most 1024).
+    // Bounded as simulate's: --threads 100000 hung starting them.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
 }
 
 pub fn run(a: Args) -> Result<(), String> {
@@ -88,7 +89,7 @@ pub fn run(a: Args) -> Result<(), String> {
     let mut config = ArenaConfig::new(rules, mode, bots);
     config.games = a.games;
     config.seed = a.seed;
-    config.threads = a.threads;
+    config.threads = usize::from(a.threads);
     let report = arena(&config).map_err(|e| e.to_string())?;
     print!("{report}");
     Ok(())
