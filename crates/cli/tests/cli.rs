@@ -44,7 +44,25 @@ fn new_refuses_a_mode_with_the_wrong_player_count() {
         "3",
     ]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("pairs is played by"), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: pairs is played by 4 players, not 3\n",
+        "one line, no Rust range"
+    );
+    let o = parchis(&[
+        "new",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "individual",
+        "--players",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: individual is played by 2 to 4 players, not 1\n"
+    );
 }
 
 #[test]
@@ -103,11 +121,80 @@ fn play_prints_events_and_the_new_position() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains(r#""type":"moved""#), "{out}");
+    // Every line is JSON, the position too (it was the one plain line, which broke a line-by-line reader).
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: not JSON: {l}")))
+        .collect();
+    assert_eq!(
+        lines.last().unwrap()["position"],
+        "playgridia individual/4 y:5,h,h,20/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-"
+    );
     assert!(
-        out.trim_end().ends_with(
-            "y:5,h,h,20/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-"
-        ),
-        "{out}"
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|e| e["type"].is_string())
+    );
+}
+
+#[test]
+fn play_reads_a_die_as_a_die_whatever_its_value() {
+    // A number past 255 was read as a move text ("cannot read move `300`").
+    let o = parchis(&["play", START, "300"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "error: 300: a die shows 1 to 6, not 300\n");
+    // And `--die 256` said "256 is not in 0..=255".
+    let o = parchis(&["legal", START, "--die", "256"]);
+    assert_eq!(stderr(&o), "error: a die shows 1 to 6, not 256\n");
+    // A stray space (a shell variable, a copied cell) is not part of the action.
+    let o = parchis(&["play", START, " 5", "y1:h-5 "]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn play_says_to_roll_first_when_given_a_move_before_the_die() {
+    for mv in ["y1", "y1:h-5"] {
+        let o = parchis(&["play", START, mv]);
+        assert_eq!(o.status.code(), Some(2));
+        // `y1` said "piece `y1` has no legal move now".
+        assert_eq!(stderr(&o), format!("error: {mv}: roll the die first\n"));
+    }
+}
+
+#[test]
+fn play_continues_from_a_move_copied_out_of_legal() {
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["legal", &pos, "--die", "3"]);
+    let copied = stdout(&o).lines().next().unwrap().to_owned();
+    let o = parchis(&["play", &pos, "3", &copied]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("y4 20 → 23"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_huge_argument_gives_a_one_line_message() {
+    let huge = "y1:".to_owned() + &"9".repeat(100_000);
+    let o = parchis(&["play", START, "5", &huge]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.len() < 300 && err.lines().count() == 1, "{err:.300}");
+}
+
+#[test]
+fn legal_and_bot_on_a_finished_game_say_it_is_over() {
+    let over = START
+        .replace("y:h,h,h,h", "y:goal,goal,goal,goal")
+        .replace(" 0 roll", " 0 over:0");
+    // It used to say "the roll passed".
+    let o = parchis(&["legal", &over]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "no legal move: the game is over (side 0 won)\n");
+    let o = parchis(&["bot", &over]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: no legal move: the game is over (side 0 won)\n"
     );
 }
 
@@ -352,4 +439,143 @@ fn perft_refuses_a_depth_out_of_range_and_bad_notation() {
     let o = parchis(&["perft", "chess", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+}
+
+/// Every option of every command says what it is for in `--help` (`arena --rules` and `--games`,
+/// `simulate --seed` and others printed a bare name).
+#[test]
+fn every_option_of_every_command_is_explained_in_help() {
+    for command in [
+        "new", "legal", "play", "view", "simulate", "verify", "arena", "perft", "bot", "engine",
+    ] {
+        let o = parchis(&[command, "--help"]);
+        assert!(o.status.success());
+        let help = stdout(&o);
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let is_option = t.starts_with("--") || t.starts_with("-h") || t.starts_with("-V");
+            let is_argument = line.starts_with("  <");
+            if !(is_option || is_argument) {
+                continue;
+            }
+            // Long help puts the text on the next lines, indented deeper; a bare name has nothing there
+            // but a default.
+            let described = lines.get(i + 1).is_some_and(|next| {
+                let n = next.trim();
+                !n.is_empty() && !n.starts_with('[') && !n.starts_with('-')
+            }) || t.split("  ").filter(|p| !p.trim().is_empty()).count() > 1;
+            assert!(described, "`parchis {command} --help`: `{t}` says nothing");
+        }
+    }
+}
+
+#[test]
+fn verify_tells_a_file_that_is_not_a_game_record_from_a_dishonest_one() {
+    use std::io::Write;
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parchis"))
+            .args(["verify", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // Any JSON that is not a record was called a DISHONEST record.
+    for input in ["{}", "[1, 2]", r#"{"rules": "playgridia"}"#] {
+        let o = run(input);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(!err.contains("DISHONEST"), "{input}: {err}");
+        assert!(err.contains("not a game record"), "{input}: {err}");
+    }
+    // A game still being played has not revealed its seed: nothing to check yet, nothing dishonest.
+    let unfinished = r#"{"settings": {"rules": "playgridia", "mode": "individual", "players": 4},
+        "seed": null, "seed_hash": "00", "log": [], "finished_at": null}"#;
+    let o = run(unfinished);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains("DISHONEST"), "{err}");
+    assert!(err.contains("not finished"), "{err}");
+}
+
+/// The `--json` outputs have the fields README.md lists, no more, no fewer: scripts rely on them.
+#[test]
+fn json_outputs_have_the_fields_the_readme_lists() {
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let pos = START.replace("y:h,h,h,h", "y:h,h,h,20");
+    let o = parchis(&["legal", &pos, "--die", "5", "--json"]);
+    let legal: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(keys(&legal), ["moves", "phase", "position", "seat"]);
+    assert_eq!(
+        legal["phase"],
+        serde_json::json!({"phase": "move", "die": 5})
+    );
+    assert_eq!(
+        keys(&legal["moves"][0]),
+        ["captures", "from", "piece", "text", "to"]
+    );
+    assert_eq!(
+        legal["moves"][0]["from"],
+        serde_json::json!({"kind": "home"})
+    );
+    assert_eq!(
+        legal["moves"][0]["to"],
+        serde_json::json!({"kind": "square", "at": 5})
+    );
+    let o = parchis(&[
+        "simulate", "--rules", "ludoteka", "--mode", "pairs", "--games", "5", "--json",
+    ]);
+    let sim: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        keys(&sim),
+        [
+            "games",
+            "games_per_second",
+            "mode",
+            "moves_per_game",
+            "moves_per_second",
+            "players",
+            "rolls_per_game",
+            "rules",
+            "seconds",
+            "seed",
+            "threads",
+            "wins"
+        ]
+    );
+    assert_eq!(keys(&sim["wins"][0]), ["games", "seats", "side"]);
+    assert_eq!(keys(&sim["wins"][0]["seats"][0]), ["colours", "seat"]);
+}
+
+#[test]
+fn arena_refuses_an_absurd_thread_count_with_a_clear_message() {
+    // It tried to start 100,000 threads and hung.
+    let o = parchis(&[
+        "arena",
+        "--rules",
+        "playgridia",
+        "--mode",
+        "1v1",
+        "--bots",
+        "greedy,greedy",
+        "--games",
+        "2",
+        "--threads",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not in 0..=1024"), "{}", stderr(&o));
 }

@@ -2,14 +2,24 @@
 
 use crate::mode::Mode;
 
+/// Text from the caller as a message quotes it: whole if short, else its start and `…`, so that a pasted
+/// file or a runaway script gives a one-line message rather than echoing megabytes back.
+pub(crate) fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
 /// A game could not be set up (bad rule set, mode, player count or options).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("unknown rule set `{0}` (expected playgridia, ludoteka or morocco)")]
+    #[error("unknown rule set `{}` (expected playgridia, ludoteka or morocco)", clip(.0))]
     UnknownRuleSet(String),
-    #[error("unknown mode `{0}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)")]
+    #[error("unknown mode `{}` (expected individual, quick, pairs, 1v1, 6-piece or 3v3)", clip(.0))]
     UnknownMode(String),
-    #[error("{mode} is played by {allowed:?} players, not {players}")]
+    #[error("{mode} is played by {} players, not {players}", count_range(allowed))]
     PlayerCount {
         mode: Mode,
         players: u8,
@@ -23,7 +33,18 @@ pub enum SetupError {
     Option(#[from] crate::options::OptionError),
 }
 
+/// `4` or `2 to 4`: a player count as people write it, not as Rust does (`2..=4`).
+fn count_range(r: &std::ops::RangeInclusive<u8>) -> String {
+    if r.start() == r.end() {
+        r.start().to_string()
+    } else {
+        format!("{} to {}", r.start(), r.end())
+    }
+}
+
 impl SetupError {
+    /// A stable machine-readable code: `unknown_rule_set`, `unknown_mode`, `bad_player_count`,
+    /// `too_many_pieces`, `bad_pieces_to_win` or `bad_option`. The message (`Display`) is for people.
     pub fn code(&self) -> &'static str {
         match self {
             SetupError::UnknownRuleSet(_) => "unknown_rule_set",
@@ -60,6 +81,9 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
+    /// A stable machine-readable code naming the rule: `no_such_piece`, `not_your_piece`, `wrong_destination`,
+    /// `piece_finished`, `piece_in_base`, `must_bring_piece_out`, `must_open_blockade`, `must_capture` or
+    /// `blocked`.
     pub fn code(&self) -> &'static str {
         match self {
             IllegalMove::NoSuchPiece => "no_such_piece",
@@ -94,6 +118,8 @@ pub enum PlayError {
 }
 
 impl PlayError {
+    /// A stable machine-readable code: `game_over`, `must_roll`, `must_move`, `bad_die`, `no_such_move`, or
+    /// for an illegal move the rule's code ([`IllegalMove::code`]).
     pub fn code(&self) -> &'static str {
         match self {
             PlayError::GameOver => "game_over",
@@ -109,24 +135,26 @@ impl PlayError {
 /// A move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
-    #[error("cannot read move `{0}` (expected e.g. y1:5-12, y1:h-5, y1:l7-goal or y1)")]
+    #[error("cannot read move `{}` (expected e.g. y1:5-12, y1:h-5, y1:l7-goal or y1)", clip(.0))]
     Syntax(String),
-    #[error("no piece `{0}` in this game")]
+    #[error("no piece `{}` in this game", clip(.0))]
     NoSuchPiece(String),
-    #[error("piece `{0}` has no legal move now")]
+    #[error("piece `{}` has no legal move now", clip(.0))]
     NoLegalMoveForPiece(String),
     /// The move names a square the piece is not on (so it cannot be the move of that piece).
-    #[error("piece `{piece}` is on {at}, not on {said}")]
+    #[error("piece `{piece}` is on {at}, not on {}", clip(said))]
     PieceNotThere {
         piece: String,
         at: String,
         said: String,
     },
-    #[error("`{0}` matches several legal moves: give the squares, e.g. y1:5-12")]
+    #[error("`{}` matches several legal moves: give the squares, e.g. y1:5-12", clip(.0))]
     Ambiguous(String),
 }
 
 impl MoveParseError {
+    /// A stable machine-readable code: `bad_move_syntax`, `no_such_piece`, `no_legal_move_for_piece`,
+    /// `piece_not_there` or `ambiguous_move`.
     pub fn code(&self) -> &'static str {
         match self {
             MoveParseError::Syntax(_) => "bad_move_syntax",
@@ -144,6 +172,8 @@ impl MoveParseError {
 pub struct PositionError(pub String);
 
 impl PositionError {
+    /// Always `bad_position`: what is wrong is in the message (RULES.md, "Position notation", lists every
+    /// refusal).
     pub fn code(&self) -> &'static str {
         "bad_position"
     }

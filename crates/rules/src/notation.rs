@@ -3,7 +3,7 @@
 //! ```text
 //! playgridia individual/4 y:h,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=-
 //! ```
-//! Fields, separated by one space: rule set with any house-rule options in brackets
+//! Fields, separated by one space: rule set with any options (house rules, set-up) in brackets
 //! (`ludoteka[capture_allies=0]`); mode/players; the pieces of every colour (`h` base, a square number,
 //! `l1`..`l7` lane, `goal`; a `'` marks the last arrived of two pieces sharing a square); the seat to act;
 //! the phase (`roll`, `move:D`, `count:N` followed by `+N` for queued counts, `over:SIDE`); the turn flags.
@@ -11,7 +11,7 @@
 
 use crate::board::Place;
 use crate::colour::Colour;
-use crate::error::PositionError;
+use crate::error::{PositionError, clip};
 use crate::event::PieceRef;
 use crate::game::{Game, Phase};
 use crate::mode::Mode;
@@ -23,21 +23,31 @@ use std::str::FromStr;
 /// An unvalidated position: anything a notation line can say. [`Game::from_setup`] checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The preset (field RULES).
     pub rules: RuleSet,
+    /// The mode (field MODE/PLAYERS).
     pub mode: Mode,
+    /// The player count (field MODE/PLAYERS).
     pub players: u8,
+    /// Every option, the preset's for the mode with those in brackets applied.
     pub options: Options,
     /// Each colour in turn order with its pieces' places; `true` marks the last arrived of a shared square.
     pub pieces: Vec<(Colour, Vec<(Place, bool)>)>,
+    /// The 0-based seat to act.
     pub seat: u8,
+    /// What the seat must do.
     pub phase: Phase,
     /// Counts waiting after the current one.
     pub queued: Vec<u8>,
+    /// Sixes in a row this turn, 0 to 2 (`sixes=`).
     pub sixes: u8,
+    /// The last piece moved this turn (`last=`).
     pub last_moved: Option<PieceRef>,
+    /// The piece moved with the latest six (`six=`).
     pub last_six_moved: Option<PieceRef>,
     /// The six move ended on a safe square or in a blockade (written `!` after the piece).
     pub last_six_spared: bool,
+    /// A six's re-roll is pending after the move and its counts (`extra=1`).
     pub extra_roll: bool,
     /// Seats that have not yet made Morocco's first roll.
     pub first_roll: Vec<u8>,
@@ -194,6 +204,13 @@ impl Game {
             ));
         }
         g.last_six_spared = s.last_six_spared;
+        // The roll a six earns is the next roll itself: a game waiting for a roll never holds one pending
+        // (rolling sets the flag afresh), so `extra=1` there would be a second text for the same position.
+        if s.extra_roll && s.phase == Phase::Roll {
+            return Err(bad(
+                "extra=1 (a re-roll pending) is only for a move or count phase: waiting for a roll, it is extra=0",
+            ));
+        }
         g.extra_roll = s.extra_roll;
         if s.queued.len() > 4 || s.queued.iter().any(|&n| n == 0 || n > 40) {
             return Err(bad(
@@ -349,11 +366,16 @@ impl FromStr for Setup {
             .parse()
             .map_err(|_| bad("players must be a number"))?;
         let mut options = rules.options_for(mode);
+        let mut seen_options = std::collections::HashSet::new();
         if let Some(opts) = opts {
             for kv in opts.split(',').filter(|s| !s.is_empty()) {
                 let (k, v) = kv
                     .split_once('=')
-                    .ok_or_else(|| bad(format!("option `{kv}` needs name=value")))?;
+                    .ok_or_else(|| bad(format!("option `{}` needs name=value", clip(kv))))?;
+                // A second value would silently win over the first: a typo, or two lines pasted together.
+                if !seen_options.insert(k) {
+                    return Err(bad(format!("option `{}` is given twice", clip(k))));
+                }
                 options.set(k, v).map_err(|e| bad(e.to_string()))?;
             }
         }
@@ -361,11 +383,11 @@ impl FromStr for Setup {
         for part in pieces.split('/') {
             let (c, places) = part
                 .split_once(':')
-                .ok_or_else(|| bad(format!("pieces `{part}` need colour:places")))?;
+                .ok_or_else(|| bad(format!("pieces `{}` need colour:places", clip(part))))?;
             let mut chars = c.chars();
             let colour = match (chars.next().and_then(Colour::from_letter), chars.next()) {
                 (Some(col), None) => col,
-                _ => return Err(bad(format!("unknown colour `{c}`"))),
+                _ => return Err(bad(format!("unknown colour `{}`", clip(c)))),
             };
             let mut v = Vec::new();
             for p in places.split(',') {
@@ -373,7 +395,9 @@ impl FromStr for Setup {
                     Some(p) => (p, true),
                     None => (p, false),
                 };
-                let place: Place = p.parse().map_err(|_| bad(format!("bad place `{p}`")))?;
+                let place: Place = p
+                    .parse()
+                    .map_err(|_| bad(format!("bad place `{}`", clip(p))))?;
                 v.push((place, last));
             }
             list.push((colour, v));
@@ -382,7 +406,7 @@ impl FromStr for Setup {
         let mut queued = Vec::new();
         let num = |s: &str| {
             s.parse::<u8>()
-                .map_err(|_| bad(format!("bad number `{s}` in phase")))
+                .map_err(|_| bad(format!("bad number `{}` in phase", clip(s))))
         };
         let phase = match phase.split_once(':') {
             None if phase == "roll" => Phase::Roll,
@@ -396,7 +420,7 @@ impl FromStr for Setup {
                 }
                 Phase::Count { amount }
             }
-            _ => return Err(bad(format!("bad phase `{phase}`"))),
+            _ => return Err(bad(format!("bad phase `{}`", clip(phase)))),
         };
         let mut setup = Setup {
             rules,
@@ -414,17 +438,23 @@ impl FromStr for Setup {
             extra_roll: false,
             first_roll: Vec::new(),
         };
+        let mut seen_flags = Vec::new();
         for kv in flags.split(',') {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| bad(format!("flag `{kv}` needs name=value")))?;
+                .ok_or_else(|| bad(format!("flag `{}` needs name=value", clip(kv))))?;
+            // As for options: the second of two values would win without a word.
+            if seen_flags.contains(&k) {
+                return Err(bad(format!("flag `{}` is given twice", clip(k))));
+            }
+            seen_flags.push(k);
             let piece = |v: &str| -> Result<Option<PieceRef>, PositionError> {
                 if v == "-" {
                     Ok(None)
                 } else {
                     v.parse()
                         .map(Some)
-                        .map_err(|_| bad(format!("bad piece `{v}`")))
+                        .map_err(|_| bad(format!("bad piece `{}`", clip(v))))
                 }
             };
             match k {
@@ -455,7 +485,7 @@ impl FromStr for Setup {
                         );
                     }
                 }
-                _ => return Err(bad(format!("unknown flag `{k}`"))),
+                _ => return Err(bad(format!("unknown flag `{}`", clip(k)))),
             }
         }
         Ok(setup)

@@ -268,7 +268,7 @@ pub enum OptionValues {
 
 /// An option name did not exist or its value did not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad option `{key}={value}`: {reason}")]
+#[error("bad option `{}`: {reason}", crate::error::clip(&format!("{key}={value}")))]
 pub struct OptionError {
     pub key: String,
     pub value: String,

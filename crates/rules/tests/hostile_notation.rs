@@ -7,7 +7,7 @@
 mod common;
 
 use common::every_preset_and_mode;
-use parchis_rules::{Game, MoveList, Phase};
+use parchis_rules::{Colour, Game, MoveList, OptionValues, Options, Phase, PieceRef, Place, Setup};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -15,8 +15,9 @@ use rand::{RngExt, SeedableRng};
 /// More actions than any random game takes (they take ~1,000 at most).
 const MAX_ACTIONS: usize = 20_000;
 
-/// What a notation line is made of, so that an edit is likely to be read further than its first field.
-const ALPHABET: &[u8] = b"0123456789 ,:/=-[]hgoalybrgtxmovecuntdsi";
+/// What a notation line is made of (the last-arrived `'`, the spared six's `!`, queued counts' `+` and
+/// option names' `_` included), so that an edit is likely to be read further than its first field.
+const ALPHABET: &[u8] = b"0123456789 ,:/=-[]'!+_hgoalybrgtxmovecuntdsi";
 
 /// The position after `steps` random actions of a seeded game (or its end).
 fn reachable(combo: usize, seed: u64, steps: usize) -> Game {
@@ -143,6 +144,78 @@ proptest! {
                 }
             }
             Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+
+    /// Options are spelled out by name, which one-character edits never reach: any mix of them, values from
+    /// their range or not, on a reachable position.
+    #[test]
+    fn a_position_with_any_options_in_brackets_is_refused_with_a_reason_or_plays_on_to_the_end(
+        combo in 0usize..1000,
+        seed in any::<u64>(),
+        steps in 0usize..400,
+        picks in prop::collection::vec((any::<usize>(), any::<usize>(), any::<bool>()), 1..4),
+    ) {
+        let line = reachable(combo, seed, steps).notation();
+        let (head, rest) = line.split_once(' ').unwrap();
+        let rules = head.split_once('[').map_or(head, |(r, _)| r);
+        let opts: Vec<String> = picks
+            .iter()
+            .map(|&(n, v, in_range)| {
+                let name = Options::NAMES[n % Options::NAMES.len()];
+                let values: Vec<String> = match Options::values(name).unwrap() {
+                    OptionValues::Flag => vec!["0".into(), "1".into()],
+                    OptionValues::OneOf(v) => v.iter().map(|s| s.to_string()).collect(),
+                    OptionValues::Number { min, max } => (min..=max).map(|x| x.to_string()).collect(),
+                };
+                let value = if in_range { values[v % values.len()].clone() } else { (v % 300).to_string() };
+                format!("{name}={value}")
+            })
+            .collect();
+        let text = format!("{rules}[{}] {rest}", opts.join(","));
+        match text.parse::<Game>() {
+            Ok(g) => plays_to_the_end(g, seed ^ 0x0B7),
+            Err(e) => prop_assert!(!e.to_string().is_empty(), "an empty reason for {text}"),
+        }
+    }
+
+    /// `Game::from_setup` takes a `Setup` built by program, with values no text gives (a piece in lane 200, a
+    /// seat of 250, a count of 0, a colour twice): one field of a reachable position's setup set to anything.
+    #[test]
+    fn a_setup_with_any_field_out_of_range_is_refused_with_a_reason_or_plays_on_to_the_end(
+        combo in 0usize..1000,
+        seed in any::<u64>(),
+        steps in 0usize..400,
+        field in 0u8..9,
+        x in any::<u8>(),
+        y in any::<usize>(),
+    ) {
+        let mut s: Setup = reachable(combo, seed, steps).to_setup();
+        let colour = Colour::ALL[y % 6];
+        match field {
+            0 => s.players = x,
+            1 => s.seat = x,
+            2 => s.sixes = x,
+            3 => s.phase = [Phase::Roll, Phase::Move { die: x }, Phase::Count { amount: x }, Phase::Over { side: x }][y % 4],
+            4 => s.queued.push(x),
+            5 => s.last_moved = Some(PieceRef { colour, number: x }),
+            6 => s.first_roll.push(x),
+            7 => {
+                let n = s.pieces.len();
+                let (c, list) = &mut s.pieces[y % n];
+                *c = colour;
+                let k = list.len();
+                list[y % k].0 = [Place::Home, Place::Goal, Place::Square(x), Place::Lane(x)][(y / 7) % 4];
+                list[y % k].1 = y % 3 == 0;
+            }
+            _ => {
+                s.last_six_moved = Some(PieceRef { colour, number: x });
+                s.last_six_spared = y % 2 == 0;
+            }
+        }
+        match Game::from_setup(&s) {
+            Ok(g) => plays_to_the_end(g, seed ^ 0x5E7),
+            Err(e) => prop_assert!(!e.to_string().is_empty(), "an empty reason for {s:?}"),
         }
     }
 }

@@ -171,6 +171,17 @@ fn each_mode_accepts_only_its_player_counts() {
 }
 
 #[test]
+fn a_wrong_player_count_is_told_in_words_not_as_a_rust_range() {
+    let err = Game::new(RuleSet::Playgridia, Mode::Individual, 7).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "individual is played by 2 to 4 players, not 7"
+    );
+    let err = Game::new(RuleSet::Ludoteka, Mode::Pairs, 3).unwrap_err();
+    assert_eq!(err.to_string(), "pairs is played by 4 players, not 3");
+}
+
+#[test]
 fn a_position_with_a_wrong_player_count_is_refused() {
     let line = format!("ludoteka pairs/3 y:h,h,h,h/b:h,h,h,h/r:h,h,h,h 0 roll {FLAGS}");
     assert!(line.parse::<Game>().is_err());

@@ -127,3 +127,96 @@ fn the_extra_roll_flag_is_read_only_as_0_or_1() {
         }
     }
 }
+
+/// A flag or an option written twice used to be read as its last value without a word (`sixes=2,…,sixes=0`
+/// was a position with no six pending): the line says two things, so it is refused.
+#[test]
+fn a_flag_or_an_option_given_twice_is_refused() {
+    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4)
+        .unwrap()
+        .notation();
+    for (line, reason) in [
+        (
+            start.replace("first=-", "first=-,sixes=2"),
+            "flag `sixes` is given twice",
+        ),
+        (
+            start.replace("playgridia", "playgridia[six=6,goal_bonus=0,six=12]"),
+            "option `six` is given twice",
+        ),
+    ] {
+        let err = line.parse::<Game>().unwrap_err();
+        assert_eq!(err.code(), "bad_position");
+        assert!(err.to_string().contains(reason), "`{line}` gave `{err}`");
+    }
+}
+
+/// Waiting for a roll, a six's re-roll is that roll: rolling sets the flag afresh, so `extra=1` there played
+/// exactly as `extra=0` but was another position (unequal, written back differently). Refused.
+#[test]
+fn a_pending_re_roll_is_refused_while_waiting_for_a_roll() {
+    let line = "playgridia individual/4 y:20,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 roll sixes=1,last=y1,six=y1,extra=1,first=-";
+    let err = line.parse::<Game>().unwrap_err();
+    assert!(err.to_string().contains("extra=1"), "{err}");
+    assert!(line.replace("extra=1", "extra=0").parse::<Game>().is_ok());
+}
+
+/// Input is read more loosely than it is written (RULES.md, "Position notation"): every spelling of one
+/// position parses to the same game, and that game writes one text.
+#[test]
+fn every_accepted_spelling_of_a_position_parses_to_one_game_written_one_way() {
+    let canonical = "playgridia[six=6,capture_allies=1] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-";
+    let spellings = [
+        canonical,
+        // Whitespace: any run, leading and trailing too (a line read from a file keeps its newline).
+        "  playgridia[six=6,capture_allies=1]\tindividual/4  y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-\n",
+        // Options in any order, flag values as `yes`, and a value equal to the preset's.
+        "playgridia[capture_allies=yes,six=6,goal_bonus=10] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0,last=-,six=-,extra=0,first=-",
+        // Leading zeros, a plus sign.
+        "playgridia[six=6,capture_allies=1] individual/04 y:05,l01,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h +1 roll sixes=0,last=-,six=-,extra=0,first=-",
+        // Flags in any order, and flags left out take their start-of-turn values.
+        "playgridia[six=6,capture_allies=1] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll first=-,extra=0,six=-,last=-,sixes=0",
+        "playgridia[six=6,capture_allies=1] individual/4 y:5,l1,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 1 roll sixes=0",
+    ];
+    let game: Game = canonical.parse().unwrap();
+    assert_eq!(game.notation(), canonical);
+    for text in spellings {
+        let g: Game = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(g, game, "{text}");
+        assert_eq!(g.notation(), canonical, "{text}");
+    }
+    // Morocco's pending first rolls: any order, written in seat order.
+    let m = "morocco individual/4 b:h,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 roll sixes=0,last=-,six=-,extra=0,first=0123";
+    let g: Game = m.replace("0123", "3102").parse().unwrap();
+    assert_eq!(g.notation(), m);
+}
+
+/// A message quotes what it could not read, but not a whole pasted file: a field of 100 000 characters gives
+/// a message of one short line.
+#[test]
+fn a_huge_bad_field_gives_a_short_message() {
+    let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4)
+        .unwrap()
+        .notation();
+    let huge = "x".repeat(100_000);
+    for line in [
+        start.replace("playgridia", &huge),
+        start.replace("individual", &huge),
+        start.replace("g:h,h,h,h", &format!("g:h,h,h,{huge}")),
+        start.replace("first=-", &format!("first=-,{huge}=1")),
+        start.replace("playgridia", &format!("playgridia[{huge}=1]")),
+    ] {
+        let err = line.parse::<Game>().unwrap_err().to_string();
+        assert!(
+            err.len() < 200,
+            "{} characters: {}…",
+            err.len(),
+            &err[..200]
+        );
+        assert!(!err.contains('\n'));
+    }
+    let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    g.roll(5).unwrap();
+    let err = g.parse_move(&format!("y1:{huge}")).unwrap_err().to_string();
+    assert!(err.len() < 200, "{err:.200}");
+}

@@ -8,8 +8,10 @@ use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
+    /// Rule set: playgridia, ludoteka or morocco.
     #[arg(long)]
     rules: String,
+    /// Mode: individual, quick, pairs, 1v1, 6-piece or 3v3 (the player count is the number of --bots).
     #[arg(long)]
     mode: String,
     /// One bot per seat, comma-separated: random, greedy, expert or the NAME of an --engine (e.g.
@@ -23,13 +25,18 @@ pub struct Args {
     /// How long an engine may take to start and to answer each move, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     engine_timeout_ms: u64,
+    /// Games to play; the seats rotate game by game, so a multiple of the number of bots seats each bot
+    /// in each seat equally often. Every decision time is kept until the end: about 4 KB of memory a game
+    /// (1 GB for 250,000).
     #[arg(long, default_value_t = 100)]
     games: u32,
+    /// Seeds the dice and the bots: the same seed, the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (0: every core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0: every core; at most 1024).
+    // Bounded as simulate's: --threads 100000 hung starting them.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
 }
 
 pub fn run(a: Args) -> Result<(), String> {
@@ -82,7 +89,7 @@ pub fn run(a: Args) -> Result<(), String> {
     let mut config = ArenaConfig::new(rules, mode, bots);
     config.games = a.games;
     config.seed = a.seed;
-    config.threads = a.threads;
+    config.threads = usize::from(a.threads);
     let report = arena(&config).map_err(|e| e.to_string())?;
     print!("{report}");
     Ok(())

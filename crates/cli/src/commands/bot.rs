@@ -7,7 +7,7 @@ pub struct Args {
     position: String,
     /// Roll this die first (required when the position waits for a roll).
     #[arg(long)]
-    die: Option<u8>,
+    die: Option<u64>,
     /// Bot level: random, greedy or expert (the server's bot seats and its analysis of finished games).
     #[arg(long, default_value = "expert")]
     level: String,
@@ -23,10 +23,7 @@ pub fn run(a: Args) -> Result<(), String> {
     super::roll_if_waiting(&mut game, a.die)?;
     let legal = game.legal_moves();
     if legal.is_empty() {
-        return Err(format!(
-            "no legal move: the roll passed ({})",
-            game.notation()
-        ));
+        return Err(super::no_legal_move(&game));
     }
     let choice = make_bot(level, a.seed).choose(&game, &legal);
     println!("{}", game.move_text(&choice));

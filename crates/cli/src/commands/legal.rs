@@ -7,8 +7,9 @@ pub struct Args {
     position: String,
     /// Roll this die first (required when the position waits for a roll).
     #[arg(long)]
-    die: Option<u8>,
-    /// Print JSON instead of one move per line.
+    die: Option<u64>,
+    /// Print one JSON object instead of one move per line: seat, phase, moves (each with its text, from, to,
+    /// captures) and position (after the roll).
     #[arg(long)]
     json: bool,
 }
@@ -33,7 +34,7 @@ pub fn run(a: Args) -> Result<(), String> {
             println!("{m}");
         }
         if !matches!(game.phase(), Phase::Move { .. } | Phase::Count { .. }) {
-            eprintln!("no legal move: the roll passed ({})", game.notation());
+            eprintln!("{}", super::no_legal_move(&game));
         }
     }
     Ok(())

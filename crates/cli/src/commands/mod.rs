@@ -13,15 +13,35 @@ pub mod view;
 
 use parchis_rules::{Game, Mode, Options, Phase, RuleSet};
 
+/// An argument as a message quotes it: whole if short, else its start and `…` (one line, not a pasted file).
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+/// Says why a position has no legal move: the game is over, or the roll found none and passed.
+pub fn no_legal_move(game: &Game) -> String {
+    match game.phase() {
+        Phase::Over { side } => format!("no legal move: the game is over (side {side} won)"),
+        _ => format!("no legal move: the roll passed ({})", game.notation()),
+    }
+}
+
 /// Reads a position argument.
 pub fn parse_position(text: &str) -> Result<Game, String> {
     text.parse::<Game>().map_err(|e| e.to_string())
 }
 
 /// Rolls `die` when the position waits for a roll (and insists on one then); refuses a die otherwise.
-pub fn roll_if_waiting(game: &mut Game, die: Option<u8>) -> Result<(), String> {
+pub fn roll_if_waiting(game: &mut Game, die: Option<u64>) -> Result<(), String> {
     match (game.phase(), die) {
-        (Phase::Roll, Some(d)) => game.roll(d).map(drop).map_err(|e| e.to_string()),
+        // Read wider than a die so that 256 gets the die's message, not "256 is not in 0..=255".
+        (Phase::Roll, Some(d)) => match u8::try_from(d) {
+            Ok(d) => game.roll(d).map(drop).map_err(|e| e.to_string()),
+            Err(_) => Err(format!("a die shows 1 to 6, not {d}")),
+        },
         (Phase::Roll, None) => Err("the position waits for a roll: give --die N".into()),
         (_, Some(_)) => Err("the position does not wait for a roll: drop --die".into()),
         _ => Ok(()),

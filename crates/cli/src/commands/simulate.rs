@@ -15,8 +15,10 @@ const BLOCK: u64 = 1_000;
 pub struct Args {
     #[command(flatten)]
     game: super::GameArgs,
+    /// Games to play, each with random legal moves.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
+    /// Seeds the dice and the moves: the same seed, the same games and totals.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads (0: every core; at most 1024). The default, 1, measures one core; the games are the

@@ -21,6 +21,27 @@ pub fn run(args: Args) -> Result<(), String> {
     };
     let record: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("not a JSON record: {e}"))?;
+    // A file of another kind (a room, a game's view) or a game still running is no evidence of cheating:
+    // say what it is before judging honesty.
+    for (field, is_kind) in [
+        (
+            "settings",
+            serde_json::Value::is_object as fn(&serde_json::Value) -> bool,
+        ),
+        ("seed_hash", serde_json::Value::is_string),
+        ("log", serde_json::Value::is_array),
+    ] {
+        if !is_kind(&record[field]) {
+            return Err(format!(
+                "not a game record (GET /api/games/{{id}}/record): no `{field}`"
+            ));
+        }
+    }
+    if record["seed"].is_null() && record["finished_at"].is_null() {
+        return Err(
+            "the game is not finished: its seed is revealed at its end, verify it then".into(),
+        );
+    }
     let verified = parchis_server::verify::verify_record(&record)
         .map_err(|e| format!("DISHONEST record: {e}"))?;
     println!(
