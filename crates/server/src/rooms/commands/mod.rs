@@ -87,15 +87,9 @@ fn act_error(err: ActError) -> CommandError {
             CommandError::illegal(i.code(), format!("illegal move: {i}"))
         }
         ActError::Play(e) => CommandError::new(e.code(), e.to_string()),
-        ActError::Rebuild(e) => {
-            tracing::error!(%e, "rebuilding a game from storage failed");
-            CommandError::new(
-                "internal",
-                "The server could not store that; nothing changed.",
-            )
-        }
-        ActError::Storage(e) => {
-            tracing::error!(%e, "storing an action failed");
+        // Storing the action, or reading the game back to check one, failed.
+        err @ (ActError::Storage(_) | ActError::Rebuild(_)) => {
+            tracing::error!(%err, "an action could not be stored");
             CommandError::new(
                 "internal",
                 "The server could not store that; nothing changed.",
