@@ -202,6 +202,11 @@ fn engine_names_and_specs_are_checked_before_any_game() {
             vec!["--bots", "greedy,nobody"],
             "or the name of an --engine",
         ),
+        // An engine left out of --bots would not play: the arena would report games it took no part in.
+        (
+            vec!["--engine", "mine=x", "--bots", "greedy,expert"],
+            "--engine `mine` has no seat in --bots",
+        ),
     ] {
         let (ok, err) = arena_1v1(&args);
         assert!(!ok && err.contains(message), "{args:?}: {err}");

@@ -83,6 +83,16 @@ pub fn run(a: Args) -> Result<(), String> {
             }
         })
         .collect::<Result<Vec<_>, String>>()?;
+    // Otherwise the report would read as a test of the engine that never played.
+    if let Some(unseated) = engines
+        .iter()
+        .find(|e| !a.bots.iter().any(|b| b.trim() == e.name))
+    {
+        return Err(format!(
+            "--engine `{}` has no seat in --bots: name it there (e.g. --bots {},greedy) or leave it out",
+            unseated.name, unseated.name
+        ));
+    }
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
