@@ -9,6 +9,7 @@ pub mod mode;
 pub mod moves;
 pub mod notation;
 pub mod options;
+mod options_json;
 pub mod perft;
 pub mod view;
 

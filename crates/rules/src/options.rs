@@ -211,7 +211,12 @@ pub enum PartnerMoves {
 
 /// Every rule that differs between rule sets. Field names are the option names used by the notation,
 /// `RULES.md` and the API.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// As JSON (a view's `options`) it is an object of every option name to its value as house rules and the
+/// notation write it: flags as booleans, numbers as numbers, the rest as their texts
+/// (`{"six": "7player", "three_sixes": "last", "capture_bonus": 20, "first_roll": false, …}`), so a value read
+/// from a view can be sent back as a house rule (`options_json.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Options {
     /// Pieces of each colour (4; 6 in the 6-piece mode).
     pub pieces_per_colour: u8,

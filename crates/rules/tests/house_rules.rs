@@ -211,3 +211,97 @@ fn options_outside_their_values_are_refused_with_a_typed_error_not_a_panic() {
         assert!(Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, o).is_ok());
     }
 }
+
+#[test]
+fn a_views_options_read_as_house_rules_and_can_be_sent_back_as_them() {
+    for rules in RuleSet::ALL {
+        for mode in Mode::ALL {
+            let Ok(game) = Game::new(rules, mode, mode.default_players()) else {
+                continue;
+            };
+            let options = *game.options();
+            let json = serde_json::to_value(game.view()).unwrap()["options"].clone();
+            let object = json.as_object().expect("options are an object");
+            let mut names = Options::NAMES.to_vec();
+            names.sort();
+            assert_eq!(
+                object.keys().map(String::as_str).collect::<Vec<_>>(),
+                names,
+                "{rules} {mode}: every option by its name"
+            );
+            let mut texts = Vec::new();
+            for (name, value) in object {
+                let text = match value {
+                    serde_json::Value::Bool(on) => if *on { "1" } else { "0" }.to_owned(),
+                    serde_json::Value::Number(n) => n.to_string(),
+                    serde_json::Value::String(s) => s.clone(),
+                    other => panic!("{rules} {mode}: {name} is {other}"),
+                };
+                assert_eq!(
+                    Some(text.clone()),
+                    options.get(name),
+                    "{rules} {mode}: {name} reads as the notation writes it"
+                );
+                texts.push((name.as_str(), text));
+            }
+            let back: Options = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(back, options, "{rules} {mode}: the JSON reads back");
+            // A table that likes these rules asks for them on another rule set of the same set-up.
+            let other = RuleSet::ALL.into_iter().find(|o| *o != rules).unwrap();
+            let mut base = other.options_for(mode);
+            for name in Options::SET_UP {
+                base.set(name, &options.get(name).unwrap()).unwrap();
+            }
+            let house = texts
+                .iter()
+                .filter(|(name, _)| !Options::SET_UP.contains(name))
+                .map(|(name, text)| (*name, text.as_str()));
+            assert_eq!(
+                base.with_house_rules(house),
+                Ok(options),
+                "{rules} {mode}: the view's values, sent back as house rules on {other}"
+            );
+        }
+    }
+    let playgridia = serde_json::to_value(RuleSet::Playgridia.options()).unwrap();
+    assert_eq!(playgridia["six"], "7player");
+    assert_eq!(playgridia["three_sixes"], "last");
+    assert_eq!(playgridia["exit_capture"], "full");
+    assert_eq!(playgridia["start"], "home");
+    assert_eq!(playgridia["pieces_per_colour"], 4);
+    assert_eq!(playgridia["capture_bonus"], 20);
+    assert_eq!(playgridia["exit_mandatory"], true);
+}
+
+#[test]
+fn options_json_that_names_an_unknown_missing_or_doubled_option_or_a_bad_value_is_refused() {
+    let good = serde_json::to_value(RuleSet::Ludoteka.options()).unwrap();
+    let mut unknown = good.clone();
+    unknown["turbo"] = serde_json::json!(true);
+    let mut missing = good.clone();
+    missing.as_object_mut().unwrap().remove("goal_bonus");
+    let mut bad = good.clone();
+    bad["six"] = serde_json::json!("8");
+    let mut too_big = good.clone();
+    too_big["capture_bonus"] = serde_json::json!(300);
+    for (json, says) in [
+        (unknown, "no option is named `turbo`"),
+        (missing, "option `goal_bonus` is missing"),
+        (bad, "expected 6, 7player, 7colour or 12"),
+        (too_big, "number out of range"),
+    ] {
+        let err = serde_json::from_value::<Options>(json)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(says), "{err}");
+    }
+    let doubled = r#"{"start": "home", "start": "home"}"#;
+    let err = serde_json::from_str::<Options>(doubled)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("option `start` given twice"), "{err}");
+    assert_eq!(
+        serde_json::from_value::<Options>(good).unwrap(),
+        RuleSet::Ludoteka.options()
+    );
+}
