@@ -720,3 +720,34 @@ async fn a_roll_and_a_move_while_the_database_is_locked_are_refused_as_storage_u
     );
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_chat_message_while_the_database_is_locked_is_refused_as_storage_unavailable_and_not_shown()
+ {
+    let server = TestServer::sqlite().await;
+    let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    let mut watcher = WsClient::connect(&server, &started.room, None).await;
+    let stored = "SELECT COUNT(*) FROM chat_messages WHERE room_id = $1";
+    let mut db = lock_the_file(&server).await;
+
+    let reply = player
+        .request(serde_json::json!({ "type": "chat", "text": "primero" }))
+        .await;
+    assert_eq!(reply["code"], "storage_unavailable", "{reply}");
+    assert_eq!(reply["message"], NOTHING_CHANGED, "{reply}");
+    assert_eq!(count(&mut db, stored, &started.room).await, 0);
+
+    sqlx::query("ROLLBACK").execute(&mut db).await.unwrap();
+    let reply = player
+        .request(serde_json::json!({ "type": "chat", "text": "segundo" }))
+        .await;
+    assert_eq!(reply["type"], "ack", "{reply}");
+    // Everyone sees it once: the refused one was never shown.
+    let shown = watcher.until_chat(1).await;
+    assert_eq!(shown["text"], "segundo", "{shown}");
+    assert_eq!(watcher.chat.len(), 1, "{:?}", watcher.chat);
+    assert_eq!(count(&mut db, stored, &started.room).await, 1);
+    db.close().await.unwrap();
+    server.finish().await;
+}
