@@ -208,3 +208,21 @@ test('a refused move names the rule it breaks in the page\'s language, for every
   i18n.setLang('fr');
   assert.equal(i18n.errorText('illegal_move', '…', 'must_open_blockade'), 'Avec un six, un pion de votre barrage doit bouger.');
 });
+
+test('a database out of reach is said in the page\'s language, and whether the change may have been saved', async () => {
+  globalThis.navigator = { languages: ['es-ES'] };
+  globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+  globalThis.document = { documentElement: {} };
+  const i18n = await import(new URL('js/i18n.js?storage', WEB));
+  const server = 'The server cannot reach its database just now; nothing was changed. Try again in a moment.';
+  assert.equal(i18n.errorText('storage_unavailable', server), STRINGS.es.errors.storage_unavailable);
+  assert.match(STRINGS.es.errors.storage_unavailable, /no se ha cambiado nada/);
+  // The connection broke mid-way: the page does not say that nothing changed.
+  const maybe = i18n.errorText('storage_unavailable', 'The server lost its database…', 'maybe_stored');
+  assert.equal(maybe, STRINGS.es.errors.storage.maybe_stored);
+  for (const lang of Object.keys(STRINGS)) {
+    assert.notEqual(STRINGS[lang].errors.storage.maybe_stored, STRINGS[lang].errors.storage_unavailable, lang);
+  }
+  i18n.setLang('fr');
+  assert.equal(i18n.errorText('storage_unavailable', server), STRINGS.fr.errors.storage_unavailable);
+});

@@ -156,6 +156,25 @@ async fn the_openapi_document_describes_the_websocket_upgrade_and_points_to_prot
 }
 
 #[tokio::test]
+async fn the_openapi_document_tells_a_database_outage_from_a_fault_of_the_server() {
+    let server = TestServer::sqlite().await;
+    let (_, doc) =
+        status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
+    let info = doc["info"]["description"].as_str().unwrap();
+    for said in [
+        "`503` with code `storage_unavailable` and `Retry-After: 5`",
+        "`maybe_stored`",
+        "`500` with code `internal_error`",
+    ] {
+        assert!(info.contains(said), "{said} in {info}");
+    }
+    let ws = &doc["paths"]["/api/rooms/{id_or_code}/ws"]["get"];
+    let busy = ws["responses"]["503"]["description"].as_str().unwrap();
+    assert!(busy.contains("storage_unavailable"), "{busy}");
+    server.finish().await;
+}
+
+#[tokio::test]
 async fn docs_page_is_served_offline() {
     let server = TestServer::sqlite().await;
     let resp = server.get("/docs").send().await.unwrap();

@@ -590,3 +590,164 @@ async fn storing_a_result_again_changes_nothing_that_was_stored() {
     sqlite.close().await.unwrap();
     server.finish().await;
 }
+
+/// Holds SQLite's write lock from the test's own connection (another process writing to the file, or a
+/// backup holding it): every write of the server waits out its busy timeout, then fails with "database is
+/// locked". Returns the connection holding the lock; `ROLLBACK` on it frees the file.
+async fn lock_the_file(server: &TestServer) -> SqliteConnection {
+    let mut db = open(server).await;
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    db
+}
+
+/// The sentence of `storage_unavailable` when nothing was changed.
+const NOTHING_CHANGED: &str =
+    "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
+
+#[tokio::test]
+async fn a_rest_write_while_the_database_is_locked_is_503_storage_unavailable_and_works_once_it_is_free()
+ {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let mut db = lock_the_file(&server).await;
+    let rooms = "SELECT COUNT(*) FROM rooms WHERE owner_id = $1";
+    let create = || {
+        server
+            .post("/api/rooms")
+            .bearer_auth(&ana.token)
+            .json(&common::public_four())
+            .send()
+    };
+
+    let resp = create().await.expect("request");
+    assert_eq!(resp.status(), 503);
+    assert_eq!(
+        resp.headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok()),
+        Some("5")
+    );
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["code"], "storage_unavailable", "{body}");
+    assert_eq!(body["message"], NOTHING_CHANGED, "{body}");
+    assert!(body.get("reason").is_none(), "{body}");
+    // The database's own words stay in the server's log.
+    assert!(!body.to_string().contains("locked"), "{body}");
+    assert_eq!(
+        count(&mut db, rooms, &ana.id).await,
+        0,
+        "nothing was changed"
+    );
+
+    // The database is free again: the same request goes through.
+    sqlx::query("ROLLBACK").execute(&mut db).await.unwrap();
+    let resp = create().await.expect("request");
+    assert_eq!(resp.status(), 201, "{:?}", resp.text().await);
+    assert_eq!(count(&mut db, rooms, &ana.id).await, 1);
+    db.close().await.unwrap();
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_roll_and_a_move_while_the_database_is_locked_are_refused_as_storage_unavailable_and_taken_once_it_is_free()
+ {
+    let server = TestServer::sqlite().await;
+    let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    player
+        .until_state(|s| s["game"]["view"]["turn"]["seat"] == 0)
+        .await;
+    assert!(player.my_turn(), "Ana is seat 0 and starts");
+    // What the game is (presence and countdown may change meanwhile).
+    let game_of = |g: &Value| {
+        serde_json::json!([
+            g["view"],
+            g["rolls"],
+            g["last_roll"],
+            g["result"],
+            g["seed"]
+        ])
+    };
+    let entries = "SELECT COUNT(*) FROM game_log WHERE game_id = $1";
+
+    // Ana's first roll, then her first move, while the file is locked: each refused, nothing changed;
+    // then taken once the file is free.
+    let (mut rolled, mut moved) = (false, false);
+    while !moved {
+        assert!(!player.over(), "the game ended before Ana had a move");
+        if !player.my_turn() {
+            player.next().await;
+            continue;
+        }
+        let version = player.version;
+        let command = if player.game()["view"]["turn"]["phase"] == "move" {
+            moved = true;
+            let text = player.game()["view"]["legal_moves"][0]["text"].clone();
+            serde_json::json!({ "type": "move", "move": text, "version": version })
+        } else if !rolled {
+            rolled = true;
+            serde_json::json!({ "type": "roll", "version": version })
+        } else {
+            player.act().await;
+            continue;
+        };
+        let game = game_of(player.game());
+        let mut db = lock_the_file(&server).await;
+        let logged = count(&mut db, entries, &started.game).await;
+        let reply = player.request(command.clone()).await;
+        assert_eq!(reply["type"], "error", "{command}: {reply}");
+        assert_eq!(reply["code"], "storage_unavailable", "{command}: {reply}");
+        assert_eq!(reply["message"], NOTHING_CHANGED, "{reply}");
+        assert!(reply.get("reason").is_none(), "{reply}");
+        assert_eq!(game_of(player.game()), game, "nothing changed");
+        assert_eq!(count(&mut db, entries, &started.game).await, logged);
+
+        sqlx::query("ROLLBACK").execute(&mut db).await.unwrap();
+        let reply = player.request(command.clone()).await;
+        assert_eq!(reply["type"], "ack", "{command}: {reply}");
+        assert_eq!(count(&mut db, entries, &started.game).await, logged + 1);
+        db.close().await.unwrap();
+    }
+    player.play_to_the_end().await;
+    let stored = record(&server, &started.game).await;
+    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    assert_eq!(
+        player.game()["view"],
+        common::game::view_json(&verified.game)
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_chat_message_while_the_database_is_locked_is_refused_as_storage_unavailable_and_not_shown()
+ {
+    let server = TestServer::sqlite().await;
+    let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
+    let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    let mut watcher = WsClient::connect(&server, &started.room, None).await;
+    let stored = "SELECT COUNT(*) FROM chat_messages WHERE room_id = $1";
+    let mut db = lock_the_file(&server).await;
+
+    let reply = player
+        .request(serde_json::json!({ "type": "chat", "text": "primero" }))
+        .await;
+    assert_eq!(reply["code"], "storage_unavailable", "{reply}");
+    assert_eq!(reply["message"], NOTHING_CHANGED, "{reply}");
+    assert_eq!(count(&mut db, stored, &started.room).await, 0);
+
+    sqlx::query("ROLLBACK").execute(&mut db).await.unwrap();
+    let reply = player
+        .request(serde_json::json!({ "type": "chat", "text": "segundo" }))
+        .await;
+    assert_eq!(reply["type"], "ack", "{reply}");
+    // Everyone sees it once: the refused one was never shown.
+    let shown = watcher.until_chat(1).await;
+    assert_eq!(shown["text"], "segundo", "{shown}");
+    assert_eq!(watcher.chat.len(), 1, "{:?}", watcher.chat);
+    assert_eq!(count(&mut db, stored, &started.room).await, 1);
+    db.close().await.unwrap();
+    server.finish().await;
+}

@@ -15,13 +15,15 @@ pub struct ErrorBody {
     pub message: String,
     /// Which check refused the request, for codes that cover several (`invalid_settings`: `players`,
     /// `too_many_bots`, `no_human_seat`, `turn_time`, `house_rule`, or the referee's own set-up code such as
-    /// `bad_player_count` or `bad_pieces_to_win`), so that a client can say it in its own language.
+    /// `bad_player_count` or `bad_pieces_to_win`), so that a client can say it in its own language; and
+    /// `maybe_stored` for a `storage_unavailable` whose connection broke mid-way, so that a change asked
+    /// for may have been made all the same.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
 }
 
 /// Every failure a handler can report. Client mistakes map to 4xx; only
-/// server-side faults (`Internal`, `Unavailable`) map to 5xx.
+/// server-side faults (`Internal`, `Unavailable`, `StorageUnavailable`, busy rooms) map to 5xx.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("The request body is not valid JSON: {0}")]
@@ -118,6 +120,11 @@ pub enum AppError {
     RateLimited(u64),
     #[error("The database is not answering.")]
     Unavailable,
+    /// Storage is out of reach for a while (see [`crate::db::Outage`]): the database is down or
+    /// restarting, its pool exhausted, its file locked. `maybe_stored`: the connection broke mid-way, so a
+    /// write may have landed all the same. `detail` is logged, never shown.
+    #[error("{}", storage_unavailable_message(*maybe_stored))]
+    StorageUnavailable { maybe_stored: bool, detail: String },
     #[error("The server is busy analysing other games; try again shortly.")]
     AnalysisBusy,
     #[error("No chat message has that number in that room (or its writer's data was erased).")]
@@ -168,7 +175,9 @@ impl AppError {
             RoomFull | SeatTaken | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
-            RoomBusy | Unavailable | AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
+            RoomBusy | Unavailable | StorageUnavailable { .. } | AnalysisBusy => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             RateLimited(_) | TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -220,6 +229,7 @@ impl AppError {
             RoomBusy => "room_busy",
             RateLimited(_) => "rate_limited",
             Unavailable => "service_unavailable",
+            StorageUnavailable { .. } => "storage_unavailable",
             AnalysisBusy => "analysis_busy",
             MessageNotFound => "message_not_found",
             OwnMessage => "own_message",
@@ -232,9 +242,31 @@ impl AppError {
     }
 }
 
+/// Seconds a client is asked to wait (`Retry-After`) before trying again after `storage_unavailable`.
+pub const STORAGE_RETRY_AFTER_SECS: u64 = 5;
+
+/// The sentence of `storage_unavailable` (REST and WebSocket alike): `maybe_stored` when the connection
+/// broke mid-way, so that a change asked for may have been made all the same.
+pub fn storage_unavailable_message(maybe_stored: bool) -> &'static str {
+    if maybe_stored {
+        "The server lost its database while answering: a change you asked for may or may not have \
+         been made. Try again in a moment."
+    } else {
+        "The server cannot reach its database just now; nothing was changed. Try again in a moment."
+    }
+}
+
+/// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
+/// constraint violated, a value that does not decode) is a fault of the server, `internal_error`.
 impl From<crate::db::DbError> for AppError {
     fn from(err: crate::db::DbError) -> Self {
-        AppError::Internal(err.to_string())
+        match err.outage() {
+            Some(outage) => AppError::StorageUnavailable {
+                maybe_stored: outage == crate::db::Outage::MaybeStored,
+                detail: err.to_string(),
+            },
+            None => AppError::Internal(err.to_string()),
+        }
     }
 }
 
@@ -247,10 +279,17 @@ impl IntoResponse for AppError {
                 tracing::error!(%detail, "internal error");
                 "Something went wrong on the server.".to_owned()
             }
+            AppError::StorageUnavailable { detail, .. } => {
+                tracing::error!(%detail, "storage unavailable");
+                self.to_string()
+            }
             other => other.to_string(),
         };
         let reason = match &self {
             AppError::InvalidSettings { reason, .. } => Some(*reason),
+            AppError::StorageUnavailable {
+                maybe_stored: true, ..
+            } => Some("maybe_stored"),
             _ => None,
         };
         let body = ErrorBody {
@@ -259,10 +298,17 @@ impl IntoResponse for AppError {
             reason,
         };
         let mut response = (status, Json(body)).into_response();
-        if let AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) = self {
+        let wait = match self {
+            AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) => {
+                Some(retry_after(&secs))
+            }
+            AppError::StorageUnavailable { .. } => Some(STORAGE_RETRY_AFTER_SECS),
+            _ => None,
+        };
+        if let Some(secs) = wait {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, retry_after(&secs).into());
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         response
     }
@@ -272,4 +318,138 @@ impl IntoResponse for AppError {
 /// wait under a second would read "try again in 0 s").
 fn retry_after(secs: &u64) -> u64 {
     (*secs).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{DbError, classify};
+    use serde_json::Value;
+    use sqlx::{Connection, SqliteConnection};
+
+    /// The status, `Retry-After` and body of `err` as a client gets them.
+    async fn answer(err: impl Into<AppError>) -> (StatusCode, Option<String>, Value) {
+        let response = err.into().into_response();
+        let status = response.status();
+        let retry = response
+            .headers()
+            .get(axum::http::header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_owned());
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        (status, retry, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_constraint_violated_or_a_value_that_does_not_decode_stays_internal_error() {
+        let mut db = SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER NOT NULL CHECK (x > 0), y TEXT UNIQUE)")
+            .execute(&mut db)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO t VALUES (1, 'a')")
+            .execute(&mut db)
+            .await
+            .unwrap();
+        let check = sqlx::query("INSERT INTO t VALUES (0, 'b')")
+            .execute(&mut db)
+            .await
+            .unwrap_err();
+        let not_null = sqlx::query("INSERT INTO t VALUES (NULL, 'c')")
+            .execute(&mut db)
+            .await
+            .unwrap_err();
+        let unique = sqlx::query("INSERT INTO t VALUES (2, 'a')")
+            .execute(&mut db)
+            .await
+            .unwrap_err();
+        let decode = sqlx::query_scalar::<_, i64>("SELECT y FROM t")
+            .fetch_one(&mut db)
+            .await
+            .unwrap_err();
+        for err in [
+            DbError::Sqlx(check),
+            DbError::Sqlx(not_null),
+            classify(unique),
+            DbError::Sqlx(decode),
+            DbError::Sqlx(sqlx::Error::RowNotFound),
+        ] {
+            let shown = err.to_string();
+            let (status, retry, body) = answer(err).await;
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{shown}: {body}");
+            assert_eq!(body["code"], "internal_error", "{shown}");
+            assert_eq!(body["message"], "Something went wrong on the server.");
+            assert_eq!(retry, None);
+        }
+        db.close().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_database_file_locked_by_another_process_is_storage_unavailable() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/locked.db?mode=rwc", dir.path().display());
+        let mut holder = SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER)")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+        sqlx::query("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+        let options: sqlx::sqlite::SqliteConnectOptions = url.parse().unwrap();
+        let mut writer = SqliteConnection::connect_with(
+            &options.busy_timeout(std::time::Duration::from_millis(50)),
+        )
+        .await
+        .unwrap();
+        let busy = sqlx::query("INSERT INTO t VALUES (1)")
+            .execute(&mut writer)
+            .await
+            .unwrap_err();
+        assert!(busy.to_string().contains("locked"), "{busy}");
+
+        let (status, retry, body) = answer(DbError::Sqlx(busy)).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["code"], "storage_unavailable");
+        assert_eq!(
+            body["message"],
+            "The server cannot reach its database just now; nothing was changed. Try again in a moment."
+        );
+        assert!(body.get("reason").is_none(), "{body}");
+        assert_eq!(retry.as_deref(), Some("5"));
+        writer.close().await.unwrap();
+        holder.close().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_pool_timed_out_or_a_connection_lost_is_storage_unavailable() {
+        use std::io::{Error, ErrorKind};
+        for (err, maybe_stored) in [
+            (sqlx::Error::PoolTimedOut, false),
+            (sqlx::Error::PoolClosed, false),
+            (Error::from(ErrorKind::ConnectionRefused).into(), false),
+            (Error::from(ErrorKind::ConnectionReset).into(), true),
+            (Error::from(ErrorKind::UnexpectedEof).into(), true),
+        ] {
+            let shown = err.to_string();
+            let (status, retry, body) = answer(DbError::Sqlx(err)).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{shown}: {body}");
+            assert_eq!(body["code"], "storage_unavailable", "{shown}");
+            assert_eq!(retry.as_deref(), Some("5"), "{shown}");
+            assert_eq!(
+                body["message"],
+                storage_unavailable_message(maybe_stored),
+                "{shown}"
+            );
+            assert_eq!(
+                body["reason"].as_str(),
+                maybe_stored.then_some("maybe_stored"),
+                "{shown}"
+            );
+            // The database's own words are logged, never shown.
+            assert!(!body.to_string().contains(&shown), "{body}");
+        }
+    }
 }

@@ -106,6 +106,92 @@ pub enum DbError {
     UniqueViolation,
 }
 
+/// A storage failure that is the database out of reach for a while (down, restarting, its pool
+/// exhausted, its file locked by another process), not a fault of the server: worth trying again in a
+/// moment. See [`DbError::outage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outage {
+    /// The database was not reached, or refused the work before doing it: nothing was written.
+    NothingStored,
+    /// The connection broke while the database was being spoken to: a write may have been committed
+    /// all the same (its answer lost), or not.
+    MaybeStored,
+}
+
+impl DbError {
+    /// Whether this failure is an outage of storage (and whether a write may have landed all the same),
+    /// or `None` for any other failure: a constraint violated, a value that does not decode, a query the
+    /// database refuses, which are the server's faults and no retry mends.
+    pub fn outage(&self) -> Option<Outage> {
+        match self {
+            DbError::Sqlx(err)
+            | DbError::SqliteOpen { source: err, .. }
+            | DbError::PostgresConnect { source: err, .. } => sqlx_outage(err),
+            DbError::UnsupportedUrl(_)
+            | DbError::Migrate(_)
+            | DbError::NoSqliteFile(_)
+            | DbError::SqliteReadOnly { .. }
+            | DbError::UniqueViolation => None,
+        }
+    }
+}
+
+/// [`DbError::outage`] of one sqlx error.
+fn sqlx_outage(err: &sqlx::Error) -> Option<Outage> {
+    match err {
+        // No connection could be had: the statement was never sent.
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => Some(Outage::NothingStored),
+        // Refused connections only happen while connecting.
+        sqlx::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            Some(Outage::NothingStored)
+        }
+        // Anything else (reset, closed, broken pipe, timed out) may have cut a commit whose answer was lost.
+        sqlx::Error::Io(_) => Some(Outage::MaybeStored),
+        sqlx::Error::Database(db) => {
+            let code = db.code()?;
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                sqlite_outage(code.parse().ok()?)
+            } else if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some()
+            {
+                postgres_outage(&code)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// [`DbError::outage`] of a SQLite (extended) result code.
+fn sqlite_outage(code: i32) -> Option<Outage> {
+    // The primary result code is the low byte.
+    match code & 0xff {
+        // SQLITE_BUSY, SQLITE_LOCKED ("database is locked": another process holds it past the busy
+        // timeout), SQLITE_FULL (the disk), SQLITE_CANTOPEN, SQLITE_PROTOCOL (a locking race): the
+        // statement failed and was rolled back.
+        5 | 6 | 13 | 14 | 15 => Some(Outage::NothingStored),
+        // SQLITE_IOERR: the disk failed under a write, perhaps while committing it.
+        10 => Some(Outage::MaybeStored),
+        _ => None,
+    }
+}
+
+/// [`DbError::outage`] of a PostgreSQL SQLSTATE.
+fn postgres_outage(code: &str) -> Option<Outage> {
+    match code {
+        // Refused while connecting: sqlclient_unable_to_establish_sqlconnection,
+        // sqlserver_rejected_establishment_of_sqlconnection, cannot_connect_now, too_many_connections.
+        "08001" | "08004" | "57P03" | "53300" => Some(Outage::NothingStored),
+        // The rest of class 08 (connection exception; 08007 is "transaction resolution unknown"), and
+        // admin_shutdown, crash_shutdown: the connection was lost, perhaps with a commit in flight.
+        "57P01" | "57P02" => Some(Outage::MaybeStored),
+        _ if code.starts_with("08") => Some(Outage::MaybeStored),
+        _ => None,
+    }
+}
+
 /// Maps unique violations to [`DbError::UniqueViolation`], anything else to `Sqlx`.
 pub(crate) fn classify(err: sqlx::Error) -> DbError {
     match &err {
@@ -288,6 +374,46 @@ impl Db {
         match &self.pool {
             Pool::Sqlite(_) => "sqlite",
             Pool::Postgres(_) => "postgres",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postgres_connection_errors_are_outages_and_the_others_are_not() {
+        for code in ["08001", "08004", "57P03", "53300"] {
+            assert_eq!(postgres_outage(code), Some(Outage::NothingStored), "{code}");
+        }
+        for code in [
+            "08000", "08003", "08006", "08007", "08P01", "57P01", "57P02",
+        ] {
+            assert_eq!(postgres_outage(code), Some(Outage::MaybeStored), "{code}");
+        }
+        // Constraints (unique, foreign key, check, not null), syntax, an undefined table, a division by
+        // zero, a query cancelled: the server's own faults.
+        for code in [
+            "23505", "23503", "23514", "23502", "42601", "42P01", "22012", "57014",
+        ] {
+            assert_eq!(postgres_outage(code), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn sqlite_busy_locked_and_io_errors_are_outages_and_constraints_are_not() {
+        // SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED, SQLITE_FULL, SQLITE_CANTOPEN.
+        for code in [5, 517, 6, 13, 14] {
+            assert_eq!(sqlite_outage(code), Some(Outage::NothingStored), "{code}");
+        }
+        // SQLITE_IOERR, SQLITE_IOERR_FSYNC.
+        for code in [10, 1034] {
+            assert_eq!(sqlite_outage(code), Some(Outage::MaybeStored), "{code}");
+        }
+        // SQLITE_CONSTRAINT_UNIQUE, _CHECK, _TRIGGER, SQLITE_ERROR, SQLITE_MISMATCH.
+        for code in [2067, 275, 1811, 1, 20] {
+            assert_eq!(sqlite_outage(code), None, "{code}");
         }
     }
 }

@@ -51,7 +51,8 @@ pub enum ClientCommand {
 pub struct CommandError {
     /// Stable snake_case code (PROTOCOL.md §2 table).
     pub code: &'static str,
-    /// The rules crate's reason code for `illegal_move`.
+    /// The rules crate's reason code for `illegal_move`; `maybe_stored` for a `storage_unavailable` whose
+    /// action may have been stored all the same.
     pub reason: Option<&'static str>,
     /// Human-readable explanation.
     pub message: String,
@@ -63,6 +64,16 @@ impl CommandError {
         CommandError {
             code,
             reason: None,
+            message: message.into(),
+        }
+    }
+
+    /// `storage_unavailable`: the database is out of reach; `maybe_stored` when the connection broke
+    /// while the action was being stored, so that it may have been stored all the same.
+    pub fn storage_unavailable(maybe_stored: bool, message: impl Into<String>) -> Self {
+        CommandError {
+            code: "storage_unavailable",
+            reason: maybe_stored.then_some("maybe_stored"),
             message: message.into(),
         }
     }

@@ -122,7 +122,7 @@ never the token. Not in the URL: URLs end up in proxies' access logs. Without a 
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 429, description = "Too many lookups that found no room from this address (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 426, description = "Not a WebSocket upgrade request (`upgrade_required`)", body = ErrorBody),
-        (status = 503, description = "The room's task could not take the connection in time (`room_busy`)", body = ErrorBody)))]
+        (status = 503, description = "The room's task could not take the connection in time (`room_busy`); the database is out of reach for a moment (`storage_unavailable`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn room_ws(
     State(state): State<AppState>,
     ApiPath(id_or_code): ApiPath<String>,

@@ -64,7 +64,7 @@ const S = {
     },
     errors: {
       network: 'The server cannot be reached: check your connection.', internal_error: 'Something went wrong on the server; nothing was changed.', internal: 'Something went wrong on the server; nothing was changed.',
-      service_unavailable: 'The server is not answering right now; try again shortly.', room_busy: 'The room is busy; try again shortly.', analysis_busy: 'The server is busy analysing other games; try again shortly.',
+      service_unavailable: 'The server is not answering right now; try again shortly.', storage_unavailable: 'The server cannot reach its database just now; nothing was changed. Try again in a moment.', storage: { maybe_stored: 'The server lost its database while saving that, so it may or may not have been saved. Try again in a moment.' }, room_busy: 'The room is busy; try again shortly.', analysis_busy: 'The server is busy analysing other games; try again shortly.',
       rate_limited: 'Too many requests from here; try again in a little while.', too_many_attempts: 'Too many wrong passwords for this username; try again later.',
       username_taken: 'That username is taken; choose another.', account_exists: 'You already have an account: sign in with it on your other devices.', wrong_credentials: 'Unknown username or wrong password.', password_required: 'Type your password to delete this account.', wrong_password: 'That is not your password.', no_account: 'Create an account before signing out, or this player could never be used again.',
       room_not_found: 'No room has that link or code.', game_not_found: 'No game has that link.', account_not_found: 'No player has that username.', game_not_finished: 'The game is still being played: its replay opens once it is over.',
@@ -143,7 +143,7 @@ const S = {
     },
     errors: {
       network: 'No se puede llegar al servidor: revisa tu conexión.', internal_error: 'Algo falló en el servidor; no se ha cambiado nada.', internal: 'Algo falló en el servidor; no se ha cambiado nada.',
-      service_unavailable: 'El servidor no responde ahora; inténtalo en un momento.', room_busy: 'La sala está ocupada; inténtalo en un momento.', analysis_busy: 'El servidor está analizando otras partidas; inténtalo en un momento.',
+      service_unavailable: 'El servidor no responde ahora; inténtalo en un momento.', storage_unavailable: 'El servidor no puede llegar a su base de datos ahora mismo; no se ha cambiado nada. Inténtalo en un momento.', storage: { maybe_stored: 'El servidor perdió su base de datos mientras lo guardaba: puede que se haya guardado o no. Inténtalo en un momento.' }, room_busy: 'La sala está ocupada; inténtalo en un momento.', analysis_busy: 'El servidor está analizando otras partidas; inténtalo en un momento.',
       rate_limited: 'Demasiadas peticiones desde aquí; inténtalo dentro de un rato.', too_many_attempts: 'Demasiadas contraseñas erróneas para este usuario; inténtalo más tarde.',
       username_taken: 'Ese usuario ya existe; elige otro.', account_exists: 'Ya tienes una cuenta: entra con ella en tus otros dispositivos.', wrong_credentials: 'Usuario desconocido o contraseña incorrecta.', password_required: 'Escribe tu contraseña para borrar esta cuenta.', wrong_password: 'Esa no es tu contraseña.', no_account: 'Crea una cuenta antes de salir, o este jugador no se podría volver a usar.',
       room_not_found: 'Ninguna sala tiene ese enlace o código.', game_not_found: 'Ninguna partida tiene ese enlace.', account_not_found: 'Ningún jugador tiene ese usuario.', game_not_finished: 'La partida aún se está jugando: su repetición se abre cuando termine.',
@@ -222,7 +222,7 @@ const S = {
     },
     errors: {
       network: 'Le serveur est injoignable : vérifiez votre connexion.', internal_error: 'Une erreur est survenue sur le serveur ; rien n’a été changé.', internal: 'Une erreur est survenue sur le serveur ; rien n’a été changé.',
-      service_unavailable: 'Le serveur ne répond pas pour l’instant ; réessayez dans un moment.', room_busy: 'Le salon est occupé ; réessayez dans un moment.', analysis_busy: 'Le serveur analyse d’autres parties ; réessayez dans un moment.',
+      service_unavailable: 'Le serveur ne répond pas pour l’instant ; réessayez dans un moment.', storage_unavailable: 'Le serveur ne peut pas joindre sa base de données pour l’instant ; rien n’a été changé. Réessayez dans un moment.', storage: { maybe_stored: 'Le serveur a perdu sa base de données pendant l’enregistrement : cela a peut-être été enregistré, peut-être pas. Réessayez dans un moment.' }, room_busy: 'Le salon est occupé ; réessayez dans un moment.', analysis_busy: 'Le serveur analyse d’autres parties ; réessayez dans un moment.',
       rate_limited: 'Trop de requêtes depuis ici ; réessayez d’ici peu.', too_many_attempts: 'Trop de mots de passe erronés pour cet identifiant ; réessayez plus tard.',
       username_taken: 'Cet identifiant est pris ; choisissez-en un autre.', account_exists: 'Vous avez déjà un compte : connectez-vous avec lui sur vos autres appareils.', wrong_credentials: 'Identifiant inconnu ou mot de passe erroné.', password_required: 'Saisissez votre mot de passe pour effacer ce compte.', wrong_password: 'Ce n’est pas votre mot de passe.', no_account: 'Créez un compte avant de vous déconnecter, sinon ce joueur ne pourrait plus jamais servir.',
       room_not_found: 'Aucun salon n’a ce lien ou ce code.', game_not_found: 'Aucune partie n’a ce lien.', account_not_found: 'Aucun joueur n’a cet identifiant.', game_not_finished: 'La partie est encore en cours : son rejeu s’ouvre quand elle est finie.',
@@ -301,7 +301,7 @@ const S = {
     },
     errors: {
       network: 'تعذّر الوصول إلى الخادم: تحقّق من اتصالك.', internal_error: 'حدث خطأ في الخادم؛ لم يتغيّر شيء.', internal: 'حدث خطأ في الخادم؛ لم يتغيّر شيء.',
-      service_unavailable: 'الخادم لا يجيب الآن؛ أعد المحاولة بعد قليل.', room_busy: 'الغرفة مشغولة؛ أعد المحاولة بعد قليل.', analysis_busy: 'الخادم مشغول بتحليل مباريات أخرى؛ أعد المحاولة بعد قليل.',
+      service_unavailable: 'الخادم لا يجيب الآن؛ أعد المحاولة بعد قليل.', storage_unavailable: 'لا يستطيع الخادم الوصول إلى قاعدة بياناته الآن؛ لم يتغيّر شيء. أعد المحاولة بعد قليل.', storage: { maybe_stored: 'انقطع اتصال الخادم بقاعدة بياناته أثناء الحفظ، فربما حُفظ ذلك وربما لا. أعد المحاولة بعد قليل.' }, room_busy: 'الغرفة مشغولة؛ أعد المحاولة بعد قليل.', analysis_busy: 'الخادم مشغول بتحليل مباريات أخرى؛ أعد المحاولة بعد قليل.',
       rate_limited: 'طلبات كثيرة جدًا من هنا؛ أعد المحاولة بعد قليل.', too_many_attempts: 'كلمات مرور خاطئة كثيرة لاسم المستخدم هذا؛ أعد المحاولة لاحقًا.',
       username_taken: 'اسم المستخدم هذا مأخوذ؛ اختر اسمًا آخر.', account_exists: 'لديك حساب من قبل: سجّل الدخول به على أجهزتك الأخرى.', wrong_credentials: 'اسم مستخدم غير معروف أو كلمة مرور خاطئة.', password_required: 'اكتب كلمة المرور لحذف هذا الحساب.', wrong_password: 'هذه ليست كلمة مرورك.', no_account: 'أنشئ حسابًا قبل تسجيل الخروج، وإلا فلن يمكن استعمال هذا اللاعب مرة أخرى.',
       room_not_found: 'لا توجد غرفة بهذا الرابط أو الرمز.', game_not_found: 'لا توجد مباراة بهذا الرابط.', account_not_found: 'لا يوجد لاعب باسم المستخدم هذا.', game_not_finished: 'المباراة ما زالت جارية: تُفتح إعادة عرضها عندما تنتهي.',
@@ -377,9 +377,9 @@ export function listNames(names) {
  */
 export function errorText(code, message, reason) {
   const errors = S[lang].errors || {};
-  // An illegal move names the rule it breaks, and refused room settings the check (`reason`): said in the
-  // page's language too.
-  const table = { illegal_move: errors.illegal, invalid_settings: errors.settings }[code];
+  // An illegal move names the rule it breaks, refused room settings the check, and a storage outage whether
+  // the change may have been saved all the same (`reason`): said in the page's language too.
+  const table = { illegal_move: errors.illegal, invalid_settings: errors.settings, storage_unavailable: errors.storage }[code];
   const why = reason && table && typeof table[reason] === 'string' && table[reason];
   if (why) return why;
   const own = code && typeof errors[code] === 'string' && errors[code];

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::After;
+use super::{After, MAYBE_STORED, storage_error};
 use crate::db::{ChatRow, now_ms};
 use crate::rooms::chat;
 use crate::rooms::hub::ConnId;
@@ -35,9 +35,9 @@ pub(super) async fn handle(
         at: now_ms(),
     };
     if let Err(e) = room.db.insert_chat(&room.lobby.room.id, &row).await {
-        tracing::error!(%e, "storing a chat message failed");
-        return Err(CommandError::new(
-            "internal",
+        return Err(storage_error(
+            &e,
+            MAYBE_STORED,
             "The server could not store that message; nothing was sent.",
         ));
     }

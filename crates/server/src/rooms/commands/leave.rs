@@ -1,7 +1,7 @@
 //! `{"type":"leave"}`: give up the seat (a bot takes it over while playing, and the game counts as a
 //! loss for the person who left), then the connection is closed with 1000 `left`.
 
-use super::After;
+use super::{After, MAYBE_STORED, NOTHING_STORED};
 use crate::error::AppError;
 use crate::model::RoomStatus;
 use crate::rooms::hub::ConnId;
@@ -26,6 +26,20 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
             Err(CommandError::new(
                 "internal",
                 "The server could not store that; nothing changed.",
+            ))
+        }
+        Err(AppError::StorageUnavailable {
+            maybe_stored,
+            detail,
+        }) => {
+            tracing::warn!(%detail, maybe_stored, "storage unavailable: a leave was refused");
+            Err(CommandError::storage_unavailable(
+                maybe_stored,
+                if maybe_stored {
+                    MAYBE_STORED
+                } else {
+                    NOTHING_STORED
+                },
             ))
         }
         Err(e) => Err(CommandError::new(e.code(), e.to_string())),

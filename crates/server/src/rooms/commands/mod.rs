@@ -15,6 +15,7 @@ use super::hub::ConnId;
 use super::protocol::{self, ClientCommand, ClientMessage, CommandError, Outbound};
 use super::room::Room;
 use super::table::ActError;
+use crate::db::{DbError, Outage};
 
 /// What a handler wants done after the ack.
 pub(super) enum After {
@@ -80,19 +81,71 @@ fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize
     seat
 }
 
-/// The error to show for an action the table refused.
+/// The sentence of a `storage_unavailable` refusal that changed nothing.
+pub(super) const NOTHING_STORED: &str =
+    "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
+
+/// The sentence of a `storage_unavailable` refusal of a leave or a chat message that may have been stored.
+pub(super) const MAYBE_STORED: &str = "The server lost its database while storing that, so it may \
+    have been stored or not. Try again in a moment.";
+
+/// The refusal of a command whose storing failed with `err`: `storage_unavailable` when the database is
+/// out of reach (`maybe` the sentence for one that may have been stored all the same), `internal` (with
+/// `internal`, the sentence for a fault of the server) otherwise.
+pub(super) fn storage_error(
+    err: &DbError,
+    maybe: &'static str,
+    internal: &'static str,
+) -> CommandError {
+    match err.outage() {
+        Some(Outage::NothingStored) => {
+            tracing::warn!(%err, "storage unavailable: a command was refused");
+            CommandError::storage_unavailable(false, NOTHING_STORED)
+        }
+        Some(Outage::MaybeStored) => {
+            tracing::warn!(%err, "storage lost while storing a command: it may have been stored");
+            CommandError::storage_unavailable(true, maybe)
+        }
+        None => {
+            tracing::error!(%err, "a command could not be stored");
+            CommandError::new("internal", internal)
+        }
+    }
+}
+
+/// The error to show for a roll or move the table refused. A failed append is followed by
+/// [`Room::settle_log`] before the next action: an action that was stored though its append reported a
+/// failure is then found in the log and shown, and sent again it is refused as made already.
 fn act_error(err: ActError) -> CommandError {
     match err {
         ActError::Play(parchis_rules::PlayError::Illegal(i)) => {
             CommandError::illegal(i.code(), format!("illegal move: {i}"))
         }
         ActError::Play(e) => CommandError::new(e.code(), e.to_string()),
-        // Storing the action, or reading the game back to check one, failed.
-        err @ (ActError::Storage(_) | ActError::Rebuild(_)) => {
-            tracing::error!(%err, "an action could not be stored");
+        // Storing the action failed.
+        ActError::Storage(err) => storage_error(
+            &err,
+            "The server lost its database while storing that, so it may have been stored or not. \
+             Try again in a moment: if it was stored, the game shows it then, and it is not made twice.",
+            "The server could not store that; nothing changed.",
+        ),
+        err @ ActError::Rebuild(_) => settle_error(err),
+    }
+}
+
+/// The error to show when the stored game could not be read back before an action (to check an earlier
+/// one whose append reported a failure): the action itself was not tried, so nothing changed.
+fn settle_error(err: ActError) -> CommandError {
+    match err {
+        ActError::Storage(err) if err.outage().is_some() => {
+            tracing::warn!(%err, "storage unavailable: the stored game could not be read back");
+            CommandError::storage_unavailable(false, NOTHING_STORED)
+        }
+        err => {
+            tracing::error!(%err, "the stored game could not be read back");
             CommandError::new(
                 "internal",
-                "The server could not store that; nothing changed.",
+                "The server could not check the stored game; nothing changed.",
             )
         }
     }

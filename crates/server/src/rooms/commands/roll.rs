@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use parchis_rules::Phase;
 
-use super::{After, act_error, decided_seat};
+use super::{After, act_error, decided_seat, settle_error};
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::CommandError;
 use crate::rooms::room::Room;
@@ -18,7 +18,7 @@ pub(super) async fn handle(
     started: Instant,
 ) -> Result<After, CommandError> {
     // On the stored game: an earlier action reported as failed may be stored all the same.
-    room.settle_log().await.map_err(act_error)?;
+    room.settle_log().await.map_err(settle_error)?;
     decided_seat(room, conn, version)?;
     if let Some(table) = &room.table
         && table.game.phase() != Phase::Roll
