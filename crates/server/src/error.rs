@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 /// JSON body of every error response.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// Stable snake_case identifier clients can match on.
+    /// Stable snake_case identifier clients can match on (one of [`AppError::CODES`]: the document lists
+    /// them as this field's `enum`).
     pub code: &'static str,
     /// Human-readable sentence explaining the error.
     pub message: String,
@@ -138,7 +139,67 @@ pub enum AppError {
     Internal(String),
 }
 
+/// The code of the answer to a connection over its address's limit, written before any request is read
+/// (see [`crate::serve`]): the one error body that is no [`AppError`].
+pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+
 impl AppError {
+    /// Every code an error body can carry: each of [`AppError::code`] and [`TOO_MANY_CONNECTIONS`]. The
+    /// OpenAPI document lists them (`ErrorBody.code`); a test checks this list against `code`, so a new
+    /// variant needs its code here.
+    pub const CODES: &[&str] = &[
+        "malformed_json",
+        "invalid_body",
+        "unsupported_media_type",
+        "payload_too_large",
+        "unreadable_body",
+        "request_timeout",
+        "invalid_settings",
+        "invalid_display_name",
+        "invalid_username",
+        "invalid_query",
+        "invalid_subprotocol",
+        "conflicting_tokens",
+        "weak_password",
+        "username_taken",
+        "account_exists",
+        "wrong_credentials",
+        "password_required",
+        "wrong_password",
+        "too_many_attempts",
+        "no_account",
+        "missing_token",
+        "invalid_token",
+        "room_not_found",
+        "game_not_found",
+        "account_not_found",
+        "player_not_found",
+        "local_player_not_found",
+        "not_admin",
+        "game_not_finished",
+        "not_found",
+        "not_room_owner",
+        "wrong_join_code",
+        "room_full",
+        "seat_taken",
+        "room_not_waiting",
+        "colour_taken",
+        "not_seated",
+        "upgrade_required",
+        "room_busy",
+        "rate_limited",
+        "service_unavailable",
+        "analysis_busy",
+        "message_not_found",
+        "own_message",
+        "invalid_report",
+        "report_not_found",
+        "not_a_move",
+        "method_not_allowed",
+        "internal_error",
+        TOO_MANY_CONNECTIONS,
+    ];
+
     /// HTTP status for this error.
     pub fn status(&self) -> StatusCode {
         use AppError::*;
@@ -272,4 +333,136 @@ impl IntoResponse for AppError {
 /// wait under a second would read "try again in 0 s").
 fn retry_after(secs: &u64) -> u64 {
     (*secs).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of each kind. The `match` below names every variant without a wildcard, so a new
+    /// variant does not compile until it is added there, next to the list it must join too.
+    fn one_of_each() -> Vec<AppError> {
+        use AppError::*;
+        let all = vec![
+            MalformedJson(String::new()),
+            InvalidBody(String::new()),
+            UnsupportedMediaType,
+            PayloadTooLarge,
+            UnreadableBody,
+            RequestTimeout(30),
+            InvalidSettings {
+                reason: "players",
+                message: String::new(),
+            },
+            InvalidDisplayName(String::new()),
+            InvalidQuery(String::new()),
+            InvalidSubprotocol(String::new()),
+            ConflictingTokens,
+            InvalidUsername(String::new()),
+            WeakPassword(String::new()),
+            UsernameTaken,
+            AccountExists,
+            WrongCredentials,
+            PasswordRequired,
+            WrongPassword,
+            TooManyAttempts(1),
+            NoAccount,
+            MissingToken,
+            InvalidToken,
+            RoomNotFound,
+            GameNotFound,
+            AccountNotFound,
+            PlayerNotFound,
+            LocalPlayerNotFound,
+            NotAdmin,
+            GameNotFinished,
+            NotFound,
+            NotRoomOwner,
+            WrongJoinCode,
+            RoomFull,
+            SeatTaken,
+            RoomNotWaiting,
+            ColourTaken,
+            NotSeated,
+            UpgradeRequired,
+            RoomBusy,
+            RateLimited(1),
+            Unavailable,
+            AnalysisBusy,
+            MessageNotFound,
+            OwnMessage,
+            InvalidReport(String::new()),
+            ReportNotFound,
+            NotAMove(String::new()),
+            MethodNotAllowed,
+            Internal(String::new()),
+        ];
+        for err in &all {
+            match err {
+                MalformedJson(_)
+                | InvalidBody(_)
+                | UnsupportedMediaType
+                | PayloadTooLarge
+                | UnreadableBody
+                | RequestTimeout(_)
+                | InvalidSettings { .. }
+                | InvalidDisplayName(_)
+                | InvalidQuery(_)
+                | InvalidSubprotocol(_)
+                | ConflictingTokens
+                | InvalidUsername(_)
+                | WeakPassword(_)
+                | UsernameTaken
+                | AccountExists
+                | WrongCredentials
+                | PasswordRequired
+                | WrongPassword
+                | TooManyAttempts(_)
+                | NoAccount
+                | MissingToken
+                | InvalidToken
+                | RoomNotFound
+                | GameNotFound
+                | AccountNotFound
+                | PlayerNotFound
+                | LocalPlayerNotFound
+                | NotAdmin
+                | GameNotFinished
+                | NotFound
+                | NotRoomOwner
+                | WrongJoinCode
+                | RoomFull
+                | SeatTaken
+                | RoomNotWaiting
+                | ColourTaken
+                | NotSeated
+                | UpgradeRequired
+                | RoomBusy
+                | RateLimited(_)
+                | Unavailable
+                | AnalysisBusy
+                | MessageNotFound
+                | OwnMessage
+                | InvalidReport(_)
+                | ReportNotFound
+                | NotAMove(_)
+                | MethodNotAllowed
+                | Internal(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn codes_lists_every_code_an_error_can_have_and_no_other() {
+        let mut made: Vec<&str> = one_of_each().iter().map(AppError::code).collect();
+        made.push(TOO_MANY_CONNECTIONS);
+        made.sort_unstable();
+        let before = made.len();
+        made.dedup();
+        assert_eq!(made.len(), before, "two variants share a code");
+        let mut listed = AppError::CODES.to_vec();
+        listed.sort_unstable();
+        assert_eq!(listed, made, "AppError::CODES and AppError::code differ");
+    }
 }
