@@ -133,6 +133,16 @@ async fn the_openapi_document_describes_exactly_the_routes_served_with_their_met
     let (status, doc) =
         status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
     assert_eq!(status, 200);
+    // The WebSocket's description names every close too.
+    let ws = doc["paths"]["/api/rooms/{id_or_code}/ws"]["get"]["description"]
+        .as_str()
+        .unwrap();
+    for close in Close::ALL {
+        assert!(
+            ws.contains(&close.code().to_string()) && ws.contains(&format!("`{}`", close.reason())),
+            "the WebSocket's description does not name {close:?}"
+        );
+    }
     let described: BTreeSet<(String, String)> = doc["paths"]
         .as_object()
         .unwrap()
@@ -145,10 +155,14 @@ async fn the_openapi_document_describes_exactly_the_routes_served_with_their_met
         })
         .collect();
     let described_paths: BTreeSet<String> = described.iter().map(|(p, _)| p.clone()).collect();
+    let routed = routed_paths();
     assert_eq!(
-        described_paths,
-        routed_paths(),
-        "the document's paths (left) and the router's (right) differ"
+        (
+            described_paths.difference(&routed).collect::<Vec<_>>(),
+            routed.difference(&described_paths).collect::<Vec<_>>()
+        ),
+        (vec![], vec![]),
+        "(paths only the document has, paths only the router has)"
     );
     // Which methods each path takes: anything but the router's own `405 method_not_allowed`.
     let mut served = BTreeSet::new();
@@ -173,8 +187,12 @@ async fn the_openapi_document_describes_exactly_the_routes_served_with_their_met
         }
     }
     assert_eq!(
-        described, served,
-        "the document's methods (left) and those the server takes (right) differ"
+        (
+            described.difference(&served).collect::<Vec<_>>(),
+            served.difference(&described).collect::<Vec<_>>()
+        ),
+        (vec![], vec![]),
+        "(methods only the document has, methods only the server takes)"
     );
     server.finish().await;
 }
