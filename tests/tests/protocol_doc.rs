@@ -264,3 +264,230 @@ fn collect_descriptions(value: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// The keys of a JSON object.
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {value}"))
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+/// Asserts that `value` has exactly the fields PROTOCOL.md §2 gives it.
+#[track_caller]
+fn has_fields(what: &str, value: &Value, documented: &[&str]) {
+    let documented: BTreeSet<&str> = documented.iter().copied().collect();
+    assert_eq!(keys(value), documented, "{what}: {value}");
+}
+
+#[tokio::test]
+async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
+    let server = TestServer::sqlite().await;
+    let started = common::game::start_room(
+        &server,
+        serde_json::json!({ "rules": "playgridia", "mode": "quick", "players": 2,
+            "turn_time_secs": null, "public": true, "preview_next_roll": true }),
+    )
+    .await;
+    let mut ana =
+        common::ws::WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
+    let mut watcher = common::ws::WsClient::connect(&server, &started.room, None).await;
+
+    // On connecting: `snapshot`, `hello`, `chat_history`.
+    let hello = ana.private.iter().find(|m| m["type"] == "hello").unwrap();
+    has_fields("hello", hello, &["type", "player_id", "seat", "role"]);
+    assert_eq!(hello["role"], "player");
+    let hello = watcher
+        .private
+        .iter()
+        .find(|m| m["type"] == "hello")
+        .unwrap();
+    assert_eq!(
+        (&hello["seat"], &hello["role"]),
+        (&Value::Null, &"spectator".into())
+    );
+    let state = &ana.first_snapshot;
+    has_fields("state", state, &["room", "seats", "spectators", "game"]);
+    has_fields(
+        "room",
+        &state["room"],
+        &["id", "status", "owner_id", "settings"],
+    );
+    has_fields(
+        "room.settings",
+        &state["room"]["settings"],
+        &[
+            "rules",
+            "mode",
+            "players",
+            "bots",
+            "turn_time_secs",
+            "preview_next_roll",
+            "public",
+            "quick_match",
+            "house_rules",
+            "draw_seats",
+        ],
+    );
+    for seat in state["seats"].as_array().unwrap() {
+        has_fields(
+            "seat",
+            seat,
+            &[
+                "seat",
+                "player_id",
+                "display_name",
+                "local_of",
+                "rating",
+                "bot",
+                "status",
+                "bot_playing",
+                "label",
+            ],
+        );
+    }
+    let game = &state["game"];
+    has_fields(
+        "game",
+        game,
+        &[
+            "id",
+            "seed_hash",
+            "seed",
+            "rolls",
+            "last_roll",
+            "deadline_ms",
+            "result",
+            "view",
+        ],
+    );
+    has_fields(
+        "game.view",
+        &game["view"],
+        &[
+            "rules",
+            "mode",
+            "board",
+            "options",
+            "seats",
+            "pieces",
+            "turn",
+            "legal_moves",
+            "notation",
+        ],
+    );
+    has_fields(
+        "view.seats[0]",
+        &game["view"]["seats"][0],
+        &["seat", "side", "colours"],
+    );
+    has_fields(
+        "view.pieces[0]",
+        &game["view"]["pieces"][0],
+        &[
+            "id",
+            "colour",
+            "path_slot",
+            "place",
+            "last_arrived",
+            "in_blockade",
+        ],
+    );
+    // (`connect` reads up to the `hello`.)
+    let chat_history = ana.until(|m| m["type"] == "chat_history").await;
+    has_fields("chat_history", &chat_history, &["type", "messages"]);
+
+    // `chat`, then its `ack`.
+    let ack = ana
+        .request(serde_json::json!({ "type": "chat", "text": "hola" }))
+        .await;
+    has_fields("ack", &ack, &["type", "id", "version"]);
+    let chat = watcher.until(|m| m["type"] == "chat").await;
+    has_fields("chat", &chat, &["type", "message"]);
+    has_fields(
+        "chat.message",
+        &chat["message"],
+        &["seq", "seat", "player_id", "name", "text", "at_ms"],
+    );
+    // A refusal without a reason, then (below) one with.
+    let error = watcher.request(serde_json::json!({ "type": "roll" })).await;
+    has_fields("error", &error, &["type", "id", "code", "message"]);
+
+    // Play on: a `preview` when Ana is to roll, an `update` with each change, an `illegal_move` with its
+    // `reason`, the last roll and a turn of each phase, and at the end the result.
+    let mut refused_a_move = false;
+    let mut turns: BTreeSet<String> = BTreeSet::new();
+    while !ana.over() {
+        let turn = &ana.game()["view"]["turn"];
+        let phase = turn["phase"].as_str().unwrap().to_owned();
+        let mut fields = vec![
+            "seat",
+            "phase",
+            "queued_counts",
+            "sixes_in_a_row",
+            "first_roll",
+            "winner_side",
+        ];
+        fields.extend(match phase.as_str() {
+            "move" => Some("die"),
+            "count" => Some("amount"),
+            "over" => Some("side"),
+            _ => None,
+        });
+        if turns.insert(phase) {
+            has_fields("view.turn", turn, &fields);
+        }
+        if !ana.game()["last_roll"].is_null() {
+            has_fields("game.last_roll", &ana.game()["last_roll"], &["seat", "die"]);
+        }
+        if ana.my_turn() {
+            if ana.game()["view"]["turn"]["phase"] == "move" && !refused_a_move {
+                let legal = &ana.game()["view"]["legal_moves"][0];
+                has_fields(
+                    "legal_moves[0]",
+                    legal,
+                    &["text", "piece", "from", "to", "captures"],
+                );
+                let version = ana.version;
+                let error = ana
+                    .request(serde_json::json!({ "type": "move", "move": "y1:no-where", "version": version }))
+                    .await;
+                has_fields(
+                    "error",
+                    &error,
+                    &["type", "id", "code", "reason", "message"],
+                );
+                assert_eq!(error["code"], "illegal_move", "{error}");
+                refused_a_move = true;
+            }
+            ana.act().await;
+        } else {
+            let message = ana.next().await;
+            if message["type"] == "update" {
+                has_fields("update", &message, &["type", "version", "events", "patch"]);
+            }
+        }
+    }
+    assert!(refused_a_move, "Ana never had a move to make");
+    let preview = ana
+        .private
+        .iter()
+        .find(|m| m["type"] == "preview")
+        .expect("a preview in a room that shows the next roll");
+    has_fields("preview", preview, &["type", "roll", "die"]);
+    ana.until_state(|s| !s["game"]["result"].is_null()).await;
+    let result = &ana.state["game"]["result"];
+    let mut expected = vec!["winner_side", "winner_seats", "seats"];
+    if result.get("ratings").is_some() {
+        expected.push("ratings");
+    }
+    has_fields("game.result", result, &expected);
+    has_fields(
+        "result.seats[0]",
+        &result["seats"][0],
+        &["seat", "home", "captures", "captured", "sixes"],
+    );
+    server.finish().await;
+}
