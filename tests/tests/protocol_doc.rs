@@ -155,6 +155,26 @@ async fn the_openapi_document_describes_exactly_the_routes_served_with_their_met
         })
         .collect();
     let described_paths: BTreeSet<String> = described.iter().map(|(p, _)| p.clone()).collect();
+    // Each operation documents the parameters of its path, by their names.
+    for (path, method) in &described {
+        let placeholders: BTreeSet<&str> = path
+            .split('{')
+            .skip(1)
+            .map(|rest| &rest[..rest.find('}').unwrap()])
+            .collect();
+        let operation = &doc["paths"][path][method];
+        let in_path: BTreeSet<&str> = operation["parameters"]
+            .as_array()
+            .map(|params| {
+                params
+                    .iter()
+                    .filter(|p| p["in"] == "path")
+                    .map(|p| p["name"].as_str().unwrap())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(in_path, placeholders, "{method} {path}: path parameters");
+    }
     let routed = routed_paths();
     assert_eq!(
         (
