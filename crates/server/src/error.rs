@@ -453,6 +453,89 @@ mod tests {
         all
     }
 
+    /// The text between pairs of backticks, outside fenced code blocks (a pair may span two lines).
+    fn quoted(text: &str) -> Vec<String> {
+        let mut fenced = false;
+        let prose: Vec<&str> = text
+            .lines()
+            .filter(|line| {
+                if line.trim_start().starts_with("```") {
+                    fenced = !fenced;
+                    return false;
+                }
+                !fenced
+            })
+            .collect();
+        prose
+            .join(" ")
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// PROTOCOL.md names a REST error as `` `409 not_seated` `` (a status and a code in one pair of backticks,
+    /// the pair sometimes broken over two lines); the OpenAPI document's responses name their codes in the
+    /// description of their status. Both must give each code the status it is sent with.
+    #[test]
+    fn the_documents_give_each_rest_code_its_status() {
+        let status_of: std::collections::HashMap<&str, u16> = one_of_each()
+            .iter()
+            .map(|e| (e.code(), e.status().as_u16()))
+            .chain([(TOO_MANY_CONNECTIONS, 429)])
+            .collect();
+        let mut wrong = Vec::new();
+        let mut checked = 0;
+        let protocol =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../PROTOCOL.md"))
+                .expect("PROTOCOL.md");
+        for quoted in quoted(&protocol) {
+            let Some((status, code)) = quoted.split_once(' ') else {
+                continue;
+            };
+            let code = code.trim();
+            let Ok(status) = status.parse::<u16>() else {
+                continue;
+            };
+            if !code.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                continue; // `201 {room_id, seq, new: true}`: an answer, not an error
+            }
+            checked += 1;
+            if status_of.get(code) != Some(&status) {
+                wrong.push(format!("PROTOCOL.md: `{quoted}`"));
+            }
+        }
+        let doc = serde_json::to_value(<crate::openapi::ApiDoc as utoipa::OpenApi>::openapi())
+            .expect("the document is JSON");
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("a path item") {
+                let Some(responses) = operation["responses"].as_object() else {
+                    continue;
+                };
+                for (status, response) in responses {
+                    let text = response["description"].as_str().unwrap_or_default();
+                    for code in quoted(text) {
+                        let Some(sent) = status_of.get(code.as_str()) else {
+                            continue;
+                        };
+                        checked += 1;
+                        if sent.to_string() != *status {
+                            wrong.push(format!(
+                                "{method} {path} {status}: `{code}` is sent as {sent}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 100,
+            "only {checked} codes found: is the parsing broken?"
+        );
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
     #[test]
     fn codes_lists_every_code_an_error_can_have_and_no_other() {
         let mut made: Vec<&str> = one_of_each().iter().map(AppError::code).collect();
