@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 /// JSON body of every error response.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// Stable snake_case identifier clients can match on.
+    /// Stable snake_case identifier clients can match on (one of [`AppError::CODES`]: the document lists
+    /// them as this field's `enum`).
     pub code: &'static str,
     /// Human-readable sentence explaining the error.
     pub message: String,
@@ -145,7 +146,68 @@ pub enum AppError {
     Internal(String),
 }
 
+/// The code of the answer to a connection over its address's limit, written before any request is read
+/// (see [`crate::serve`]): the one error body that is no [`AppError`].
+pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+
 impl AppError {
+    /// Every code an error body can carry: each of [`AppError::code`] and [`TOO_MANY_CONNECTIONS`]. The
+    /// OpenAPI document lists them (`ErrorBody.code`); a test checks this list against `code`, so a new
+    /// variant needs its code here.
+    pub const CODES: &[&str] = &[
+        "malformed_json",
+        "invalid_body",
+        "unsupported_media_type",
+        "payload_too_large",
+        "unreadable_body",
+        "request_timeout",
+        "invalid_settings",
+        "invalid_display_name",
+        "invalid_username",
+        "invalid_query",
+        "invalid_subprotocol",
+        "conflicting_tokens",
+        "weak_password",
+        "username_taken",
+        "account_exists",
+        "wrong_credentials",
+        "password_required",
+        "wrong_password",
+        "too_many_attempts",
+        "no_account",
+        "missing_token",
+        "invalid_token",
+        "room_not_found",
+        "game_not_found",
+        "account_not_found",
+        "player_not_found",
+        "local_player_not_found",
+        "not_admin",
+        "game_not_finished",
+        "not_found",
+        "not_room_owner",
+        "wrong_join_code",
+        "room_full",
+        "seat_taken",
+        "room_not_waiting",
+        "colour_taken",
+        "not_seated",
+        "upgrade_required",
+        "room_busy",
+        "rate_limited",
+        "service_unavailable",
+        "storage_unavailable",
+        "analysis_busy",
+        "message_not_found",
+        "own_message",
+        "invalid_report",
+        "report_not_found",
+        "not_a_move",
+        "method_not_allowed",
+        "internal_error",
+        TOO_MANY_CONNECTIONS,
+    ];
+
     /// HTTP status for this error.
     pub fn status(&self) -> StatusCode {
         use AppError::*;
@@ -451,5 +513,220 @@ mod tests {
             // The database's own words are logged, never shown.
             assert!(!body.to_string().contains(&shown), "{body}");
         }
+    }
+
+    /// One error of each kind. The `match` below names every variant without a wildcard, so a new
+    /// variant does not compile until it is added there, next to the list it must join too.
+    fn one_of_each() -> Vec<AppError> {
+        use AppError::*;
+        let all = vec![
+            MalformedJson(String::new()),
+            InvalidBody(String::new()),
+            UnsupportedMediaType,
+            PayloadTooLarge,
+            UnreadableBody,
+            RequestTimeout(30),
+            InvalidSettings {
+                reason: "players",
+                message: String::new(),
+            },
+            InvalidDisplayName(String::new()),
+            InvalidQuery(String::new()),
+            InvalidSubprotocol(String::new()),
+            ConflictingTokens,
+            InvalidUsername(String::new()),
+            WeakPassword(String::new()),
+            UsernameTaken,
+            AccountExists,
+            WrongCredentials,
+            PasswordRequired,
+            WrongPassword,
+            TooManyAttempts(1),
+            NoAccount,
+            MissingToken,
+            InvalidToken,
+            RoomNotFound,
+            GameNotFound,
+            AccountNotFound,
+            PlayerNotFound,
+            LocalPlayerNotFound,
+            NotAdmin,
+            GameNotFinished,
+            NotFound,
+            NotRoomOwner,
+            WrongJoinCode,
+            RoomFull,
+            SeatTaken,
+            RoomNotWaiting,
+            ColourTaken,
+            NotSeated,
+            UpgradeRequired,
+            RoomBusy,
+            RateLimited(1),
+            Unavailable,
+            StorageUnavailable {
+                maybe_stored: false,
+                detail: String::new(),
+            },
+            AnalysisBusy,
+            MessageNotFound,
+            OwnMessage,
+            InvalidReport(String::new()),
+            ReportNotFound,
+            NotAMove(String::new()),
+            MethodNotAllowed,
+            Internal(String::new()),
+        ];
+        for err in &all {
+            match err {
+                MalformedJson(_)
+                | InvalidBody(_)
+                | UnsupportedMediaType
+                | PayloadTooLarge
+                | UnreadableBody
+                | RequestTimeout(_)
+                | InvalidSettings { .. }
+                | InvalidDisplayName(_)
+                | InvalidQuery(_)
+                | InvalidSubprotocol(_)
+                | ConflictingTokens
+                | InvalidUsername(_)
+                | WeakPassword(_)
+                | UsernameTaken
+                | AccountExists
+                | WrongCredentials
+                | PasswordRequired
+                | WrongPassword
+                | TooManyAttempts(_)
+                | NoAccount
+                | MissingToken
+                | InvalidToken
+                | RoomNotFound
+                | GameNotFound
+                | AccountNotFound
+                | PlayerNotFound
+                | LocalPlayerNotFound
+                | NotAdmin
+                | GameNotFinished
+                | NotFound
+                | NotRoomOwner
+                | WrongJoinCode
+                | RoomFull
+                | SeatTaken
+                | RoomNotWaiting
+                | ColourTaken
+                | NotSeated
+                | UpgradeRequired
+                | RoomBusy
+                | RateLimited(_)
+                | Unavailable
+                | StorageUnavailable { .. }
+                | AnalysisBusy
+                | MessageNotFound
+                | OwnMessage
+                | InvalidReport(_)
+                | ReportNotFound
+                | NotAMove(_)
+                | MethodNotAllowed
+                | Internal(_) => {}
+            }
+        }
+        all
+    }
+
+    /// The text between pairs of backticks, outside fenced code blocks (a pair may span two lines).
+    fn quoted(text: &str) -> Vec<String> {
+        let mut fenced = false;
+        let prose: Vec<&str> = text
+            .lines()
+            .filter(|line| {
+                if line.trim_start().starts_with("```") {
+                    fenced = !fenced;
+                    return false;
+                }
+                !fenced
+            })
+            .collect();
+        prose
+            .join(" ")
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// PROTOCOL.md names a REST error as `` `409 not_seated` `` (a status and a code in one pair of backticks,
+    /// the pair sometimes broken over two lines); the OpenAPI document's responses name their codes in the
+    /// description of their status. Both must give each code the status it is sent with.
+    #[test]
+    fn the_documents_give_each_rest_code_its_status() {
+        let status_of: std::collections::HashMap<&str, u16> = one_of_each()
+            .iter()
+            .map(|e| (e.code(), e.status().as_u16()))
+            .chain([(TOO_MANY_CONNECTIONS, 429)])
+            .collect();
+        let mut wrong = Vec::new();
+        let mut checked = 0;
+        let protocol =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../PROTOCOL.md"))
+                .expect("PROTOCOL.md");
+        for quoted in quoted(&protocol) {
+            let Some((status, code)) = quoted.split_once(' ') else {
+                continue;
+            };
+            let code = code.trim();
+            let Ok(status) = status.parse::<u16>() else {
+                continue;
+            };
+            if !code.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                continue; // `201 {room_id, seq, new: true}`: an answer, not an error
+            }
+            checked += 1;
+            if status_of.get(code) != Some(&status) {
+                wrong.push(format!("PROTOCOL.md: `{quoted}`"));
+            }
+        }
+        let doc = serde_json::to_value(<crate::openapi::ApiDoc as utoipa::OpenApi>::openapi())
+            .expect("the document is JSON");
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("a path item") {
+                let Some(responses) = operation["responses"].as_object() else {
+                    continue;
+                };
+                for (status, response) in responses {
+                    let text = response["description"].as_str().unwrap_or_default();
+                    for code in quoted(text) {
+                        let Some(sent) = status_of.get(code.as_str()) else {
+                            continue;
+                        };
+                        checked += 1;
+                        if sent.to_string() != *status {
+                            wrong.push(format!(
+                                "{method} {path} {status}: `{code}` is sent as {sent}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 100,
+            "only {checked} codes found: is the parsing broken?"
+        );
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    #[test]
+    fn codes_lists_every_code_an_error_can_have_and_no_other() {
+        let mut made: Vec<&str> = one_of_each().iter().map(AppError::code).collect();
+        made.push(TOO_MANY_CONNECTIONS);
+        made.sort_unstable();
+        let before = made.len();
+        made.dedup();
+        assert_eq!(made.len(), before, "two variants share a code");
+        let mut listed = AppError::CODES.to_vec();
+        listed.sort_unstable();
+        assert_eq!(listed, made, "AppError::CODES and AppError::code differ");
     }
 }

@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::error::ErrorBody;
+use crate::error::{AppError, ErrorBody};
 use crate::model::{
     ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, DataExport, EraseRequest,
     ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom,
@@ -69,7 +69,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         ReportRequest, ReportView, ReportedMessage, ReportList,
         crate::routes::local_players::AddLocalPlayerRequest,
     )),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &ErrorCodes),
     tags(
         (name = "players", description = "Registration, names, accounts and signing in, your own rooms"),
         (name = "rooms", description = "Room lobby"),
@@ -91,5 +91,36 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+    }
+}
+
+/// Lists every error code ([`AppError::CODES`]) as the `enum` of `ErrorBody.code`, so that a client
+/// sees all the codes it may have to handle in one place.
+struct ErrorCodes;
+
+impl Modify for ErrorCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+        let Some(RefOr::T(Schema::Object(body))) = openapi
+            .components
+            .as_mut()
+            .and_then(|c| c.schemas.get_mut("ErrorBody"))
+        else {
+            return;
+        };
+        let code = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "Stable snake_case identifier clients can match on: one of these. Which ones a route \
+                 answers is in its responses; besides those, any route may answer the generic ones of \
+                 PROTOCOL.md (`malformed_json`, `invalid_body`, `unsupported_media_type`, \
+                 `payload_too_large`, `unreadable_body`, `invalid_query`, `not_found`, \
+                 `method_not_allowed`, `request_timeout`, `rate_limited`, `too_many_connections`, \
+                 `internal_error`).",
+            ))
+            .enum_values(Some(AppError::CODES.iter().copied()))
+            .build();
+        body.properties.insert("code".to_owned(), code.into());
     }
 }

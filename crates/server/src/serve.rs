@@ -272,7 +272,8 @@ impl AsyncWrite for Counted {
 async fn refuse(mut stream: TcpStream) {
     metrics::counter!("parchis_connections_refused_total").increment(1);
     let body = format!(
-        r#"{{"code":"too_many_connections","message":"{}"}}"#,
+        r#"{{"code":"{}","message":"{}"}}"#,
+        crate::error::TOO_MANY_CONNECTIONS,
         "Too many connections from this address are open; close some and try again."
     );
     let answer = format!(

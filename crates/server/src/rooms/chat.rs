@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::protocol::{CommandError, Outbound, frame};
+use super::protocol::{CommandError, ErrorCode, Outbound, frame};
 use crate::db::ChatRow;
 
 /// Longest message, in characters: a line, not a letter.
@@ -70,7 +70,7 @@ impl ChatLog {
         }
         if sent.len() >= CHAT_BURST {
             return Err(CommandError::new(
-                "chat_too_fast",
+                ErrorCode::ChatTooFast,
                 format!(
                     "At most {CHAT_BURST} messages every {} seconds; wait a moment.",
                     CHAT_WINDOW.as_secs()
@@ -151,7 +151,7 @@ pub fn clean(text: &str) -> Result<String, CommandError> {
         chars += 1;
         if chars > MAX_CHAT_CHARS {
             return Err(CommandError::new(
-                "chat_too_long",
+                ErrorCode::ChatTooLong,
                 format!("A chat message is at most {MAX_CHAT_CHARS} characters."),
             ));
         }
@@ -160,7 +160,7 @@ pub fn clean(text: &str) -> Result<String, CommandError> {
     // show nothing.
     if out.chars().all(shows_nothing) {
         return Err(CommandError::new(
-            "chat_empty",
+            ErrorCode::ChatEmpty,
             "A chat message needs some text.",
         ));
     }
@@ -246,7 +246,11 @@ mod tests {
             "\u{FE0F}",
             "\u{0301}",
         ] {
-            assert_eq!(clean(text).unwrap_err().code, "chat_empty", "{text:?}");
+            assert_eq!(
+                clean(text).unwrap_err().code,
+                ErrorCode::ChatEmpty,
+                "{text:?}"
+            );
         }
     }
 
@@ -262,7 +266,7 @@ mod tests {
         let longest = "ñ".repeat(MAX_CHAT_CHARS);
         assert_eq!(clean(&longest).unwrap(), longest);
         let longer = "ñ".repeat(MAX_CHAT_CHARS + 1);
-        assert_eq!(clean(&longer).unwrap_err().code, "chat_too_long");
+        assert_eq!(clean(&longer).unwrap_err().code, ErrorCode::ChatTooLong);
     }
 
     #[test]
@@ -273,7 +277,10 @@ mod tests {
             log.check_rate(0, start).unwrap();
             log.push(row(log.next_seq(), 0), start + Duration::from_millis(i));
         }
-        assert_eq!(log.check_rate(0, start).unwrap_err().code, "chat_too_fast");
+        assert_eq!(
+            log.check_rate(0, start).unwrap_err().code,
+            ErrorCode::ChatTooFast
+        );
         log.check_rate(1, start)
             .expect("another seat is not held back");
         log.check_rate(0, start + CHAT_WINDOW + Duration::from_millis(1))

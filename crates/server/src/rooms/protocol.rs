@@ -46,11 +46,69 @@ pub enum ClientCommand {
     },
 }
 
+/// Declares [`ErrorCode`] from one list, so that [`ErrorCode::ALL`] cannot miss a code.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $variant:ident => $code:literal,)*) => {
+        /// Every `code` an `error` message can carry. PROTOCOL.md §2 has a row for each (a test
+        /// compares the two): a new code needs a line here and a row there.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// All of them, in the order of the table.
+            pub const ALL: &[ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code as sent (`"illegal_move"`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// Not JSON, not an object, a missing or ill-typed field, a binary frame, a move text too long.
+    Malformed => "malformed",
+    /// `type` is not a command.
+    UnknownType => "unknown_type",
+    /// A spectator sent a game command or a chat message.
+    NotSeated => "not_seated",
+    /// No game is running yet.
+    NotStarted => "not_started",
+    /// The game has finished.
+    GameOver => "game_over",
+    /// Another seat is to act.
+    NotYourTurn => "not_your_turn",
+    /// `move` while the seat has to roll.
+    MustRoll => "must_roll",
+    /// `roll` while the seat has to move.
+    MustMove => "must_move",
+    /// The move is not legal (`reason` says why).
+    IllegalMove => "illegal_move",
+    /// Decided at a version older than the latest roll or move (or newer than the room).
+    StaleVersion => "stale_version",
+    /// A chat message with nothing left once cleaned.
+    ChatEmpty => "chat_empty",
+    /// A chat message over the length limit.
+    ChatTooLong => "chat_too_long",
+    /// Too many chat messages from one seat.
+    ChatTooFast => "chat_too_fast",
+    /// The database is out of reach for a while: nothing was applied, or (`reason: maybe_stored`) the
+    /// connection broke while the action was being stored.
+    StorageUnavailable => "storage_unavailable",
+    /// A fault of the server (storage failed otherwise); nothing was applied.
+    Internal => "internal",
+}
+
 /// A refused command: nothing changed, the connection stays open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandError {
     /// Stable snake_case code (PROTOCOL.md §2 table).
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// The rules crate's reason code for `illegal_move`; `maybe_stored` for a `storage_unavailable` whose
     /// action may have been stored all the same.
     pub reason: Option<&'static str>,
@@ -60,7 +118,7 @@ pub struct CommandError {
 
 impl CommandError {
     /// An error without a reason.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         CommandError {
             code,
             reason: None,
@@ -72,7 +130,7 @@ impl CommandError {
     /// while the action was being stored, so that it may have been stored all the same.
     pub fn storage_unavailable(maybe_stored: bool, message: impl Into<String>) -> Self {
         CommandError {
-            code: "storage_unavailable",
+            code: ErrorCode::StorageUnavailable,
             reason: maybe_stored.then_some("maybe_stored"),
             message: message.into(),
         }
@@ -81,11 +139,59 @@ impl CommandError {
     /// `illegal_move` with the rules crate's reason.
     pub fn illegal(reason: &'static str, message: impl Into<String>) -> Self {
         CommandError {
-            code: "illegal_move",
+            code: ErrorCode::IllegalMove,
             reason: Some(reason),
             message: message.into(),
         }
     }
+}
+
+/// Declares [`Close`] from one list, so that [`Close::ALL`] cannot miss one.
+macro_rules! close_reasons {
+    ($($(#[$doc:meta])* $variant:ident => ($code:literal, $reason:literal),)*) => {
+        /// Every close the server sends (code and reason). PROTOCOL.md §2 "Close codes" has a row for each
+        /// (a test compares the two).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Close {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Close {
+            /// All of them, in the order of the table.
+            pub const ALL: &[Close] = &[$(Close::$variant,)*];
+
+            /// The WebSocket close code.
+            pub fn code(self) -> u16 {
+                match self {
+                    $(Close::$variant => $code,)*
+                }
+            }
+
+            /// The close frame's reason.
+            pub fn reason(self) -> &'static str {
+                match self {
+                    $(Close::$variant => $reason,)*
+                }
+            }
+        }
+    };
+}
+
+close_reasons! {
+    /// After a successful `leave`.
+    Left => (1000, "left"),
+    /// More frames than the flood limit allows.
+    RateLimited => (1008, "rate_limited"),
+    /// The client did not read its messages fast enough.
+    TooSlow => (1008, "too_slow"),
+    /// A frame over the size limit.
+    TooBig => (1009, "too_big"),
+    /// Nothing heard (not even a pong) for three ping intervals.
+    NoPong => (1001, "no_pong"),
+    /// The room stopped (server shutting down).
+    RoomClosed => (1011, "room_closed"),
+    /// The token the socket was opened with was revoked.
+    TokenRevoked => (4001, "token_revoked"),
 }
 
 /// What a connection's writer sends: a prepared text frame or a close.
@@ -94,7 +200,7 @@ pub enum Outbound {
     /// A JSON text frame, serialised once and shared between connections.
     Text(Utf8Bytes),
     /// Close the socket with this code and reason.
-    Close(u16, &'static str),
+    Close(Close),
 }
 
 /// Parses one text frame into a command, or the error to answer it with.
@@ -102,20 +208,20 @@ pub fn parse(text: &str) -> Result<ClientMessage, (Value, CommandError)> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         (
             Value::Null,
-            CommandError::new("malformed", format!("not JSON: {e}")),
+            CommandError::new(ErrorCode::Malformed, format!("not JSON: {e}")),
         )
     })?;
     let Value::Object(map) = value else {
         return Err((
             Value::Null,
-            CommandError::new("malformed", "a message must be a JSON object"),
+            CommandError::new(ErrorCode::Malformed, "a message must be a JSON object"),
         ));
     };
     let id = match map.get("id") {
         Some(v @ (Value::String(_) | Value::Number(_))) => v.clone(),
         _ => Value::Null,
     };
-    let fail = |msg: &str| Err((id.clone(), CommandError::new("malformed", msg)));
+    let fail = |msg: &str| Err((id.clone(), CommandError::new(ErrorCode::Malformed, msg)));
     let Some(kind) = map.get("type").and_then(Value::as_str) else {
         return fail("`type` (a string) is missing");
     };
@@ -161,7 +267,10 @@ pub fn parse(text: &str) -> Result<ClientMessage, (Value, CommandError)> {
         other => {
             return Err((
                 id,
-                CommandError::new("unknown_type", format!("unknown message type `{other}`")),
+                CommandError::new(
+                    ErrorCode::UnknownType,
+                    format!("unknown message type `{other}`"),
+                ),
             ));
         }
     };
@@ -186,7 +295,8 @@ pub fn ack(id: &Value, version: u64) -> Outbound {
 
 /// `{"type":"error","id":…,"code":…,"reason"?:…,"message":…}`.
 pub fn error(id: &Value, err: &CommandError) -> Outbound {
-    let mut body = json!({ "type": "error", "id": id, "code": err.code, "message": err.message });
+    let mut body =
+        json!({ "type": "error", "id": id, "code": err.code.as_str(), "message": err.message });
     if let Some(reason) = err.reason {
         body["reason"] = json!(reason);
     }
@@ -230,20 +340,24 @@ mod tests {
             r#"{"type":"roll","version":"9"}"#,
             r#"{"type":"roll","version":-1}"#,
         ] {
-            assert_eq!(parse(bad).unwrap_err().1.code, "malformed", "{bad}");
+            assert_eq!(
+                parse(bad).unwrap_err().1.code,
+                ErrorCode::Malformed,
+                "{bad}"
+            );
         }
-        assert_eq!(parse("{").unwrap_err().1.code, "malformed");
-        assert_eq!(parse("[1]").unwrap_err().1.code, "malformed");
+        assert_eq!(parse("{").unwrap_err().1.code, ErrorCode::Malformed);
+        assert_eq!(parse("[1]").unwrap_err().1.code, ErrorCode::Malformed);
         assert_eq!(
             parse(r#"{"type":"dance","id":"a"}"#).unwrap_err(),
             (
                 json!("a"),
-                CommandError::new("unknown_type", "unknown message type `dance`")
+                CommandError::new(ErrorCode::UnknownType, "unknown message type `dance`")
             )
         );
         assert_eq!(
             parse(r#"{"type":"move","move":"y1"}"#).unwrap_err().1.code,
-            "malformed"
+            ErrorCode::Malformed
         );
     }
 }

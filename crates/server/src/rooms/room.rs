@@ -15,7 +15,7 @@ use super::hub::{
     Conn, ConnId, GameFields, GamePart, Hub, LobbyState, PublicParts, RoomState, SeatState,
 };
 use super::lobby::{Lobby, Revoked, RoomCommand, RoomEvent, RoomSnapshot, StartPlan};
-use super::protocol::{CommandError, Outbound, frame};
+use super::protocol::{Close, CommandError, ErrorCode, Outbound, frame};
 use super::table::{ActError, Table};
 use crate::db::{Db, SeatRow, now_ms};
 use crate::error::AppError;
@@ -696,7 +696,7 @@ impl Room {
             return;
         }
         for conn in revoked {
-            self.forget(conn, Some(Outbound::Close(4001, "token_revoked")));
+            self.forget(conn, Some(Outbound::Close(Close::TokenRevoked)));
         }
         // The seat shows away (and a bot covers it after the grace, as for any disconnection).
         self.publish(&[]);
@@ -1056,22 +1056,21 @@ impl Room {
             .unwrap_or_default();
         if held.is_empty() {
             return Err(CommandError::new(
-                "not_seated",
+                ErrorCode::NotSeated,
                 "You are not seated in this room (spectators only watch).",
             ));
         }
-        let table = self
-            .table
-            .as_ref()
-            .ok_or_else(|| CommandError::new("not_started", "The game has not started yet."))?;
+        let table = self.table.as_ref().ok_or_else(|| {
+            CommandError::new(ErrorCode::NotStarted, "The game has not started yet.")
+        })?;
         if table.game.is_over() {
-            return Err(CommandError::new("game_over", "The game is over."));
+            return Err(CommandError::new(ErrorCode::GameOver, "The game is over."));
         }
         let to_act = usize::from(table.game.seat());
         if !held.contains(&to_act) {
             let yours = self.seat_of_conn(conn).unwrap_or(held[0]);
             return Err(CommandError::new(
-                "not_your_turn",
+                ErrorCode::NotYourTurn,
                 format!("It is seat {to_act}'s turn, not yours (seat {yours})."),
             ));
         }

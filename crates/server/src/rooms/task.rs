@@ -93,7 +93,10 @@ pub(super) async fn run(
     inbox.close();
     let conns: Vec<ConnId> = room.hub.conns().map(|(id, _)| *id).collect();
     for conn in conns {
-        room.forget(conn, Some(Outbound::Close(1011, "room_closed")));
+        room.forget(
+            conn,
+            Some(Outbound::Close(super::protocol::Close::RoomClosed)),
+        );
     }
     tracing::debug!(room = %room.lobby.room.id, "room task stopped");
 }

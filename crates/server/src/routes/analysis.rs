@@ -30,6 +30,7 @@ const QUEUE_WAIT: Duration = Duration::from_secs(3);
 
 /// Query of `GET /api/games/{id}/analysis`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AnalysisQuery {
     /// `seq` of a move of the game's log (`GET /api/games/{id}/replay` lists them).
     seq: u64,

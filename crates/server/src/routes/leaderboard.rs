@@ -25,6 +25,7 @@ const MAX_DAYS: u32 = 365;
 
 /// Query of `GET /api/leaderboard`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// `playgridia` (default), `ludoteka` or `morocco`.
     #[param(value_type = Option<String>, example = "playgridia")]

@@ -218,6 +218,7 @@ pub(crate) async fn public_rooms_someone_is_in(
 
 /// Query of `GET /api/rooms`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListRoomsQuery {
     /// `waiting` (default): rooms to join; `playing`: games being played, to watch.
     #[param(value_type = Option<String>, example = "playing")]

@@ -43,6 +43,7 @@ async fn account(state: &AppState, username: &str) -> Result<AccountRow, AppErro
 
 /// Query of `GET /api/accounts/{username}/ratings`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RatingsQuery {
     /// `playgridia` (default), `ludoteka` or `morocco`.
     #[param(value_type = Option<String>, example = "playgridia")]

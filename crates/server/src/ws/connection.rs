@@ -13,7 +13,7 @@ use governor::{Quota, RateLimiter};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::rooms::RoomLink;
-use crate::rooms::protocol::{self, CommandError, Outbound};
+use crate::rooms::protocol::{self, Close, CommandError, ErrorCode, Outbound};
 
 /// How long the writer may take to flush a close after the reader ends.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -72,7 +72,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                     None => break, // the reader is done
                 },
                 // A closed room queue means the room dropped us for reading too slowly.
-                room = outbound.recv() => room.unwrap_or(Outbound::Close(1008, "too_slow")),
+                room = outbound.recv() => room.unwrap_or(Outbound::Close(Close::TooSlow)),
                 _ = next_ping(&mut pings) => {
                     let now_heard = heard.load(Ordering::Relaxed);
                     silent_pings = if now_heard == heard_at_ping { silent_pings + 1 } else { 0 };
@@ -100,10 +100,10 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                             break 'run;
                         }
                     }
-                    Outbound::Close(code, reason) => {
+                    Outbound::Close(close) => {
                         let frame = CloseFrame {
-                            code,
-                            reason: reason.into(),
+                            code: close.code(),
+                            reason: close.reason().into(),
                         };
                         let _ = sink.send(Message::Close(Some(frame))).await;
                         break 'run;
@@ -130,7 +130,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                 frame = stream.next() => frame,
                 // Only ever sent when pings are on (the writer, gone, also ends it).
                 _ = &mut silent => {
-                    let _ = local_tx.try_send(Outbound::Close(1001, "no_pong"));
+                    let _ = local_tx.try_send(Outbound::Close(Close::NoPong));
                     break;
                 }
             };
@@ -141,7 +141,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                 Err(err) => {
                     let text = err.to_string();
                     if text.contains("too long") || text.contains("Space limit") {
-                        let _ = local_tx.send(Outbound::Close(1009, "too_big")).await;
+                        let _ = local_tx.send(Outbound::Close(Close::TooBig)).await;
                     }
                     break;
                 }
@@ -149,13 +149,16 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
             // Every frame counts against the flood limit, whatever its kind (a flood of binary frames or
             // pings costs the server as much as one of commands).
             if limiter.check().is_err() {
-                let _ = local_tx.send(Outbound::Close(1008, "rate_limited")).await;
+                let _ = local_tx.send(Outbound::Close(Close::RateLimited)).await;
                 break;
             }
             let text = match message {
                 Message::Text(text) => text,
                 Message::Binary(_) => {
-                    let err = CommandError::new("malformed", "send JSON text frames, not binary");
+                    let err = CommandError::new(
+                        ErrorCode::Malformed,
+                        "send JSON text frames, not binary",
+                    );
                     let _ = local_tx.try_send(protocol::error(&serde_json::Value::Null, &err));
                     continue;
                 }

@@ -7,7 +7,7 @@ use super::{After, MAYBE_STORED, storage_error};
 use crate::db::{ChatRow, now_ms};
 use crate::rooms::chat;
 use crate::rooms::hub::ConnId;
-use crate::rooms::protocol::CommandError;
+use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
 
 /// Cleans, rate-limits, stores and broadcasts one message.
@@ -18,7 +18,7 @@ pub(super) async fn handle(
 ) -> Result<After, CommandError> {
     let seat = room.seat_of_conn(conn).ok_or_else(|| {
         CommandError::new(
-            "not_seated",
+            ErrorCode::NotSeated,
             "Spectators can read the chat; only the room's players write in it.",
         )
     })?;

@@ -5,7 +5,7 @@ use super::{After, MAYBE_STORED, NOTHING_STORED};
 use crate::error::AppError;
 use crate::model::RoomStatus;
 use crate::rooms::hub::ConnId;
-use crate::rooms::protocol::CommandError;
+use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
 
 /// Frees or hands over the seat, persisted before the ack.
@@ -24,7 +24,7 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
         Err(AppError::Internal(e)) => {
             tracing::error!(%e, "storing a leave failed");
             Err(CommandError::new(
-                "internal",
+                ErrorCode::Internal,
                 "The server could not store that; nothing changed.",
             ))
         }
@@ -42,6 +42,8 @@ pub(super) async fn handle(room: &mut Room, conn: ConnId) -> Result<After, Comma
                 },
             ))
         }
-        Err(e) => Err(CommandError::new(e.code(), e.to_string())),
+        // Seated in a room that is not finished: nothing else refuses a leave.
+        Err(e @ AppError::NotSeated) => Err(CommandError::new(ErrorCode::NotSeated, e.to_string())),
+        Err(e) => Err(CommandError::new(ErrorCode::Internal, e.to_string())),
     }
 }

@@ -12,7 +12,7 @@ mod roll;
 use std::time::Instant;
 
 use super::hub::ConnId;
-use super::protocol::{self, ClientCommand, ClientMessage, CommandError, Outbound};
+use super::protocol::{self, ClientCommand, ClientMessage, CommandError, ErrorCode, Outbound};
 use super::room::Room;
 use super::table::ActError;
 use crate::db::{DbError, Outage};
@@ -45,11 +45,12 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
         Ok(after) => {
             room.reply(conn, protocol::ack(&message.id, room.hub.version()));
             if let After::Close = after {
-                room.drop_conn(conn, Some(Outbound::Close(1000, "left")));
+                room.drop_conn(conn, Some(Outbound::Close(protocol::Close::Left)));
             }
         }
         Err(err) => {
-            metrics::counter!("parchis_commands_refused_total", "code" => err.code).increment(1);
+            metrics::counter!("parchis_commands_refused_total", "code" => err.code.as_str())
+                .increment(1);
             room.reply(conn, protocol::error(&message.id, &err));
         }
     }
@@ -63,7 +64,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
 fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize, CommandError> {
     let seat = room.acting_seat(conn);
     if let Err(e) = &seat
-        && matches!(e.code, "not_seated" | "not_started")
+        && matches!(e.code, ErrorCode::NotSeated | ErrorCode::NotStarted)
     {
         return seat;
     }
@@ -71,7 +72,7 @@ fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize
         && (version < room.game_version || version > room.hub.version())
     {
         return Err(CommandError::new(
-            "stale_version",
+            ErrorCode::StaleVersion,
             format!(
                 "That was decided at version {version}, but the game changed at version {}.",
                 room.game_version
@@ -108,7 +109,7 @@ pub(super) fn storage_error(
         }
         None => {
             tracing::error!(%err, "a command could not be stored");
-            CommandError::new("internal", internal)
+            CommandError::new(ErrorCode::Internal, internal)
         }
     }
 }
@@ -121,7 +122,7 @@ fn act_error(err: ActError) -> CommandError {
         ActError::Play(parchis_rules::PlayError::Illegal(i)) => {
             CommandError::illegal(i.code(), format!("illegal move: {i}"))
         }
-        ActError::Play(e) => CommandError::new(e.code(), e.to_string()),
+        ActError::Play(e) => CommandError::new(play_error_code(e), e.to_string()),
         // Storing the action failed.
         ActError::Storage(err) => storage_error(
             &err,
@@ -144,9 +145,22 @@ fn settle_error(err: ActError) -> CommandError {
         err => {
             tracing::error!(%err, "the stored game could not be read back");
             CommandError::new(
-                "internal",
+                ErrorCode::Internal,
                 "The server could not check the stored game; nothing changed.",
             )
         }
+    }
+}
+
+/// The code of a refusal of the rules crate other than an illegal move. The room checks turn and phase
+/// before it asks the game, so only the first three can happen; the others would be the server's mistake.
+fn play_error_code(err: parchis_rules::PlayError) -> ErrorCode {
+    use parchis_rules::PlayError;
+    match err {
+        PlayError::GameOver => ErrorCode::GameOver,
+        PlayError::MustRoll => ErrorCode::MustRoll,
+        PlayError::MustMove => ErrorCode::MustMove,
+        PlayError::Illegal(_) => ErrorCode::IllegalMove,
+        PlayError::BadDie(_) | PlayError::NoSuchMove => ErrorCode::Internal,
     }
 }

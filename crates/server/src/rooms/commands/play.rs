@@ -6,7 +6,7 @@ use parchis_rules::Phase;
 
 use super::{After, act_error, decided_seat, settle_error};
 use crate::rooms::hub::ConnId;
-use crate::rooms::protocol::CommandError;
+use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
 
 /// Longest move text accepted (the longest real one is about 25 characters).
@@ -25,16 +25,19 @@ pub(super) async fn handle(
     let seat = decided_seat(room, conn, Some(version))?;
     let Some(table) = &room.table else {
         return Err(CommandError::new(
-            "not_started",
+            ErrorCode::NotStarted,
             "The game has not started yet.",
         ));
     };
     if table.game.phase() == Phase::Roll {
-        return Err(CommandError::new("must_roll", "Roll the die first."));
+        return Err(CommandError::new(
+            ErrorCode::MustRoll,
+            "Roll the die first.",
+        ));
     }
     if text.len() > MAX_MOVE_TEXT {
         return Err(CommandError::new(
-            "malformed",
+            ErrorCode::Malformed,
             "That move text is too long.",
         ));
     }

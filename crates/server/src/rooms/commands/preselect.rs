@@ -3,7 +3,7 @@
 
 use super::After;
 use crate::rooms::hub::ConnId;
-use crate::rooms::protocol::CommandError;
+use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
 
 /// Longest pre-selection accepted.
@@ -16,14 +16,17 @@ pub(super) fn handle(
     text: Option<String>,
 ) -> Result<After, CommandError> {
     let seat = room.seat_of_conn(conn).ok_or_else(|| {
-        CommandError::new("not_seated", "Only a seated player can pre-select a move.")
+        CommandError::new(
+            ErrorCode::NotSeated,
+            "Only a seated player can pre-select a move.",
+        )
     })?;
     if room.table.as_ref().is_some_and(|t| t.game.is_over()) {
-        return Err(CommandError::new("game_over", "The game is over."));
+        return Err(CommandError::new(ErrorCode::GameOver, "The game is over."));
     }
     if text.as_ref().is_some_and(|t| t.len() > MAX_MOVE_TEXT) {
         return Err(CommandError::new(
-            "malformed",
+            ErrorCode::Malformed,
             "That move text is too long.",
         ));
     }

@@ -7,7 +7,7 @@ use parchis_rules::Phase;
 
 use super::{After, act_error, decided_seat, settle_error};
 use crate::rooms::hub::ConnId;
-use crate::rooms::protocol::CommandError;
+use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
 
 /// Rolls for the connection's seat if it is its turn to roll (and, given a version, decided at a current one).
@@ -24,7 +24,7 @@ pub(super) async fn handle(
         && table.game.phase() != Phase::Roll
     {
         return Err(CommandError::new(
-            "must_move",
+            ErrorCode::MustMove,
             "The die is already rolled: play a move.",
         ));
     }
