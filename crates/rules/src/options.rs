@@ -19,8 +19,11 @@ pub enum RuleSet {
 }
 
 impl RuleSet {
+    /// Every rule set (preset), in the order of RULES.md.
     pub const ALL: [RuleSet; 3] = [RuleSet::Playgridia, RuleSet::Ludoteka, RuleSet::Morocco];
 
+    /// The preset's name in the notation, the CLI and the API: `playgridia`, `ludoteka` or `morocco` (also what
+    /// `Display` writes, serde uses and `str::parse` reads).
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::Playgridia => "playgridia",
@@ -170,6 +173,7 @@ pub enum Scope {
 /// What a rolled six moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Six {
+    /// Always six squares (house rule `six=6`).
     Six,
     /// Seven when no piece (of the scope) is in base; finished pieces are not in base.
     SevenWhenNoneHome(Scope),
@@ -202,6 +206,7 @@ pub enum ExitCapture {
 /// When a player may (must) move a partner's pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PartnerMoves {
+    /// Never: a player moves only their own pieces (Morocco).
     Never,
     /// Once all of the player's own pieces have arrived.
     WhenFinished,
@@ -268,15 +273,23 @@ pub enum OptionValues {
     /// One of these texts.
     OneOf(&'static [&'static str]),
     /// A whole number from `min` to `max`.
-    Number { min: u8, max: u8 },
+    Number {
+        /// The smallest value.
+        min: u8,
+        /// The largest value.
+        max: u8,
+    },
 }
 
 /// An option name did not exist or its value did not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad option `{}`: {reason}", crate::error::clip(&format!("{key}={value}")))]
 pub struct OptionError {
+    /// The option name given (as given, even when it is no option).
     pub key: String,
+    /// The value given, as text.
     pub value: String,
+    /// Why it was refused, e.g. `no such option`, `number out of range`, `expected 1 or 0`.
     pub reason: &'static str,
 }
 
