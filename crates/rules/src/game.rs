@@ -189,6 +189,37 @@ impl Layout {
 ///
 /// Every method keeps it valid: [`Game::roll`] and [`Game::play`] either apply a legal action and return its
 /// events, or return an error and leave the game unchanged. It is `Copy`, so a bot can search by copying.
+///
+/// The die is an input. A roll with no legal move is resolved at once, and a six rolls again (Playgridia:
+/// « Il fait aussi rejouer quand vous n'aviez aucun coup légal », RULES.md):
+///
+/// ```
+/// use parchis_rules::{Event, Game, Mode, Phase, Place, RuleSet};
+///
+/// let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+/// // Every piece in base and a 6: no legal move (only a 5 brings a piece out), and yellow rolls again.
+/// let events = game.roll(6).unwrap();
+/// assert_eq!(
+///     events.as_slice(),
+///     [
+///         Event::Rolled { seat: 0, die: 6 },
+///         Event::NoLegalMove { seat: 0, die: 6 },
+///         Event::ExtraRoll { seat: 0 },
+///     ]
+/// );
+/// assert_eq!(game.phase(), Phase::Roll);
+///
+/// // A 5 must bring a piece out: it is the only legal move.
+/// game.roll(5).unwrap();
+/// assert_eq!(game.phase(), Phase::Move { die: 5 });
+/// let legal = game.legal_moves();
+/// assert_eq!(legal.len(), 1);
+/// assert!(legal[0].enters());
+/// let events = game.play(legal[0]).unwrap();
+/// assert!(matches!(events[0], Event::Moved { from: Place::Home, to: Place::Square(5), .. }));
+/// assert_eq!(events.last(), Some(&Event::TurnPassed { seat: 1 }));
+/// assert_eq!(game.place(0), Place::Square(5)); // piece 0 is y1
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     pub(crate) rules: RuleSet,
@@ -1596,6 +1627,25 @@ impl Game {
     }
 
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
+    ///
+    /// The error names the rule the move breaks. Here yellow has a 5 and pieces in base, so bringing one out
+    /// is the only legal move (RULES.md, `exit_mandatory`):
+    ///
+    /// ```
+    /// use parchis_rules::{Game, IllegalMove, PlayError};
+    ///
+    /// let line = "playgridia individual/4 y:12,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:5 \
+    ///             sixes=0,last=-,six=-,extra=0,first=-";
+    /// let mut game: Game = line.parse().unwrap();
+    /// assert_eq!(game.legal_texts(), ["y2:h-5"]);
+    ///
+    /// let before = game;
+    /// let mv = game.parse_move("y1:12-17").unwrap(); // readable, but not legal
+    /// let err = game.play(mv).unwrap_err();
+    /// assert_eq!(err, PlayError::Illegal(IllegalMove::MustBringPieceOut));
+    /// assert_eq!(err.code(), "must_bring_piece_out");
+    /// assert_eq!(game, before); // unchanged
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
         let mut ev = Events::new();
         self.play_with(mv, &mut ev)?;

@@ -366,6 +366,27 @@ impl Options {
 
     /// These options with house rules (`name`, `value`) applied in order. Only [`Options::house_rules`] may
     /// change: a set-up option, an unknown name or a bad value is refused with the option named.
+    ///
+    /// ```
+    /// use parchis_rules::{Game, Mode, Penalty, RuleSet};
+    ///
+    /// let preset = RuleSet::Playgridia.options_for(Mode::Individual);
+    /// let options = preset
+    ///     .with_house_rules([("three_sixes", "off"), ("capture_bonus", "10")])
+    ///     .unwrap();
+    /// assert_eq!(options.three_sixes, Penalty::Off);
+    /// assert_eq!(options.capture_bonus, 10);
+    ///
+    /// // The notation names the options that differ from the preset, in the order of RULES.md.
+    /// let game = Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, options).unwrap();
+    /// assert!(game.notation().starts_with("playgridia[three_sixes=off,capture_bonus=10] individual/4 "));
+    ///
+    /// // The set-up is the mode's, not a house rule; a value out of range is refused too.
+    /// let err = preset.with_house_rules([("pieces_per_colour", "6")]).unwrap_err();
+    /// assert_eq!(err.key, "pieces_per_colour");
+    /// let err = preset.with_house_rules([("goal_bonus", "50")]).unwrap_err();
+    /// assert_eq!(err.reason, "number out of range");
+    /// ```
     pub fn with_house_rules<'a>(
         mut self,
         rules: impl IntoIterator<Item = (&'a str, &'a str)>,
