@@ -33,7 +33,7 @@ pub enum SetupError {
     },
     /// The game would have more than [`MAX_PIECES`](crate::game::MAX_PIECES) pieces (colours ×
     /// `pieces_per_colour`), or its start would put a third piece on a square (two colours sharing a path,
-    /// each starting pieces on its exit).
+    /// each starting two pieces on its exit).
     #[error("too many pieces for this board, or more than two on one square at the start")]
     TooManyPieces,
     /// Option `pieces_to_win` is 0 or more than `pieces_per_colour`.
@@ -72,10 +72,11 @@ impl SetupError {
 /// Which rule makes a move illegal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
-    /// The move's piece index is not a piece of this game (at least [`Game::n_pieces`](crate::Game::n_pieces)).
+    /// The move's piece index is [`Game::n_pieces`](crate::Game::n_pieces) or more: no piece of this game.
     #[error("there is no such piece in this game")]
     NoSuchPiece,
-    /// The piece is of a colour that neither the seat to act nor its partners play.
+    /// The piece is of a colour that neither the seat to act nor its partners play (or, once the seat moves
+    /// its partner's pieces under `partner_moves=finished`, one of its own arrived pieces).
     #[error("that piece is not yours to move")]
     NotYourPiece,
     /// The piece has legal moves, but none to that destination (or with that companion).

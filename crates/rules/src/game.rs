@@ -49,7 +49,7 @@ pub struct Layout {
     pub board: BoardKind,
     /// Colours in play, 2..=6; colour indices are `0..n_colours`.
     pub n_colours: u8,
-    /// Pieces of each colour: 4, or 6 in the 6-piece mode.
+    /// Pieces of each colour: 4 or 6 (6 in the 6-piece mode).
     pub pieces_per_colour: u8,
     /// The colour of each colour index, in board-slot order (counter-clockwise); entries from `n_colours` on
     /// mean nothing.

@@ -97,6 +97,19 @@ pub struct MoveView {
 
 impl Game {
     /// The public view of this game.
+    ///
+    /// ```
+    /// use parchis_rules::{Game, Mode, RuleSet};
+    ///
+    /// let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    /// game.roll(5).unwrap();
+    /// let json = serde_json::to_value(game.view()).unwrap();
+    /// assert_eq!(json["turn"]["seat"], 0);
+    /// assert_eq!(json["turn"]["phase"], "move");
+    /// assert_eq!(json["turn"]["die"], 5);
+    /// assert_eq!(json["legal_moves"][0]["text"], "y1:h-5"); // to send back as the move
+    /// assert_eq!(json["options"]["six"], "7player");
+    /// ```
     pub fn view(&self) -> View {
         let l = self.layout();
         let seats = (0..l.n_seats)
