@@ -30,7 +30,8 @@ pub enum Phase {
         /// The face rolled, 1..=6 (a six may move 7 or 12: option `six`).
         die: u8,
     },
-    /// The seat to act must play this count (20 or 10) (there is at least one legal move).
+    /// The seat to act must play this count, 20 for a capture or 10 for an arrival in every preset (there is
+    /// at least one legal move).
     Count {
         /// Squares to count, 1..=40 (options `capture_bonus` and `goal_bonus`).
         amount: u8,

@@ -177,7 +177,8 @@ pub enum Six {
     Six,
     /// Seven when no piece (of the scope) is in base; finished pieces are not in base.
     SevenWhenNoneHome(Scope),
-    /// Twelve for a colour whose pieces are all in play (none in base, none finished), else six (Morocco).
+    /// Twelve for a colour whose pieces are all in play (none in base, none finished), six when that colour
+    /// has no legal twelve or is not all in play (Morocco, « cette couleur avance de 12 au lieu de 6 »).
     TwelveWhenAllInPlay,
 }
 
