@@ -10,7 +10,9 @@ use std::fmt;
 /// A piece by colour and 1-based number, written `y1`, `b4`…
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PieceRef {
+    /// The piece's colour.
     pub colour: Colour,
+    /// Its number within the colour, 1..=`pieces_per_colour` (4 or 6).
     pub number: u8,
 }
 
@@ -52,48 +54,107 @@ impl<'de> Deserialize<'de> for PieceRef {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The seat rolled the die.
-    Rolled { seat: u8, die: u8 },
+    Rolled {
+        /// The seat that rolled.
+        seat: u8,
+        /// The face, 1..=6 (what a six moves is decided by the move, see [`Event::Moved`]).
+        die: u8,
+    },
     /// The roll had no legal move and was lost.
-    NoLegalMove { seat: u8, die: u8 },
+    NoLegalMove {
+        /// The seat that rolled.
+        seat: u8,
+        /// The face, 1..=6.
+        die: u8,
+    },
     /// A piece moved (`count` tells a 20/10 count move from a die move).
     Moved {
+        /// The seat that moved (the piece may be a partner's).
         seat: u8,
+        /// The piece moved.
         piece: PieceRef,
+        /// Where it was ([`Place::Home`] when it came out of base).
         from: Place,
+        /// Where it is now.
         to: Place,
+        /// Squares travelled: 0 for a piece coming out of base (`to` tells where it went), else 1..=40 (the
+        /// die, 7 or 12 for a six, or a count).
         distance: u8,
+        /// `true` for a count (capture or arrival bonus), `false` for a die move.
         count: bool,
     },
     /// A piece was sent back to base by another.
     Captured {
+        /// The piece sent back to base.
         piece: PieceRef,
+        /// The piece that captured it.
         by: PieceRef,
+        /// The square of the capture.
         at: Place,
     },
     /// A piece arrived at the goal.
-    ReachedGoal { piece: PieceRef },
+    ReachedGoal {
+        /// The piece that arrived.
+        piece: PieceRef,
+    },
     /// Two pieces of one colour (or allies on a safe square) now block a square.
-    BlockadeFormed { at: Place, colour: Colour },
+    BlockadeFormed {
+        /// The square blocked.
+        at: Place,
+        /// The colour of the piece that arrived and formed it.
+        colour: Colour,
+    },
     /// A blockade was opened by one of its pieces leaving.
-    BlockadeOpened { at: Place, colour: Colour },
+    BlockadeOpened {
+        /// The square no longer blocked.
+        at: Place,
+        /// The colour of the piece that left.
+        colour: Colour,
+    },
     /// A count (20 for a capture, 10 for an arrival) was granted to the seat.
-    BonusGranted { seat: u8, amount: u8 },
+    BonusGranted {
+        /// The seat that will play the count.
+        seat: u8,
+        /// Squares to count: option `capture_bonus` or `goal_bonus`, 1..=40.
+        amount: u8,
+    },
     /// A count could not be played exactly by any piece and was lost.
-    BonusLost { seat: u8, amount: u8 },
+    BonusLost {
+        /// The seat that earned the count.
+        seat: u8,
+        /// Squares of the count lost.
+        amount: u8,
+    },
     /// Morocco: a capture by 6 when a 12 was possible forfeits the re-roll.
-    RerollLost { seat: u8 },
+    RerollLost {
+        /// The seat that loses its extra roll.
+        seat: u8,
+    },
     /// Third six in a row: the roll is void, maybe a piece goes home, the turn ends.
     ThreeSixes {
+        /// The seat that rolled the third six.
         seat: u8,
+        /// The piece sent back to base (option `three_sixes`), or `None` when no piece goes home.
         sent_home: Option<PieceRef>,
+        /// Where that piece was, or `None` when no piece goes home.
         from: Option<Place>,
     },
     /// The same seat rolls again (after a six).
-    ExtraRoll { seat: u8 },
+    ExtraRoll {
+        /// The seat that rolls again.
+        seat: u8,
+    },
     /// The turn passed to this seat.
-    TurnPassed { seat: u8 },
+    TurnPassed {
+        /// The seat now to roll.
+        seat: u8,
+    },
     /// The side won; the game is over.
-    GameWon { side: u8 },
+    GameWon {
+        /// The winning side: 0-based, a seat's index in individual and quick, else its team
+        /// ([`Layout::side_of_seat`](crate::Layout::side_of_seat)).
+        side: u8,
+    },
 }
 
 /// One line of English for people reading a game (the `parchis play` command): pieces, squares and moves in
@@ -167,6 +228,7 @@ pub type Events = ArrayVec<Event, 32>;
 pub trait EventSink {
     /// Whether events are recorded; when `false` the engine does not even build them.
     const ENABLED: bool;
+    /// Records one event, in the order they happened.
     fn push(&mut self, event: Event);
 }
 

@@ -26,28 +26,47 @@ pub enum Phase {
     /// The seat to act must roll.
     Roll,
     /// The seat to act must move with this die (there is at least one legal move).
-    Move { die: u8 },
-    /// The seat to act must play this count (20 or 10) (there is at least one legal move).
-    Count { amount: u8 },
+    Move {
+        /// The face rolled, 1..=6 (a six may move 7 or 12: option `six`).
+        die: u8,
+    },
+    /// The seat to act must play this count, 20 for a capture or 10 for an arrival in every preset (there is
+    /// at least one legal move).
+    Count {
+        /// Squares to count, 1..=40 (options `capture_bonus` and `goal_bonus`).
+        amount: u8,
+    },
     /// The game is over; this side won.
-    Over { side: u8 },
+    Over {
+        /// The winning side, 0-based ([`Layout::side_of_seat`]).
+        side: u8,
+    },
 }
 
 /// Who sits where: colours by index (in turn order), their board slots, seats and sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
+    /// The board: four colours (68 squares) or six (102 squares).
     pub board: BoardKind,
+    /// Colours in play, 2..=6; colour indices are `0..n_colours`.
     pub n_colours: u8,
+    /// Pieces of each colour: 4 or 6 (6 in the 6-piece mode).
     pub pieces_per_colour: u8,
+    /// The colour of each colour index, in board-slot order (counter-clockwise); entries from `n_colours` on
+    /// mean nothing.
     pub colours: [Colour; MAX_COLOURS],
     /// The board slot whose base the colour has.
     pub home_slot: [u8; MAX_COLOURS],
     /// The board slot whose exit and lane the colour uses (differs with `shared_path`).
     pub path_slot: [u8; MAX_COLOURS],
+    /// The seat that plays each colour index.
     pub seat_of_colour: [u8; MAX_COLOURS],
+    /// Seats (players), 2..=6; seat numbers are `0..n_seats`, in turn order.
     pub n_seats: u8,
     /// Bit mask of colour indices played by each seat.
     pub seat_colours: [u8; MAX_COLOURS],
+    /// The side (team) of each seat, 0-based: the seat itself in individual and quick, seat % 2 in pairs and
+    /// 3 v 3, seat 0 and seat 1 in 1v1 and 6-piece. Seats of one side win together.
     pub side_of_seat: [u8; MAX_COLOURS],
     /// Colour index of each piece (a table: no division on the hot path).
     pub piece_colour: [u8; MAX_PIECES],
@@ -119,24 +138,29 @@ impl Layout {
         Ok(l)
     }
 
+    /// Pieces in the game (`n_colours × pieces_per_colour`); piece indices are `0..n_pieces`.
     pub fn n_pieces(&self) -> u8 {
         self.n_colours * self.pieces_per_colour
     }
 
+    /// The colour index of a piece index.
     #[inline]
     pub fn colour_of_piece(&self, piece: u8) -> u8 {
         self.piece_colour[piece as usize]
     }
 
+    /// The side of a colour index (the side of the seat that plays it).
     #[inline]
     pub fn side_of_colour(&self, ci: u8) -> u8 {
         self.side_of_seat[self.seat_of_colour[ci as usize] as usize]
     }
 
+    /// The colour index of a colour, or `None` when that colour is not in this game.
     pub fn colour_index(&self, colour: Colour) -> Option<u8> {
         (0..self.n_colours).find(|&c| self.colours[c as usize] == colour)
     }
 
+    /// The piece as moves and events name it (`y1`), from its index.
     pub fn piece_ref(&self, piece: u8) -> PieceRef {
         let c = self.colour_of_piece(piece);
         PieceRef {
@@ -145,12 +169,15 @@ impl Layout {
         }
     }
 
+    /// The piece index of a named piece, or `None` when its colour is not in the game or its number is not
+    /// 1..=`pieces_per_colour`.
     pub fn piece_of_ref(&self, r: PieceRef) -> Option<u8> {
         let c = self.colour_index(r.colour)?;
         (r.number >= 1 && r.number <= self.pieces_per_colour)
             .then(|| c * self.pieces_per_colour + r.number - 1)
     }
 
+    /// Sides (teams) in the game: one per player (2..=4) in individual and quick, else 2.
     pub fn n_sides(&self) -> u8 {
         self.side_of_seat[..self.n_seats as usize]
             .iter()
@@ -163,6 +190,37 @@ impl Layout {
 ///
 /// Every method keeps it valid: [`Game::roll`] and [`Game::play`] either apply a legal action and return its
 /// events, or return an error and leave the game unchanged. It is `Copy`, so a bot can search by copying.
+///
+/// The die is an input. A roll with no legal move is resolved at once, and a six rolls again (Playgridia:
+/// « Il fait aussi rejouer quand vous n'aviez aucun coup légal », RULES.md):
+///
+/// ```
+/// use parchis_rules::{Event, Game, Mode, Phase, Place, RuleSet};
+///
+/// let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+/// // Every piece in base and a 6: no legal move (only a 5 brings a piece out), and yellow rolls again.
+/// let events = game.roll(6).unwrap();
+/// assert_eq!(
+///     events.as_slice(),
+///     [
+///         Event::Rolled { seat: 0, die: 6 },
+///         Event::NoLegalMove { seat: 0, die: 6 },
+///         Event::ExtraRoll { seat: 0 },
+///     ]
+/// );
+/// assert_eq!(game.phase(), Phase::Roll);
+///
+/// // A 5 must bring a piece out: it is the only legal move.
+/// game.roll(5).unwrap();
+/// assert_eq!(game.phase(), Phase::Move { die: 5 });
+/// let legal = game.legal_moves();
+/// assert_eq!(legal.len(), 1);
+/// assert!(legal[0].enters());
+/// let events = game.play(legal[0]).unwrap();
+/// assert!(matches!(events[0], Event::Moved { from: Place::Home, to: Place::Square(5), .. }));
+/// assert_eq!(events.last(), Some(&Event::TurnPassed { seat: 1 }));
+/// assert_eq!(game.place(0), Place::Square(5)); // piece 0 is y1
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     pub(crate) rules: RuleSet,
@@ -577,21 +635,27 @@ impl Game {
 
     // ----- accessors -------------------------------------------------------------------------------
 
+    /// The preset the game started from (its options may differ: [`Game::options`]).
     pub fn rules(&self) -> RuleSet {
         self.rules
     }
+    /// The mode.
     pub fn mode(&self) -> Mode {
         self.mode
     }
+    /// The player count (seats), within [`Mode::players`].
     pub fn players(&self) -> u8 {
         self.players
     }
+    /// Every option in force: the preset's for the mode, with any house rules.
     pub fn options(&self) -> &Options {
         &self.options
     }
+    /// Who sits where: colours, seats, sides, and the index of each piece.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
+    /// The board: four colours (68 squares) or six (102 squares).
     pub fn board(&self) -> BoardKind {
         self.layout.board
     }
@@ -599,18 +663,23 @@ impl Game {
     pub fn seat(&self) -> u8 {
         self.seat
     }
+    /// What the seat to act must do now: roll, move with a die, play a count, or nothing (game over).
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// Whether a side has won ([`Phase::Over`]); no roll or move is accepted then.
     pub fn is_over(&self) -> bool {
         matches!(self.phase, Phase::Over { .. })
     }
+    /// The winning side once the game is over, else `None`.
     pub fn winner(&self) -> Option<u8> {
         match self.phase {
             Phase::Over { side } => Some(side),
             _ => None,
         }
     }
+    /// Sixes rolled in a row this turn, 0..=2 (the notation's `sixes=`; a third six triggers option
+    /// `three_sixes`).
     pub fn sixes_in_a_row(&self) -> u8 {
         self.sixes
     }
@@ -618,6 +687,7 @@ impl Game {
     pub fn queued_counts(&self) -> &[u8] {
         &self.queued[..self.n_queued as usize]
     }
+    /// Pieces in the game; piece indices (of [`Move::piece`], [`Game::place`] …) are `0..n_pieces`.
     pub fn n_pieces(&self) -> u8 {
         self.layout.n_pieces()
     }
@@ -635,7 +705,8 @@ impl Game {
     pub fn first_roll_pending(&self, seat: u8) -> bool {
         self.first_roll & (1 << seat) != 0
     }
-    /// Pieces (other than `piece`) sharing its square, in arrival order.
+    /// The pieces on `piece`'s square, `piece` included, in arrival order (`[1]` arrived last); `[None, None]`
+    /// in base or at the goal, `[Some(piece), None]` alone.
     pub fn cell_pieces(&self, piece: u8) -> [Option<u8>; 2] {
         match self.cell_of(piece) {
             Some(cell) => self.cells[cell as usize].map(|p| p.checked_sub(1)),
@@ -1557,6 +1628,25 @@ impl Game {
     }
 
     /// Plays a move of the seat to act. An illegal move returns an error and changes nothing.
+    ///
+    /// The error names the rule the move breaks. Here yellow has a 5 and pieces in base, so bringing one out
+    /// is the only legal move (RULES.md, `exit_mandatory`):
+    ///
+    /// ```
+    /// use parchis_rules::{Game, IllegalMove, PlayError};
+    ///
+    /// let line = "playgridia individual/4 y:12,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:5 \
+    ///             sixes=0,last=-,six=-,extra=0,first=-";
+    /// let mut game: Game = line.parse().unwrap();
+    /// assert_eq!(game.legal_texts(), ["y2:h-5"]);
+    ///
+    /// let before = game;
+    /// let mv = game.parse_move("y1:12-17").unwrap(); // readable, but not legal
+    /// let err = game.play(mv).unwrap_err();
+    /// assert_eq!(err, PlayError::Illegal(IllegalMove::MustBringPieceOut));
+    /// assert_eq!(err.code(), "must_bring_piece_out");
+    /// assert_eq!(game, before); // unchanged
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<Events, PlayError> {
         let mut ev = Events::new();
         self.play_with(mv, &mut ev)?;

@@ -31,6 +31,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode, in the order of the notation's list (individual, quick, pairs, 1v1, 6-piece, 3v3).
     pub const ALL: [Mode; 6] = [
         Mode::Individual,
         Mode::Quick,
@@ -40,6 +41,8 @@ impl Mode {
         Mode::ThreeVsThree,
     ];
 
+    /// The name used by the notation, the CLI and the API: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or
+    /// `3v3` (also what `Display` writes, serde uses and `str::parse` reads).
     pub fn name(self) -> &'static str {
         match self {
             Mode::Individual => "individual",
@@ -51,6 +54,8 @@ impl Mode {
         }
     }
 
+    /// The board the mode is played on: the six-colour board (102 squares) for 3 v 3, the four-colour board
+    /// (68 squares) for every other mode.
     pub fn board(self) -> BoardKind {
         if self == Mode::ThreeVsThree {
             BoardKind::Six
@@ -105,8 +110,11 @@ pub fn slot_colours(rules: RuleSet, board: BoardKind) -> &'static [Colour] {
 /// One seat's part of the layout: its board slots (colours) and its side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeatPlan {
+    /// The board slots (0-based, index into [`slot_colours`]) the seat plays; only the first `n_slots` count.
     pub slots: [u8; 2],
+    /// How many colours the seat plays: 1, or 2 in 1v1 and 6-piece.
     pub n_slots: u8,
+    /// The seat's side (team), 0-based; seats of one side win together.
     pub side: u8,
 }
 

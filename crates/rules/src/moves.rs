@@ -26,12 +26,17 @@ pub struct Move {
 }
 
 impl Move {
+    /// Bit of [`Move::flags`]: the move captures (sends at least one piece back to base).
     pub const CAPTURE: u8 = 1;
+    /// Bit of [`Move::flags`]: the move brings a piece out of base.
     pub const ENTER: u8 = 2;
 
+    /// Whether the move captures: it lands on a capturable lone piece off the safe squares, or comes out onto
+    /// an exit square where option `exit_capture` captures. A capture earns a count (`capture_bonus`).
     pub fn captures(&self) -> bool {
         self.flags & Move::CAPTURE != 0
     }
+    /// Whether the move brings a piece out of base (onto its exit square, or past it on Morocco's first roll).
     pub fn enters(&self) -> bool {
         self.flags & Move::ENTER != 0
     }

@@ -269,7 +269,31 @@ impl Game {
         Ok(())
     }
 
-    /// The position notation of this game.
+    /// The position notation of this game (RULES.md, "Position notation"); `str::parse::<Game>` reads it
+    /// back.
+    ///
+    /// ```
+    /// use parchis_rules::{Game, Phase};
+    ///
+    /// // An example of RULES.md: blue to play a count of 20, another one queued.
+    /// let line = "morocco individual/4 b:30,5,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 count:20+20 \
+    ///             sixes=0,last=b2,six=-,extra=0,first=-";
+    /// let game: Game = line.parse().unwrap();
+    /// assert_eq!(game.phase(), Phase::Count { amount: 20 });
+    /// assert_eq!(game.queued_counts(), [20]);
+    /// assert_eq!(game.notation(), line);
+    ///
+    /// // Flags left out take their start-of-turn values; the line is written back in its one spelling.
+    /// let loose: Game = "morocco individual/4 b:30,5,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 count:20+20 last=b2"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert_eq!(loose, game);
+    ///
+    /// // A refusal says what is wrong.
+    /// let err = "morocco individual/4 b:30,5,h,h 0 roll sixes=0".parse::<Game>().unwrap_err();
+    /// assert_eq!(err.code(), "bad_position");
+    /// assert_eq!(err.to_string(), "invalid position: expected 4 colours, found 1");
+    /// ```
     pub fn notation(&self) -> String {
         self.to_setup().to_string()
     }

@@ -19,8 +19,11 @@ pub enum RuleSet {
 }
 
 impl RuleSet {
+    /// Every rule set (preset), in the order of RULES.md.
     pub const ALL: [RuleSet; 3] = [RuleSet::Playgridia, RuleSet::Ludoteka, RuleSet::Morocco];
 
+    /// The preset's name in the notation, the CLI and the API: `playgridia`, `ludoteka` or `morocco` (also what
+    /// `Display` writes, serde uses and `str::parse` reads).
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::Playgridia => "playgridia",
@@ -170,10 +173,12 @@ pub enum Scope {
 /// What a rolled six moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Six {
+    /// Always six squares (house rule `six=6`).
     Six,
     /// Seven when no piece (of the scope) is in base; finished pieces are not in base.
     SevenWhenNoneHome(Scope),
-    /// Twelve for a colour whose pieces are all in play (none in base, none finished), else six (Morocco).
+    /// Twelve for a colour whose pieces are all in play (none in base, none finished), six when that colour
+    /// has no legal twelve or is not all in play (Morocco, « cette couleur avance de 12 au lieu de 6 »).
     TwelveWhenAllInPlay,
 }
 
@@ -202,6 +207,7 @@ pub enum ExitCapture {
 /// When a player may (must) move a partner's pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PartnerMoves {
+    /// Never: a player moves only their own pieces (Morocco).
     Never,
     /// Once all of the player's own pieces have arrived.
     WhenFinished,
@@ -268,15 +274,23 @@ pub enum OptionValues {
     /// One of these texts.
     OneOf(&'static [&'static str]),
     /// A whole number from `min` to `max`.
-    Number { min: u8, max: u8 },
+    Number {
+        /// The smallest value.
+        min: u8,
+        /// The largest value.
+        max: u8,
+    },
 }
 
 /// An option name did not exist or its value did not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad option `{}`: {reason}", crate::error::clip(&format!("{key}={value}")))]
 pub struct OptionError {
+    /// The option name given (as given, even when it is no option).
     pub key: String,
+    /// The value given, as text.
     pub value: String,
+    /// Why it was refused, e.g. `no such option`, `number out of range`, `expected 1 or 0`.
     pub reason: &'static str,
 }
 
@@ -353,6 +367,27 @@ impl Options {
 
     /// These options with house rules (`name`, `value`) applied in order. Only [`Options::house_rules`] may
     /// change: a set-up option, an unknown name or a bad value is refused with the option named.
+    ///
+    /// ```
+    /// use parchis_rules::{Game, Mode, Penalty, RuleSet};
+    ///
+    /// let preset = RuleSet::Playgridia.options_for(Mode::Individual);
+    /// let options = preset
+    ///     .with_house_rules([("three_sixes", "off"), ("capture_bonus", "10")])
+    ///     .unwrap();
+    /// assert_eq!(options.three_sixes, Penalty::Off);
+    /// assert_eq!(options.capture_bonus, 10);
+    ///
+    /// // The notation names the options that differ from the preset, in the order of RULES.md.
+    /// let game = Game::with_options(RuleSet::Playgridia, Mode::Individual, 4, options).unwrap();
+    /// assert!(game.notation().starts_with("playgridia[three_sixes=off,capture_bonus=10] individual/4 "));
+    ///
+    /// // The set-up is the mode's, not a house rule; a value out of range is refused too.
+    /// let err = preset.with_house_rules([("pieces_per_colour", "6")]).unwrap_err();
+    /// assert_eq!(err.key, "pieces_per_colour");
+    /// let err = preset.with_house_rules([("goal_bonus", "50")]).unwrap_err();
+    /// assert_eq!(err.reason, "number out of range");
+    /// ```
     pub fn with_house_rules<'a>(
         mut self,
         rules: impl IntoIterator<Item = (&'a str, &'a str)>,

@@ -8,6 +8,19 @@ use crate::game::{Game, Phase};
 use crate::moves::Move;
 
 /// The number of sequences of exactly `depth` actions (rolls and moves) from `game`; 1 for depth 0.
+///
+/// The first counts from the start of Playgridia individual/4 follow from the rules by hand (RULES.md,
+/// "Perft"): 6 faces; then a 5 must bring out one piece and any other face lets a die be rolled again, so
+/// 1 + 5 × 6 = 31.
+///
+/// ```
+/// use parchis_rules::{Game, Mode, RuleSet, perft};
+///
+/// let game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+/// assert_eq!(perft(&game, 1), 6);
+/// assert_eq!(perft(&game, 2), 31);
+/// assert_eq!(perft(&game, 3), 161);
+/// ```
 pub fn perft(game: &Game, depth: u32) -> u64 {
     match depth {
         0 => 1,

@@ -12,60 +12,104 @@ use serde::{Deserialize, Serialize};
 /// A serialisable snapshot of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct View {
+    /// The preset the game started from.
     pub rules: RuleSet,
+    /// The mode.
     pub mode: Mode,
+    /// The board: four colours (68 squares) or six (102 squares).
     pub board: BoardKind,
+    /// Every option in force, house rules included (as JSON: option names to their texts, see [`Options`]).
     pub options: Options,
+    /// Every seat, in turn order (index = seat number).
     pub seats: Vec<SeatView>,
+    /// Every piece of the game, colour by colour in the layout's order, numbers ascending.
     pub pieces: Vec<PieceView>,
+    /// Whose turn it is and what is due.
     pub turn: TurnView,
+    /// The legal moves of the seat to act, in the order of [`Game::legal_moves`] (empty when a roll is due or
+    /// the game is over).
     pub legal_moves: Vec<MoveView>,
     /// The position notation, to continue the game elsewhere (CLI, analysis).
     pub notation: String,
 }
 
+/// One seat of a [`View`]: the player sitting there, the colours it plays and its side.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatView {
+    /// The seat, 0-based in turn order.
     pub seat: u8,
+    /// Its side (team), 0-based; seats of one side win together.
     pub side: u8,
+    /// The colours the seat plays: one, or two in 1v1 and 6-piece.
     pub colours: Vec<Colour>,
 }
 
+/// One piece of a [`View`] and where it stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PieceView {
+    /// The piece as moves name it (`y1`).
     pub id: PieceRef,
+    /// Its colour.
     pub colour: Colour,
     /// Board slot whose exit and lane the piece uses (to draw lanes and goals).
     pub path_slot: u8,
+    /// Where it stands: base, a circuit square, a lane square of `path_slot`'s lane, or the goal.
     pub place: Place,
     /// Arrived second on a shared square.
     pub last_arrived: bool,
+    /// One of the two pieces of a blockade (nobody passes or lands there).
     pub in_blockade: bool,
 }
 
+/// The turn part of a [`View`]: who acts and what is due.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TurnView {
+    /// The seat to act, 0-based.
     pub seat: u8,
+    /// What is due: a roll, a move with a die, a count, or the end (in JSON its fields sit beside `seat`:
+    /// `"phase": "move", "die": 5`).
     #[serde(flatten)]
     pub phase: Phase,
+    /// Counts waiting after the current one, in the order they will be played.
     pub queued_counts: Vec<u8>,
+    /// Sixes rolled in a row this turn, 0..=2 (a third one is the three-sixes penalty, option `three_sixes`).
     pub sixes_in_a_row: u8,
+    /// The seat to act still owes Morocco's special first roll (option `first_roll`).
     pub first_roll: bool,
+    /// The winning side once the game is over, else `None`.
     pub winner_side: Option<u8>,
 }
 
+/// One legal move of a [`View`], for a client to offer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveView {
     /// Stable text form, to send back as the move.
     pub text: String,
+    /// The piece that moves (for Morocco's first roll of a 5, the first of the two; `text` names both).
     pub piece: PieceRef,
+    /// Where it stands now.
     pub from: Place,
+    /// Where it goes.
     pub to: Place,
+    /// The move captures ([`Move::captures`](crate::Move::captures)).
     pub captures: bool,
 }
 
 impl Game {
     /// The public view of this game.
+    ///
+    /// ```
+    /// use parchis_rules::{Game, Mode, RuleSet};
+    ///
+    /// let mut game = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
+    /// game.roll(5).unwrap();
+    /// let json = serde_json::to_value(game.view()).unwrap();
+    /// assert_eq!(json["turn"]["seat"], 0);
+    /// assert_eq!(json["turn"]["phase"], "move");
+    /// assert_eq!(json["turn"]["die"], 5);
+    /// assert_eq!(json["legal_moves"][0]["text"], "y1:h-5"); // to send back as the move
+    /// assert_eq!(json["options"]["six"], "7player");
+    /// ```
     pub fn view(&self) -> View {
         let l = self.layout();
         let seats = (0..l.n_seats)
