@@ -225,3 +225,27 @@ async fn it_counts_as_a_write_for_the_rate_limit() {
     );
     server.finish().await;
 }
+
+#[tokio::test]
+async fn the_openapi_document_gives_its_answer_and_refusals() {
+    let server = TestServer::sqlite().await;
+    let (status, doc) =
+        status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let op = &doc["paths"]["/api/sessions/others"]["delete"];
+    let codes: Vec<&str> = op["responses"]
+        .as_object()
+        .expect("DELETE /api/sessions/others is documented")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(codes, ["200", "401", "409"]);
+    assert_eq!(
+        op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/SignedOutOthers"
+    );
+    assert!(
+        doc["components"]["schemas"]["SignedOutOthers"]["properties"]["signed_out"].is_object()
+    );
+    server.finish().await;
+}
