@@ -160,7 +160,8 @@ impl Db {
     }
 
     /// Makes a token useless: a signed-in device's session is deleted; a player's first token (kept in
-    /// `players`) is replaced by `unusable_hash`, the hash of a token nobody holds.
+    /// `players`) is replaced by `unusable_hash` (an [`unusable_token_hash`](crate::auth::unusable_token_hash):
+    /// no token hashes to it).
     pub async fn revoke_token(&self, token_hash: &str, unusable_hash: &str) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let deleted = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
