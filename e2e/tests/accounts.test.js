@@ -129,6 +129,66 @@ test('a device signed out from another stops playing at once: its game page goes
   await phone.context.close();
 });
 
+test('signing the other devices out from the phone, by keyboard: the laptop\'s next action is refused and its page says so', async () => {
+  const { laptop, phone } = await onTwoDevices('Rosa');
+  const before = await identity(phone.page);
+
+  // The phone (the laptop was lost) opens the section and confirms, by keyboard alone.
+  await phone.page.focus('#sign-out-others summary');
+  await phone.page.keyboard.press('Enter');
+  await phone.page.waitForSelector('#sign-out-others-confirm', { state: 'visible' });
+  await phone.page.keyboard.press('Tab');
+  assert.equal(await phone.page.evaluate(() => document.activeElement?.id), 'sign-out-others-confirm');
+  await phone.page.keyboard.press('Enter');
+  await phone.page.waitForFunction(() => /^1 other device was signed out/.test(document.querySelector('#others-signed-out')?.textContent || ''));
+  await shot(phone.page, 'account-others-signed-out');
+
+  // The laptop, still showing the home page, tries to play: refused, it forgets the token, asks for a
+  // name again and says it was signed out on this device.
+  await laptop.page.selectOption('#timer', '');
+  await laptop.page.click('#play-now');
+  await laptop.page.waitForFunction(() => /signed out on this device/.test(document.querySelector('#banner')?.textContent || ''));
+  await laptop.page.waitForSelector('#save-name');
+  assert.equal(await identity(laptop.page), null);
+
+  // The phone stays signed in; a second time, there is no other device left.
+  await phone.page.reload();
+  await phone.page.waitForSelector('#signed-in');
+  assert.deepEqual(await identity(phone.page), before);
+  await phone.page.click('#sign-out-others summary');
+  await phone.page.click('#sign-out-others-confirm');
+  await phone.page.waitForFunction(() => /No other device/.test(document.querySelector('#others-signed-out')?.textContent || ''));
+  assertNoErrors(phone.page);
+  assertNoErrors(laptop.page, [/401/]);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
+test('a device playing when another signs the other devices out leaves the game at once and says why', async () => {
+  const { laptop, phone } = await onTwoDevices('Sara');
+  await phone.page.selectOption('#timer', '');
+  await phone.page.click('#play-now');
+  await phone.page.waitForSelector('#roll:not([disabled])');
+
+  await laptop.page.click('#sign-out-others summary');
+  await laptop.page.click('#sign-out-others-confirm');
+  await laptop.page.waitForFunction(() => /^1 other device was signed out/.test(document.querySelector('#others-signed-out')?.textContent || ''));
+
+  // Without a reload, the phone's socket is closed: the page forgets the token, goes home and says why.
+  await phone.page.waitForFunction(() => /signed out on this device/.test(document.querySelector('#banner')?.textContent || ''));
+  assert.equal(await identity(phone.page), null);
+  assert.equal(new URL(phone.page.url()).pathname, '/');
+  await phone.page.waitForSelector('#save-name');
+  assert.equal(await phone.page.locator('#roll').count(), 0, 'no die for a device signed out');
+  // The laptop is still signed in.
+  await laptop.page.reload();
+  await laptop.page.waitForSelector('#signed-in');
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
 test('a refusal from the server reads in the page\'s language (its own words for the error code)', async () => {
   for (const [locale, words] of [['es-ES', /Usuario desconocido o contraseña incorrecta/], ['ar-MA', /اسم مستخدم غير معروف أو كلمة مرور خاطئة/], ['en-GB', /Unknown username or wrong password/]]) {
     const p = await newPage(browser, { locale });

@@ -85,6 +85,7 @@ async fn openapi_document_lists_room_endpoints() {
         "/api/account",
         "/api/sessions",
         "/api/sessions/current",
+        "/api/sessions/others",
         "/api/leaderboard",
         "/api/rooms",
         "/api/rooms/{id_or_code}",

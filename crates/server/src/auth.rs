@@ -39,6 +39,16 @@ pub fn hash_token(token: &str) -> String {
     sha256_hex(token)
 }
 
+/// How a revoked first token's stored hash begins: it stands in `players.token_hash` (which must be
+/// unique and filled) but matches no token, since a token's hash is only hex digits.
+pub const REVOKED_PREFIX: &str = "revoked:";
+
+/// What replaces a revoked first token's hash in `players.token_hash`: unique, never a token's hash, and
+/// told apart from a live one (signing the other devices out does not count it again).
+pub fn unusable_token_hash() -> String {
+    format!("{REVOKED_PREFIX}{}", new_token())
+}
+
 /// A random 6-character join code from `JOIN_CODE_ALPHABET`.
 pub fn new_join_code() -> String {
     // 256 is not a multiple of 31, so reject the top bytes to stay unbiased.
@@ -80,6 +90,14 @@ mod tests {
         let (a, b) = (new_token(), new_token());
         assert_eq!(a.len(), 64);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn an_unusable_token_hash_is_no_token_hash_and_differs_each_time() {
+        let (a, b) = (unusable_token_hash(), unusable_token_hash());
+        assert!(a.starts_with(REVOKED_PREFIX));
+        assert!(!hash_token(&new_token()).starts_with(REVOKED_PREFIX));
         assert_ne!(a, b);
     }
 

@@ -262,6 +262,14 @@ pub struct SignedIn {
     pub token: String,
 }
 
+/// Response of `DELETE /api/sessions/others`: how many of the player's other devices it signed out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SignedOutOthers {
+    /// Tokens that stopped working: the other devices' sessions, and the first token (from
+    /// `POST /api/players`) unless it is this device's or was revoked already. 0 when none was left.
+    pub signed_out: u64,
+}
+
 /// Lifecycle of a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -12,6 +12,7 @@ use crate::model::{
     PlayerStats, PlayerView, Rating, RatingHistory, RatingPoint, RecentGame, RenamePlayerRequest,
     ReplayPiece, ReplayStep, ReportList, ReportRequest, ReportView, ReportedMessage, RoomList,
     RoomStatus, RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
+    SignedOutOthers,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -42,6 +43,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::accounts::change_password,
         crate::routes::accounts::sign_in,
         crate::routes::accounts::sign_out,
+        crate::routes::accounts::sign_out_others,
         crate::routes::rooms::create_room,
         crate::routes::rooms::list_rooms,
         crate::routes::rooms::get_room,
@@ -62,7 +64,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
-        MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn,
+        MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn, SignedOutOthers,
         ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,

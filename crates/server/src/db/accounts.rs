@@ -2,6 +2,36 @@
 //! devices).
 
 use super::{Db, DbError, classify, on_pool};
+use crate::auth::REVOKED_PREFIX;
+
+/// In the transaction `$tx`, ends every token of `$player_id` but `$keep` (a token hash): deletes the
+/// other sessions and replaces the first token, unless kept or already revoked, by `$unusable`.
+/// Evaluates to how many tokens it ended. Shared by a new password and signing the other devices out,
+/// on either backend.
+macro_rules! sign_out_others {
+    ($tx:ident, $player_id:expr, $keep:expr, $unusable:expr) => {{
+        let sessions =
+            sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2")
+                .bind($player_id)
+                .bind($keep)
+                .execute(&mut *$tx)
+                .await?
+                .rows_affected();
+        let first = sqlx::query(
+            "UPDATE players SET token_hash = $1 \
+             WHERE id = $2 AND token_hash <> $3 AND token_hash NOT LIKE $4",
+        )
+        .bind($unusable)
+        .bind($player_id)
+        .bind($keep)
+        .bind(format!("{REVOKED_PREFIX}%"))
+        .execute(&mut *$tx)
+        .await
+        .map_err(classify)?
+        .rows_affected();
+        sessions + first
+    }};
+}
 
 /// An account as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -88,9 +118,9 @@ impl Db {
         Ok(())
     }
 
-    /// A new password for the account of `player_id`, and every other token of the player made useless
-    /// (sessions deleted, the first token replaced by `unusable_hash`): only the device that changed it
-    /// stays signed in. One transaction: a failure changes nothing.
+    /// A new password for the account of `player_id`, and every other device of the player signed out
+    /// (as [`Db::sign_out_others`]): only the device that changed it stays signed in. One transaction:
+    /// a failure changes nothing.
     pub async fn change_password(
         &self,
         player_id: &str,
@@ -105,25 +135,33 @@ impl Db {
                 .bind(player_id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2")
-                .bind(player_id)
-                .bind(keep_token_hash)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2 AND token_hash <> $3")
-                .bind(unusable_hash)
-                .bind(player_id)
-                .bind(keep_token_hash)
-                .execute(&mut *tx)
-                .await
-                .map_err(classify)?;
+            let _ = sign_out_others!(tx, player_id, keep_token_hash, unusable_hash);
             tx.commit().await?;
         });
         Ok(())
     }
 
+    /// Signs every device of `player_id` but the one holding `keep_token_hash` out: their sessions are
+    /// deleted and the first token, unless it is the one kept or already revoked, is replaced by
+    /// `unusable_hash` (an [`unusable_token_hash`](crate::auth::unusable_token_hash)). How many tokens
+    /// stopped working. One transaction.
+    pub async fn sign_out_others(
+        &self,
+        player_id: &str,
+        keep_token_hash: &str,
+        unusable_hash: &str,
+    ) -> Result<u64, DbError> {
+        Ok(on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let ended = sign_out_others!(tx, player_id, keep_token_hash, unusable_hash);
+            tx.commit().await?;
+            ended
+        }))
+    }
+
     /// Makes a token useless: a signed-in device's session is deleted; a player's first token (kept in
-    /// `players`) is replaced by `unusable_hash`, the hash of a token nobody holds.
+    /// `players`) is replaced by `unusable_hash` (an [`unusable_token_hash`](crate::auth::unusable_token_hash):
+    /// no token hashes to it).
     pub async fn revoke_token(&self, token_hash: &str, unusable_hash: &str) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let deleted = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")

@@ -82,7 +82,7 @@ pub enum RoomCommand {
 pub enum Revoked {
     /// Every one (the player was erased).
     All,
-    /// Every one but this (a new password: the device that set it stays signed in).
+    /// Every one but this (a new password, or signing the other devices out: this device stays signed in).
     AllBut(String),
     /// Only this one (that device signed out).
     One(String),

@@ -1,7 +1,8 @@
 //! Accounts, so that one player can play from several devices: `POST /api/account` gives the current
 //! player a username and a password; `POST /api/sessions` signs in with them and hands this device a
 //! token of its own; `PATCH /api/account` changes the password (and signs the other devices out);
-//! `DELETE /api/sessions/current` signs this device out (revokes its token).
+//! `DELETE /api/sessions/current` signs this device out (revokes its token); `DELETE /api/sessions/others`
+//! signs every other device out (a lost phone, a shared computer), keeping the password.
 
 use std::time::Instant;
 
@@ -14,7 +15,9 @@ use crate::auth;
 use crate::db::{AccountRow, DbError, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, AuthPlayer};
-use crate::model::{ChangePasswordRequest, CredentialsRequest, PlayerView, SignedIn};
+use crate::model::{
+    ChangePasswordRequest, CredentialsRequest, PlayerView, SignedIn, SignedOutOthers,
+};
 use crate::password;
 use crate::rooms::{Revoked, RoomCommand};
 use crate::routes::players::tell_open_rooms;
@@ -105,18 +108,53 @@ pub async fn change_password(
         return Err(AppError::WrongCredentials);
     }
     let hash = password::hash(req.new_password).await?;
-    let unusable = auth::hash_token(&auth::new_token());
+    let unusable = auth::unusable_token_hash();
     state
         .db
         .change_password(&player.id, &hash, &player.token_hash, &unusable)
         .await?;
-    // The devices signed out lose the sockets they have open as well.
-    tell_open_rooms(&state, &player.id, true, || RoomCommand::Revoke {
+    close_other_devices_sockets(&state, &player).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The devices of `player` other than this one, just signed out (a new password, or
+/// `DELETE /api/sessions/others`), lose the sockets they have open as well: closed with 4001
+/// `token_revoked`. This device's stay open.
+async fn close_other_devices_sockets(
+    state: &AppState,
+    player: &AuthPlayer,
+) -> Result<(), AppError> {
+    tell_open_rooms(state, &player.id, true, || RoomCommand::Revoke {
         player_id: player.id.clone(),
         tokens: Revoked::AllBut(player.token_hash.clone()),
     })
-    .await?;
-    Ok(StatusCode::NO_CONTENT)
+    .await
+}
+
+/// Signs every other device of the player out, keeping the password (a lost phone, a shared computer):
+/// their tokens stop working at once, the first one (`POST /api/players`) included unless it is this
+/// device's, and their open sockets close (4001 `token_revoked`), as a new password does. This device
+/// stays signed in. Only a player with an account may: a guest has a single token.
+#[utoipa::path(delete, path = "/api/sessions/others", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The other devices are signed out: how many were (0 when none was left)", body = SignedOutOthers),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 409, description = "No account, so no other device (`no_account`)", body = ErrorBody)))]
+pub async fn sign_out_others(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<Json<SignedOutOthers>, AppError> {
+    if state.db.account_of_player(&player.id).await?.is_none() {
+        return Err(AppError::NoAccount);
+    }
+    let unusable = auth::unusable_token_hash();
+    let signed_out = state
+        .db
+        .sign_out_others(&player.id, &player.token_hash, &unusable)
+        .await?;
+    close_other_devices_sockets(&state, &player).await?;
+    Ok(Json(SignedOutOthers { signed_out }))
 }
 
 /// Whether `given` is the current password of `account`, `player`'s, asked with a token (to change the
@@ -211,7 +249,7 @@ pub async fn sign_out(
     if state.db.account_of_player(&player.id).await?.is_none() {
         return Err(AppError::NoAccount);
     }
-    let unusable = auth::hash_token(&auth::new_token());
+    let unusable = auth::unusable_token_hash();
     state.db.revoke_token(&player.token_hash, &unusable).await?;
     // A socket this device opened before stops acting for the player too.
     tell_open_rooms(&state, &player.id, true, || RoomCommand::Revoke {

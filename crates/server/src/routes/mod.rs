@@ -84,6 +84,7 @@ pub fn router(
         )
         .route("/api/sessions", post(accounts::sign_in))
         .route("/api/sessions/current", delete(accounts::sign_out))
+        .route("/api/sessions/others", delete(accounts::sign_out_others))
         .route(
             "/api/rooms",
             post(rooms::create_room).get(rooms::list_rooms),

@@ -172,7 +172,7 @@ pub async fn erase_me(
 /// Erases `player_id` for good (stored in one transaction), then shows it in the rooms open now and closes
 /// the player's sockets there.
 pub(crate) async fn erase(state: &AppState, player_id: &str) -> Result<(), AppError> {
-    let unusable = auth::hash_token(&auth::new_token());
+    let unusable = auth::unusable_token_hash();
     state
         .db
         .erase_player(player_id, ERASED_NAME, &unusable)

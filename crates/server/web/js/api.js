@@ -33,11 +33,12 @@ async function call(method, path, body, auth = true) {
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-  // The server no longer knows our token (its database was reset, or moved): forget the identity,
-  // so the page asks for a name again instead of failing (and reconnecting) for ever.
+  // The server no longer knows our token (an account's device signed out from another, or the database
+  // was reset, or moved): forget the identity, so the page asks for a name again instead of failing (and
+  // reconnecting) for ever.
   if (res.status === 401 && json && json.code === 'invalid_token' && auth && who && me() && me().token === who.token) {
     forget();
-    window.dispatchEvent(new CustomEvent('parchis:signed-out'));
+    window.dispatchEvent(new CustomEvent('parchis:signed-out', { detail: who.username ? 'revoked' : undefined }));
   }
   if (!res.ok) throw new ApiError(res.status, json);
   return json;
@@ -81,6 +82,12 @@ export async function changePassword(password, newPassword) {
 export async function signOut() {
   await call('DELETE', '/api/sessions/current');
   forget();
+}
+
+/** Signs every other device of this account out (this one stays signed in); how many were. */
+export async function signOutOthers() {
+  const r = await call('DELETE', '/api/sessions/others');
+  return r.signed_out;
 }
 
 /** Everything the server keeps about this player, as a JSON file the browser saves. */

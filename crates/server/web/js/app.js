@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale, rulesAndMode } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -196,6 +196,27 @@ function signInPart(onChange, replacesGuest) {
     credentialsForm('sign-in', false, t('sign_in'), async (u, p) => { await signIn(u, p); onChange(); }));
 }
 
+/** Signing every other device out (a lost phone, a shared computer), behind a second, explicit click;
+ * then how many were. The password stays. */
+function signOutOthersPart() {
+  const err = h('p.error', { role: 'alert' });
+  const done = h('p.muted', { id: 'others-signed-out', role: 'status' });
+  return h('details.account', { id: 'sign-out-others' },
+    h('summary', t('sign_out_others')),
+    h('p.muted', t('sign_out_others_hint')),
+    h('div.row', h('button', {
+      type: 'button', id: 'sign-out-others-confirm',
+      onclick: async () => {
+        err.textContent = ''; done.textContent = '';
+        try {
+          const n = await signOutOthers();
+          done.textContent = n === 0 ? t('others_signed_out_none') : n === 1 ? t('others_signed_out_one') : t('others_signed_out', { n });
+        } catch (x) { err.textContent = t('error', { msg: x.message }); }
+      },
+    }, t('sign_out_others_confirm'))),
+    done, err);
+}
+
 /** Signed in: who, signing this device out, and a new password (which signs the other devices out). */
 function signedInPart(who, onChange) {
   const err = h('p.error', { role: 'alert' });
@@ -225,7 +246,7 @@ function signedInPart(who, onChange) {
         type: 'button', id: 'sign-out',
         onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
       }, t('sign_out'))),
-    change, done, err);
+    change, done, signOutOthersPart(), err);
 }
 
 function createCard(onCreated) {
