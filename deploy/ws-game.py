@@ -2,8 +2,12 @@
 """Plays a two-player game through the public address, REST and WebSocket, as two players.
 
     python3 deploy/ws-game.py https://parchis.example.org [--cacert FILE] [--moves N]
+        [--resolve HOST:PORT:ADDRESS] [--tokens-file FILE]
 
-Used by deploy/check-nginx.sh; needs the `websockets` package (pip install websockets, in a venv).
+--resolve connects to ADDRESS for HOST (as curl's option, any port: a test name without DNS);
+--tokens-file appends the two players' tokens to FILE, one a line (for a check that they are in no log).
+
+Used by deploy/check-proxy.sh; needs the `websockets` package (pip install websockets, in a venv).
 Registers Ana and Bea (POST /api/players), Ana creates a public two-player room (POST /api/rooms), Bea
 joins it (POST /api/rooms/{id}/join), Ana starts it, then both play over wss://.../api/rooms/{id}/ws
 until N moves are made (or the game ends): each rolls and plays the first legal move on their turn,
@@ -14,6 +18,7 @@ line per step; exits 1 on the first thing that goes wrong.
 import argparse
 import asyncio
 import json
+import socket
 import ssl
 import sys
 import urllib.request
@@ -112,7 +117,19 @@ async def main():
     ap.add_argument("base")
     ap.add_argument("--cacert")
     ap.add_argument("--moves", type=int, default=12)
+    ap.add_argument("--resolve", help="HOST:PORT:ADDRESS, as curl's --resolve")
+    ap.add_argument("--tokens-file")
     args = ap.parse_args()
+    if args.resolve:
+        resolve_name, _port, resolve_address = args.resolve.split(":", 2)
+        real_getaddrinfo = socket.getaddrinfo
+
+        def getaddrinfo(host, service, *rest, **kw):
+            if (host.decode() if isinstance(host, bytes) else host) == resolve_name:
+                host = resolve_address
+            return real_getaddrinfo(host, service, *rest, **kw)
+
+        socket.getaddrinfo = getaddrinfo
     base = args.base.rstrip("/")
     ctx = ssl.create_default_context(cafile=args.cacert) if base.startswith("https") else None
 
@@ -125,6 +142,9 @@ async def main():
     ok("POST /api/players (Ana)", status, ana, 201)
     status, bea = rest(base, "POST", "/api/players", {"display_name": "Bea"}, ctx=ctx)
     ok("POST /api/players (Bea)", status, bea, 201)
+    if args.tokens_file:
+        with open(args.tokens_file, "a") as f:
+            f.write(ana["token"] + "\n" + bea["token"] + "\n")
     settings = {"rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": None,
                 "public": True}
     status, room = rest(base, "POST", "/api/rooms", settings, ana["token"], ctx)
