@@ -14,7 +14,7 @@
 # stops the server to check the proxy's JSON 503 and to make it fail a WebSocket that carries a token
 # in Sec-WebSocket-Protocol and in ?token=, starts the server again and checks that a write goes
 # through, and finally searches every log in the temporary directory for every token issued.
-# Everything it started is stopped and the directory removed on exit. Prints one line a check, a FAIL
+# Everything it started is stopped and the directory removed on exit (kept with CHECK_PROXIES_KEEP=1). Prints one line a check, a FAIL
 # line for each failed one, and a closing "N passed, N failed in Ts" line; exit status 1 if any failed.
 set -uo pipefail
 started=$(date +%s)
@@ -41,7 +41,7 @@ cleanup() {
     for _ in $(seq 1 50); do [ -f "$tmp/nginx/nginx.pid" ] || break; sleep 0.1; done
   fi
   stop_server
-  rm -rf "$tmp"
+  if [ -n "${CHECK_PROXIES_KEEP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
 }
 finish() {
   echo "$passed passed, $failed failed in $(($(date +%s) - started))s (deploy/check-proxies.sh: deploy/nginx.conf and deploy/Caddyfile)"
@@ -235,8 +235,11 @@ conf="$tmp/caddy/Caddyfile"
 cp deploy/Caddyfile "$conf"
 say "Caddy: deploy/Caddyfile with these substitutions"
 caddy_subs_ok=yes
-# Global options first: high ports, no admin endpoint (another Caddy may have localhost:2019).
-sub "$conf" $'{\n\t# Where Let\'s Encrypt' $'{\n\thttp_port '"$caddy_http"$'\n\thttps_port '"$caddy_https"$'\n\tadmin off\n\t# Where Let\'s Encrypt' || caddy_subs_ok=no
+# Global options first: high ports, no admin endpoint (another Caddy may have localhost:2019), and
+# `debug`: Caddy 2.6.2 writes a failed proxy attempt that handle_errors answers (the server down) to its
+# own log at debug level only, and at debug that log also holds every proxied request, headers and URI
+# (reverse_proxy's "upstream roundtrip"), so the global log filter is checked on all of them.
+sub "$conf" $'{\n\t# Where Let\'s Encrypt' $'{\n\thttp_port '"$caddy_http"$'\n\thttps_port '"$caddy_https"$'\n\tadmin off\n\tdebug\n\t# Where Let\'s Encrypt' || caddy_subs_ok=no
 sub "$conf" "parchis.example.org {" $'parchis.test {\n\ttls '"$tmp/cert.pem $tmp/key.pem" || caddy_subs_ok=no
 sub "$conf" "reverse_proxy 127.0.0.1:8080 {" "reverse_proxy 127.0.0.1:$server_port {" || caddy_subs_ok=no
 sub "$conf" "/var/log/caddy/" "$tmp/logs/caddy-" || caddy_subs_ok=no
