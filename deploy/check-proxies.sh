@@ -14,8 +14,9 @@
 # stops the server to check the proxy's JSON 503 and to make it fail a WebSocket that carries a token
 # in Sec-WebSocket-Protocol and in ?token=, starts the server again and checks that a write goes
 # through, and finally searches every log in the temporary directory for every token issued.
-# Everything it started is stopped and the directory removed on exit (kept with CHECK_PROXIES_KEEP=1). Prints one line a check, a FAIL
-# line for each failed one, and a closing "N passed, N failed in Ts" line; exit status 1 if any failed.
+# Everything it started is stopped and the directory removed on exit (kept with CHECK_PROXIES_KEEP=1).
+# Prints one line a check, a FAIL line for each failed one, and a closing "N passed, N failed in Ts"
+# line; exit status 1 if any failed.
 set -uo pipefail
 started=$(date +%s)
 cd "$(dirname "$0")/.."
