@@ -646,6 +646,11 @@ async fn random_frames_from_every_kind_of_client_are_answered_as_documented() {
     let outsider = WsClient::connect(&server, &room, Some(&eve.token)).await;
     assert!(a.seat.is_some() && b.seat.is_some() && outsider.seat.is_none());
     let game_ref = game_part(&a.state);
+    let latest = [&a, &b, &spectator, &outsider]
+        .iter()
+        .map(|c| c.version)
+        .max()
+        .unwrap_or(0);
     let mut fuzz = Fuzz {
         server,
         room,
@@ -656,7 +661,7 @@ async fn random_frames_from_every_kind_of_client_are_answered_as_documented() {
         game_ref,
         game_versions: Default::default(),
         heard: Default::default(),
-        latest: 0,
+        latest,
         seed: ws_seed,
     };
     let mut rng = StdRng::seed_from_u64(ws_seed);
