@@ -1100,3 +1100,131 @@ async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx(
     println!("took {:?}", started.elapsed());
     server.finish().await;
 }
+
+/// The seed of the fuzz of WebSocket upgrades.
+const UPGRADE_SEED: u64 = 0x5EED_0003;
+/// Upgrades tried in it.
+const UPGRADES: usize = 400;
+
+/// A random query value, percent-encoded where needed.
+fn query_value(rng: &mut StdRng, real: &str) -> String {
+    let raw = match rng.random_range(0..6) {
+        0 => real.to_owned(),
+        1 => rng.random::<u64>().to_string(),
+        2 => {
+            ["-1", "0", "1.5", "18446744073709551616", "", "abc"][rng.random_range(0..6)].to_owned()
+        }
+        _ => random_string(rng).chars().take(60).collect(),
+    };
+    raw.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Seeded random upgrades of a room's WebSocket: random `token`, `since` and `epoch` (real ones among
+/// them), repeated or unknown parameters, random `Sec-WebSocket-Protocol` offers. Each either opens (and
+/// starts, as documented, with a snapshot or the missed updates and then `hello`) or is refused with JSON
+/// `{code, message}` of a listed code; never a 5xx but `503 room_busy`.
+#[tokio::test]
+async fn random_websocket_upgrades_open_or_get_a_listed_code() {
+    let started = std::time::Instant::now();
+    let upgrade_seed = seed(UPGRADE_SEED);
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let bea = server.player("Bea").await;
+    let (room, _game) = game::two_started(&server, &ana, &bea, common::quick_two()).await;
+    let first = WsClient::connect(&server, &room, Some(&ana.token)).await;
+    let (version, epoch) = (first.version.to_string(), first.epoch.clone());
+    let mut rng = StdRng::seed_from_u64(upgrade_seed);
+    let mut heard = std::collections::BTreeMap::<String, usize>::new();
+    for n in 0..UPGRADES {
+        let mut params = Vec::new();
+        for _ in 0..rng.random_range(0..5) {
+            let (key, real) = [
+                ("token", ana.token.as_str()),
+                ("token", bea.token.as_str()),
+                ("since", version.as_str()),
+                ("epoch", epoch.as_str()),
+                ("x", ""),
+            ][rng.random_range(0..5)];
+            params.push(format!("{key}={}", query_value(&mut rng, real)));
+        }
+        let url = common::ws::ws_url(&server, &room, &params.join("&"));
+        let mut offer = vec![
+            "parchis".to_owned(),
+            format!("parchis.token.{}", bea.token),
+            format!("parchis.token.{}", random_string(&mut rng)),
+            "other".to_owned(),
+        ];
+        offer.retain(|_| rng.random_bool(0.5));
+        // Only what the client sends in a header: visible ASCII and spaces.
+        let offer: Vec<u8> = offer
+            .join([", ", ",", " ,,"][rng.random_range(0..3)])
+            .into_bytes()
+            .into_iter()
+            .filter(|&b| b == b' ' || (0x21..0x7F).contains(&b))
+            .collect();
+        let ctx = format!(
+            "seed {upgrade_seed:#x}, upgrade #{n}: {url} offering {:?}",
+            String::from_utf8_lossy(&offer)
+        );
+        println!("{ctx}");
+        let outcome = if offer.is_empty() {
+            match tokio_tungstenite::connect_async(&url).await {
+                Ok(_) => Ok(()),
+                Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err((
+                    response.status().as_u16(),
+                    response
+                        .body()
+                        .as_deref()
+                        .and_then(|b| serde_json::from_slice(b).ok())
+                        .unwrap_or(Value::Null),
+                )),
+                Err(other) => panic!("{ctx}: {other}"),
+            }
+        } else {
+            WsClient::connect_offering(&url, &offer)
+                .await
+                .map(|(client, protocol)| {
+                    assert!(
+                        protocol.is_none_or(|p| p == "parchis"),
+                        "{ctx}: answered another subprotocol"
+                    );
+                    assert!(!client.state.is_null() || client.version > 0, "{ctx}");
+                })
+        };
+        match outcome {
+            Ok(()) => *heard.entry("open".into()).or_default() += 1,
+            Err((status, body)) => {
+                let code = body["code"].as_str().unwrap_or_default().to_owned();
+                *heard.entry(code.clone()).or_default() += 1;
+                assert!(
+                    status < 500 || code == "room_busy",
+                    "{ctx}: {status} {body}"
+                );
+                assert!(
+                    AppError::CODES.contains(&code.as_str()),
+                    "{ctx}: {status} {body}"
+                );
+                assert!(
+                    body["message"]
+                        .as_str()
+                        .is_some_and(|m| !m.trim().is_empty()),
+                    "{ctx}: {status} {body}"
+                );
+            }
+        }
+    }
+    println!("seed {upgrade_seed:#x}: answers heard {heard:?}");
+    assert!(heard.len() >= 3, "few kinds of answers: {heard:?}");
+    let fresh = server.player("Zoe").await;
+    assert!(!fresh.token.is_empty());
+    println!("took {:?}", started.elapsed());
+    server.finish().await;
+}
