@@ -982,6 +982,7 @@ async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx(
     })
     .await;
     let member = server.member("Ana").await;
+    let stranger = server.player("Sam").await;
     let room = server.room(&member, common::public_four()).await["id"]
         .as_str()
         .unwrap()
@@ -1007,10 +1008,14 @@ async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx(
             .replace("{seq}", &rest_param(&mut rng, "1"));
         // A token: none, garbage, the admin's, or a valid player's (a fresh guest's for the routes that
         // erase or sign out, so that the member stays).
-        let token = match rng.random_range(0..6) {
+        let token = match rng.random_range(0..7) {
             0 => None,
             1 => Some(random_string(&mut rng)),
             2 => Some("an-admin-token-long-enough".to_owned()),
+            // A valid token of someone else than the owner (who may sit down, but not act for others).
+            3 if !path.ends_with("/me") && !path.ends_with("/current") => {
+                Some(stranger.token.clone())
+            }
             _ if path.ends_with("/me") || path.ends_with("/current") => {
                 Some(server.player("Tmp").await.token)
             }
