@@ -286,3 +286,31 @@ async fn bad_tokens_and_private_rooms_are_refused_before_the_upgrade() {
     assert_eq!(watcher.state["room"]["status"], "waiting");
     server.finish().await;
 }
+
+/// A frame just over the limit, of any size past it, closes the connection with 1009 `too_big` as a larger
+/// one does: the client is told why, not left with a connection that merely ended. (Found by the fuzz of
+/// `fuzz.rs`: a frame of 4121 bytes ended the connection without a close frame.)
+#[tokio::test]
+async fn a_frame_just_over_the_limit_closes_the_connection_with_too_big() {
+    let server = TestServer::sqlite().await;
+    let (room, _a, _b, _spectator) = two_humans(&server).await;
+    for size in [4097, 4121, 4200, 5000, 6000, 8000, 20_000] {
+        let mut watcher = WsClient::connect(&server, &room, None).await;
+        let pad = "x".repeat(size - r#"{"type":"chat","text":""}"#.len());
+        let big = format!(r#"{{"type":"chat","text":"{pad}"}}"#);
+        assert_eq!(big.len(), size);
+        // Answers the watcher has not read yet when its big frame goes out.
+        for _ in 0..20 {
+            watcher.send_text(r#"{"type":"resync"}"#).await;
+        }
+        watcher.send_text(&big).await;
+        let frame = watcher.closed().await;
+        let frame = frame.unwrap_or_else(|| panic!("{size} bytes: closed without a reason"));
+        assert_eq!(
+            (u16::from(frame.code), frame.reason.as_str()),
+            (1009, "too_big"),
+            "{size} bytes"
+        );
+    }
+    server.finish().await;
+}

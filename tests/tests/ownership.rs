@@ -124,3 +124,47 @@ async fn a_player_who_sits_down_in_a_waiting_room_everyone_left_owns_it_and_can_
     assert_eq!(status, 200, "{body}");
     server.finish().await;
 }
+
+/// An owner who gave up their seat, in a room everyone left, cannot start it: the game would have no person
+/// at all (only bots, which room settings refuse as `no_human_seat`), played by the server for nobody. It is
+/// refused `409 not_seated` and the room stays waiting; once someone sits down, they own it and start it.
+/// (Found by the REST fuzz of `fuzz.rs`: `leave` then `start` by the owner made a game of four bots.)
+#[tokio::test]
+async fn an_owner_who_left_an_empty_room_cannot_start_a_game_of_bots_alone() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let room = server.room(&ana, common::public_four()).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/leave"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["owner_id"], ana.id.as_str(), "{body}");
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (409, Some("not_seated")),
+        "{body}"
+    );
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    let (status, view) = server
+        .get_as(&ana.token, &format!("/api/rooms/{room}"))
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "waiting", "{view}");
+    assert!(view["game_id"].is_null(), "{view}");
+    // Sitting down again, she owns it and starts it.
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    server.finish().await;
+}

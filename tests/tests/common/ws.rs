@@ -170,20 +170,28 @@ impl WsClient {
 
     /// The next message (snapshots and updates are applied to `state`).
     pub async fn next(&mut self) -> Value {
+        match self.next_or_close().await {
+            Ok(message) => message,
+            Err(frame) => panic!("closed by the server: {frame:?}"),
+        }
+    }
+
+    /// The next message (applied as [`WsClient::next`] does), or the close frame if the server closed
+    /// the connection (`Err(None)`: it ended without one). Panics on a timeout or a message not JSON.
+    pub async fn next_or_close(&mut self) -> Result<Value, Option<CloseFrame>> {
         loop {
             let frame = tokio::time::timeout(PATIENCE, self.stream.next())
                 .await
-                .expect("timed out waiting for a message")
-                .expect("connection ended")
-                .expect("socket error");
+                .expect("timed out waiting for a message");
             let text = match frame {
-                Message::Text(text) => text,
-                Message::Close(frame) => panic!("closed by the server: {frame:?}"),
-                _ => continue,
+                Some(Ok(Message::Text(text))) => text,
+                Some(Ok(Message::Close(frame))) => return Err(frame),
+                None | Some(Err(_)) => return Err(None),
+                Some(Ok(_)) => continue,
             };
             let message: Value = serde_json::from_str(&text).expect("server sent JSON");
             self.absorb(&message);
-            return message;
+            return Ok(message);
         }
     }
 

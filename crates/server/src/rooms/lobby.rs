@@ -355,10 +355,15 @@ impl Lobby {
             && !self.has_free_seat()
     }
 
-    /// Decides a start: owner only, while waiting; empty seats become bots.
+    /// Decides a start: owner only, while waiting, with a person seated (an owner who left a room everyone
+    /// left would start a game of bots alone: `not_seated`); empty seats become bots.
     pub fn start(&self, player_id: &str) -> Result<StartPlan, AppError> {
         if self.room.owner_id != player_id {
             return Err(AppError::NotRoomOwner);
+        }
+        if self.status() == RoomStatus::Waiting && self.seats.iter().all(|s| s.player_id.is_none())
+        {
+            return Err(AppError::NotSeated);
         }
         self.plan_start()
     }

@@ -373,7 +373,7 @@ pub async fn leave_room(
         (status = 401, description = "Missing or invalid token", body = ErrorBody),
         (status = 403, description = "Not the owner", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "Already started", body = ErrorBody)))]
+        (status = 409, description = "Already started (`room_not_waiting`), or nobody is seated: the owner gave up their seat in a room everyone left (`not_seated`)", body = ErrorBody)))]
 pub async fn start_room(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,

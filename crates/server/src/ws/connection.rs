@@ -17,6 +17,9 @@ use crate::rooms::protocol::{self, Close, CommandError, ErrorCode, Outbound};
 
 /// How long the writer may take to flush a close after the reader ends.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// How long a connection closed for an oversized frame stays open after its close frame went out (less
+/// than [`CLOSE_GRACE`]), so that the client reads the close before the socket is reset.
+const TOO_BIG_LINGER: Duration = Duration::from_secs(1);
 /// Most queued messages written with one flush (one `write` on the socket).
 const WRITE_BATCH: usize = 32;
 /// No more messages are added to a batch once it holds this many bytes.
@@ -122,6 +125,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
     });
 
     let reader = async move {
+        let mut too_big = false;
         let per_second = NonZeroU32::new(limits.messages_per_second).unwrap_or(NonZeroU32::MIN);
         let limiter = RateLimiter::direct(Quota::per_second(per_second));
         loop {
@@ -142,6 +146,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                     let text = err.to_string();
                     if text.contains("too long") || text.contains("Space limit") {
                         let _ = local_tx.send(Outbound::Close(Close::TooBig)).await;
+                        too_big = true;
                     }
                     break;
                 }
@@ -177,13 +182,21 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
             }
         }
         // Dropping `sender` tells the room; dropping `local_tx` ends the writer.
-        stream
+        (stream, too_big)
     };
 
     tokio::select! {
-        mut stream = reader => {
+        (mut stream, too_big) = reader => {
             let closing = async {
                 let _ = (&mut writer).await;
+                if too_big {
+                    // The rest of the oversized frame cannot be read past (the stream only
+                    // repeats its error), so the socket is closed with unread input, which
+                    // the kernel answers with a reset that can destroy the close frame in
+                    // flight: hold it open a moment for the client to read the close first.
+                    tokio::time::sleep(TOO_BIG_LINGER).await;
+                    return;
+                }
                 // Then read and drop whatever the client still sends until it answers
                 // the close (or goes): a socket closed with unread input is reset by
                 // the kernel, and the reset can destroy the close frame in flight
