@@ -626,9 +626,21 @@ impl Fuzz {
 /// the end the server answers and the game, played to its end, verifies.
 #[tokio::test]
 async fn random_frames_from_every_kind_of_client_are_answered_as_documented() {
+    ws_fuzz(TestServer::sqlite().await).await;
+}
+
+/// [`random_frames_from_every_kind_of_client_are_answered_as_documented`] on PostgreSQL, which refuses what
+/// SQLite stores (a NUL byte in text, say).
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn random_frames_from_every_kind_of_client_are_answered_as_documented_on_postgres() {
+    ws_fuzz(TestServer::postgres().await).await;
+}
+
+/// The WebSocket fuzz on `server`, which it finishes.
+async fn ws_fuzz(server: TestServer) {
     let started = std::time::Instant::now();
     let ws_seed = seed(WS_SEED);
-    let server = TestServer::sqlite().await;
     let ana = server.player("Ana").await;
     let bea = server.player("Bea").await;
     let eve = server.player("Eve").await;
@@ -976,11 +988,25 @@ async fn rest_state(server: &TestServer, token: &str, room: &str) -> Value {
 /// answering.
 #[tokio::test]
 async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx() {
+    rest_fuzz(TestServer::sqlite_with(with_admin).await).await;
+}
+
+/// [`random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx`] on PostgreSQL, which refuses
+/// what SQLite stores (a NUL byte in text, say).
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx_on_postgres() {
+    rest_fuzz(TestServer::postgres_with(with_admin).await).await;
+}
+
+/// The admin token the REST fuzz sends.
+fn with_admin(config: &mut parchis_server::Config) {
+    config.admin_token = Some("an-admin-token-long-enough".into());
+}
+
+/// The REST fuzz on `server` (started with [`with_admin`]), which it finishes.
+async fn rest_fuzz(server: TestServer) {
     let started = std::time::Instant::now();
-    let server = TestServer::sqlite_with(|c| {
-        c.admin_token = Some("an-admin-token-long-enough".into());
-    })
-    .await;
     let member = server.member("Ana").await;
     let stranger = server.player("Sam").await;
     let room = server.room(&member, common::public_four()).await["id"]
