@@ -231,7 +231,9 @@ impl Room {
             .await
             .map_err(|e| e.to_string())?
             .ok_or("game row missing")?;
-        let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
+        let table = Table::restore(&self.db, &row, &self.lobby.room.settings.0)
+            .await
+            .map_err(|e| e.to_string())?;
         tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
         // Finished once its result is stored (as the room's row says), not merely once it is over.
         if table.result.is_some() {
@@ -1011,9 +1013,8 @@ impl Room {
             .game(&table.game_id)
             .await?
             .ok_or_else(|| ActError::Rebuild("game row missing".to_owned()))?;
-        let rebuilt = Table::restore(&self.db, &row, &self.lobby.room.settings.0)
-            .await
-            .map_err(ActError::Rebuild)?;
+        // An outage while the log is read stays one (`storage_unavailable`, not `internal`).
+        let rebuilt = Table::restore(&self.db, &row, &self.lobby.room.settings.0).await?;
         tracing::warn!(room = %self.lobby.room.id, game = %row.id, "an action reported as failed was stored: game rebuilt from its log");
         self.table = Some(rebuilt);
         // Chosen for a position that may have passed.

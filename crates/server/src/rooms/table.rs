@@ -30,6 +30,26 @@ pub enum ActError {
     Rebuild(String),
 }
 
+/// Why a stored game could not be rebuilt ([`Table::restore`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// Reading the stored log failed (an outage, say: see [`DbError::outage`]).
+    #[error(transparent)]
+    Storage(#[from] DbError),
+    /// What is stored makes no game: no seed, settings or a log entry the rules refuse.
+    #[error("{0}")]
+    Corrupt(String),
+}
+
+impl From<RestoreError> for ActError {
+    fn from(err: RestoreError) -> Self {
+        match err {
+            RestoreError::Storage(err) => ActError::Storage(err),
+            RestoreError::Corrupt(why) => ActError::Rebuild(why),
+        }
+    }
+}
+
 /// Payload of a `roll` log entry (fields in the order `json!` used to write them).
 #[derive(Serialize)]
 struct RollEntry<'a> {
@@ -109,8 +129,16 @@ impl Table {
     }
 
     /// Rebuilds a stored game by replaying its log through the rules crate.
-    pub async fn restore(db: &Db, row: &GameRow, settings: &RoomSettings) -> Result<Table, String> {
-        let seed_hex = row.seed.clone().ok_or("game without seed")?;
+    pub async fn restore(
+        db: &Db,
+        row: &GameRow,
+        settings: &RoomSettings,
+    ) -> Result<Table, RestoreError> {
+        let corrupt = RestoreError::Corrupt;
+        let seed_hex = row
+            .seed
+            .clone()
+            .ok_or_else(|| corrupt("game without seed".to_owned()))?;
         let new = NewGame {
             id: row.id.clone(),
             room_id: row.room_id.clone(),
@@ -118,8 +146,8 @@ impl Table {
             seed: seed_hex,
             started_at: row.started_at,
         };
-        let mut table = Table::start(&new, settings)?;
-        let log = db.game_log(&row.id).await.map_err(|e| e.to_string())?;
+        let mut table = Table::start(&new, settings).map_err(corrupt)?;
+        let log = db.game_log(&row.id).await?;
         for entry in log {
             let payload = &entry.payload.0;
             match entry.kind.as_str() {
@@ -128,7 +156,10 @@ impl Table {
                     let die = u8::try_from(die).unwrap_or(0);
                     let seat = table.game.seat();
                     let events = table.game.roll(die).map_err(|e| {
-                        format!("log {}: roll {die} refused on replay: {e}", entry.seq)
+                        corrupt(format!(
+                            "log {}: roll {die} refused on replay: {e}",
+                            entry.seq
+                        ))
                     })?;
                     table.tally.count(&table.game, seat, &events);
                     table.rolls += 1;
@@ -139,10 +170,13 @@ impl Table {
                     let mv = table
                         .game
                         .parse_move(text)
-                        .map_err(|e| format!("log {}: {e}", entry.seq))?;
+                        .map_err(|e| corrupt(format!("log {}: {e}", entry.seq)))?;
                     let seat = table.game.seat();
                     let events = table.game.play(mv).map_err(|e| {
-                        format!("log {}: move {text} refused on replay: {e}", entry.seq)
+                        corrupt(format!(
+                            "log {}: move {text} refused on replay: {e}",
+                            entry.seq
+                        ))
                     })?;
                     table.tally.count(&table.game, seat, &events);
                 }
