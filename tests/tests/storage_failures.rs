@@ -433,17 +433,7 @@ async fn a_move_stored_though_storage_reported_a_failure_stands_and_the_game_goe
     let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
     let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
     // On to a move of Ana's.
-    loop {
-        assert!(!player.over(), "the game ended before Ana had a move");
-        if player.my_turn() {
-            if player.game()["view"]["turn"]["phase"] == "move" {
-                break;
-            }
-            player.act().await;
-        } else {
-            player.next().await;
-        }
-    }
+    player.play_until_my_move().await;
     let mut db = open(&server).await;
     sqlx::query(
         "CREATE TRIGGER fail_log BEFORE INSERT ON game_log \
@@ -780,17 +770,7 @@ async fn an_outage_while_the_log_is_read_back_is_storage_unavailable_not_interna
     let started = common::game::start_with_bots(&server, "playgridia", "quick", 2).await;
     let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
     // On to a move of Ana's.
-    loop {
-        assert!(!player.over(), "the game ended before Ana had a move");
-        if player.my_turn() {
-            if player.game()["view"]["turn"]["phase"] == "move" {
-                break;
-            }
-            player.act().await;
-        } else {
-            player.next().await;
-        }
-    }
+    player.play_until_my_move().await;
     let mut db = sqlx::PgConnection::connect(&server.database_url)
         .await
         .unwrap();

@@ -370,6 +370,21 @@ impl WsClient {
         assert_eq!(reply["type"], "ack", "{reply}");
     }
 
+    /// Plays our seat (bots play the others) until our seat has a move to choose (rolled, not yet moved).
+    pub async fn play_until_my_move(&mut self) {
+        loop {
+            assert!(!self.over(), "the game ended before our seat had a move");
+            if self.my_turn() {
+                if self.game()["view"]["turn"]["phase"] == "move" {
+                    return;
+                }
+                self.act().await;
+            } else {
+                self.next().await;
+            }
+        }
+    }
+
     /// Plays our seat (bots play the others) until the game is over.
     pub async fn play_to_the_end(&mut self) {
         while !self.over() {
