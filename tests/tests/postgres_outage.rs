@@ -148,15 +148,7 @@ async fn while_postgres_is_out_of_reach_actions_are_refused_and_the_game_goes_on
             .send()
     };
     let resp = create().await.unwrap();
-    assert_eq!(resp.status(), 503);
-    assert_eq!(
-        resp.headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok()),
-        Some("5")
-    );
-    let body: serde_json::Value = resp.json().await.unwrap();
-    assert_eq!(body["code"], "storage_unavailable", "{body}");
+    common::storage_unavailable_body(resp).await;
     assert_eq!(
         count(&mut direct, rooms, &owner.id).await,
         1,

@@ -37,19 +37,13 @@ async fn ana_on_two_devices(server: &TestServer) -> (Player, String, String, WsC
     (ana, phone, started.room, laptop_ws, phone_ws)
 }
 
-async fn assert_revoked(ws: &mut WsClient) {
-    let frame = ws.closed().await.expect("a close frame");
-    assert_eq!(u16::from(frame.code), 4001);
-    assert_eq!(frame.reason.as_str(), "token_revoked");
-}
-
 #[tokio::test]
 async fn signing_out_on_a_device_closes_its_open_sockets_and_no_other() {
     let server = TestServer::sqlite().await;
     let (_, phone, _, mut laptop_ws, mut phone_ws) = ana_on_two_devices(&server).await;
     let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
     assert_eq!(status, 204);
-    assert_revoked(&mut phone_ws).await;
+    phone_ws.assert_revoked().await;
     // The laptop plays on.
     laptop_ws.act().await;
     laptop_ws.close().await;
@@ -68,7 +62,7 @@ async fn a_new_password_closes_the_sockets_of_the_devices_it_signs_out() {
         )
         .await;
     assert_eq!(status, 204, "{body}");
-    assert_revoked(&mut laptop_ws).await;
+    laptop_ws.assert_revoked().await;
     // The phone, which set the new password, plays on.
     phone_ws.act().await;
     phone_ws.close().await;
@@ -82,8 +76,8 @@ async fn erasing_yourself_closes_every_socket_you_have_open_and_no_spectators() 
     let mut spectator = WsClient::connect(&server, &room, None).await;
     let (status, _) = server.erase_me(&ana.token, Some("correct horse")).await;
     assert_eq!(status, 204);
-    assert_revoked(&mut laptop_ws).await;
-    assert_revoked(&mut phone_ws).await;
+    laptop_ws.assert_revoked().await;
+    phone_ws.assert_revoked().await;
     // The spectator still watches: the seat now shows the stand-in name.
     spectator
         .until_state(|s| s["seats"][0]["display_name"] == "Deleted player")
@@ -101,7 +95,7 @@ async fn signing_out_closes_a_socket_that_only_watches_someone_elses_room() {
     let mut watching = WsClient::connect(&server, &beas.room, Some(&phone)).await;
     let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
     assert_eq!(status, 204);
-    assert_revoked(&mut watching).await;
+    watching.assert_revoked().await;
     laptop_ws.close().await;
     drop(phone_ws);
     server.finish().await;
@@ -117,7 +111,7 @@ async fn signing_out_closes_sockets_in_rooms_older_than_the_thirty_newest() {
     }
     let (status, _) = server.delete_as(&phone, "/api/sessions/current").await;
     assert_eq!(status, 204);
-    assert_revoked(&mut phone_ws).await;
+    phone_ws.assert_revoked().await;
     laptop_ws.close().await;
     server.finish().await;
 }

@@ -53,12 +53,6 @@ async fn works(server: &TestServer, token: &str) -> bool {
     }
 }
 
-async fn assert_revoked(ws: &mut WsClient) {
-    let frame = ws.closed().await.expect("a close frame");
-    assert_eq!(u16::from(frame.code), 4001);
-    assert_eq!(frame.reason.as_str(), "token_revoked");
-}
-
 #[tokio::test]
 async fn signing_out_the_other_devices_ends_their_tokens_and_sockets_and_keeps_this_one() {
     others_signed_out(TestServer::sqlite().await).await;
@@ -87,8 +81,8 @@ async fn others_signed_out(server: TestServer) {
     assert_eq!(body, json!({ "signed_out": 2 }));
     assert!(!works(&server, &laptop.token).await);
     assert!(!works(&server, &tablet).await);
-    assert_revoked(&mut laptop_ws).await;
-    assert_revoked(&mut tablet_ws).await;
+    laptop_ws.assert_revoked().await;
+    tablet_ws.assert_revoked().await;
     // The phone stays signed in, and plays on through the socket it had open.
     assert!(works(&server, &phone).await);
     phone_ws.act().await;

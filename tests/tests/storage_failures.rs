@@ -613,15 +613,7 @@ async fn a_rest_write_while_the_database_is_locked_is_503_storage_unavailable_an
     };
 
     let resp = create().await.expect("request");
-    assert_eq!(resp.status(), 503);
-    assert_eq!(
-        resp.headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok()),
-        Some("5")
-    );
-    let body: Value = resp.json().await.unwrap();
-    assert_eq!(body["code"], "storage_unavailable", "{body}");
+    let body = common::storage_unavailable_body(resp).await;
     assert_eq!(body["message"], NOTHING_CHANGED, "{body}");
     assert!(body.get("reason").is_none(), "{body}");
     // The database's own words stay in the server's log.

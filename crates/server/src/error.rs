@@ -314,9 +314,13 @@ pub fn storage_unavailable_message(maybe_stored: bool) -> &'static str {
         "The server lost its database while answering: a change you asked for may or may not have \
          been made. Try again in a moment."
     } else {
-        "The server cannot reach its database just now; nothing was changed. Try again in a moment."
+        STORAGE_NOTHING_CHANGED
     }
 }
+
+/// The sentence of a `storage_unavailable` that changed nothing, REST and WebSocket alike.
+pub const STORAGE_NOTHING_CHANGED: &str =
+    "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
 
 /// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
 /// constraint violated, a value that does not decode) is a fault of the server, `internal_error`.

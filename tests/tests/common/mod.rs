@@ -350,6 +350,21 @@ pub async fn status_and_json(resp: Response) -> (StatusCode, Value) {
     (status, body)
 }
 
+/// Checks a refusal for a database out of reach (`503 storage_unavailable`, `Retry-After: 5`) and hands
+/// back its body.
+pub async fn storage_unavailable_body(resp: Response) -> Value {
+    assert_eq!(resp.status(), 503);
+    assert_eq!(
+        resp.headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok()),
+        Some("5")
+    );
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["code"], "storage_unavailable", "{body}");
+    body
+}
+
 /// Two-player public quick Playgridia game without a turn timer (short, and rated between two people).
 pub fn quick_two() -> Value {
     json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null, "public": true })

@@ -340,6 +340,13 @@ impl WsClient {
         &self.state["game"]
     }
 
+    /// Waits for the close of a socket whose token was revoked: 4001 `token_revoked`.
+    pub async fn assert_revoked(&mut self) {
+        let frame = self.closed().await.expect("a close frame");
+        assert_eq!(u16::from(frame.code), 4001);
+        assert_eq!(frame.reason.as_str(), "token_revoked");
+    }
+
     /// Whether the game is over.
     pub fn over(&self) -> bool {
         self.game()["view"]["turn"]["phase"] == "over"

@@ -82,9 +82,8 @@ fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize
     seat
 }
 
-/// The sentence of a `storage_unavailable` refusal that changed nothing.
-pub(super) const NOTHING_STORED: &str =
-    "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
+/// The sentence of a `storage_unavailable` refusal that changed nothing (the REST API's own).
+pub(super) use crate::error::STORAGE_NOTHING_CHANGED as NOTHING_STORED;
 
 /// The sentence of a `storage_unavailable` refusal of a leave or a chat message that may have been stored.
 pub(super) const MAYBE_STORED: &str = "The server lost its database while storing that, so it may \
