@@ -16,6 +16,8 @@ import { loadRules, houseLine } from './house.js';
 import { ratingsList, ratingChip } from './rating.js';
 
 const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
+/** How long an automatic roll refused as `storage_unavailable` waits before it is tried again. */
+const AUTO_RETRY_MS = 3000;
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 export function dieFace(n, extra = '') {
@@ -654,6 +656,14 @@ export function mountRoom(main, ref) {
   function commandFailed(x, auto = false) {
     if (auto && x.code === 'stale_version') return;
     if (auto && !x.code) { ctx.autoSentFor = null; return; }
+    if (auto && x.code === 'storage_unavailable') {
+      // The server could not store it just now (its database out of reach for a moment): said below, and
+      // an automatic roll is tried again a little later, as the player would, while the turn still waits
+      // for it. Stored after all (`maybe_stored`), the state moves on and the retry is never sent.
+      const key = ctx.autoSentFor;
+      clearTimeout(ctx.autoRetry);
+      ctx.autoRetry = setTimeout(() => { if (ctx.autoSentFor === key) { ctx.autoSentFor = null; maybeAuto(); } }, AUTO_RETRY_MS);
+    }
     if (x.code) showError(x.message || x.code);
     else if (!ctx.conn || !ctx.conn.open) showError(t('reconnecting'));
   }
@@ -787,6 +797,7 @@ export function mountRoom(main, ref) {
     ctx.attention.dispose();
     clearInterval(ctx.timerId);
     clearTimeout(ctx.autoTimer);
+    clearTimeout(ctx.autoRetry);
     clearInterval(ctx.restPoll);
     document.removeEventListener('visibilitychange', onVis);
     if (ctx.onKey) document.removeEventListener('keydown', ctx.onKey);
