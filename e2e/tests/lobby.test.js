@@ -70,6 +70,38 @@ test('lobby on a phone (375x667) and language switch', async () => {
   await p.context.close();
 });
 
+test('on a phone the create form comes before the lists of rooms; turning it lays the page out again and keeps what was chosen', async () => {
+  const p = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await p.page.goto(`${srv.url}/`);
+  await p.page.waitForSelector('#create-room');
+  const layout = () => p.page.evaluate(() => {
+    const create = document.querySelector('#create-h').closest('section').getBoundingClientRect();
+    const rooms = document.querySelector('#room-list').closest('section').getBoundingClientRect();
+    const join = document.querySelector('#join-code').closest('section').getBoundingClientRect();
+    const order = document.querySelector('#create-h').compareDocumentPosition(document.querySelector('#room-list'));
+    return { createTop: create.top, roomsTop: rooms.top, joinTop: join.top, createLeft: create.left, roomsLeft: rooms.left,
+      createFirst: Boolean(order & Node.DOCUMENT_POSITION_FOLLOWING) };
+  });
+  // Upright: one column, the form right after the code field, before the public rooms (and so in tab order).
+  let at = await layout();
+  assert.ok(at.joinTop < at.createTop && at.createTop < at.roomsTop, JSON.stringify(at));
+  assert.ok(at.createFirst, 'the form comes first in the page too');
+  await p.page.selectOption('#rules', 'ludoteka');
+
+  // Turned: two columns, the form beside the lists, still set to Ludoteka.
+  await p.page.setViewportSize({ width: 900, height: 390 });
+  await p.page.waitForFunction(() => !document.querySelector('.home-one-column'));
+  at = await layout();
+  assert.ok(at.createLeft > at.roomsLeft, `beside: ${JSON.stringify(at)}`);
+  assert.equal(await p.page.inputValue('#rules'), 'ludoteka');
+
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await p.page.waitForSelector('.home-one-column');
+  assert.equal(await p.page.inputValue('#rules'), 'ludoteka');
+  assertNoErrors(p.page, wsAllow);
+  await p.context.close();
+});
+
 test('the home page fits every card at every width, in every language (long French labels and Arabic right to left included)', async () => {
   for (const width of [1280, 900, 375]) {
     const p = await newPage(browser, { viewport: { width, height: 900 }, isMobile: width < 500 });

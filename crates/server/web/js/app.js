@@ -609,6 +609,14 @@ function joinCard() {
     }, h('label.sr-only', { for: 'join-code' }, t('code')), input, h('button.primary', { type: 'submit' }, t('go'))));
 }
 
+/**
+ * Below this width the home page is one column. There the create form (quick match, play now against
+ * bots) comes right after who you are, your games and the code field, before the lists: a phone would
+ * otherwise scroll four screens to start playing. The page is built in that order rather than reordered
+ * by CSS, so that the keyboard and screen readers meet the cards in the order they are seen.
+ */
+const ONE_COLUMN = window.matchMedia('(max-width: 680px)');
+
 function mountHome(main) {
   const rooms = roomsCard();
   const live = liveGamesCard();
@@ -617,15 +625,28 @@ function mountHome(main) {
     mine.load();
     // Renamed or signed up on another device: show it (once; a failure leaves the page as it is).
     refreshMe().then((changed) => { if (changed) render(); }).catch(() => {});
+    cards = {
+      you: [nameCard(render), mine.card, joinCard()],
+      lists: [rooms.card, live.card, leaderboardCard()],
+      create: createCard((room) => navigate(`/room/${room.id}`)),
+    };
+    place();
+  };
+  let cards = null;
+  // Lays the same cards out again (a phone turned, a window narrowed past the line): moved, not rebuilt,
+  // so that what was typed or chosen in them stays.
+  const place = () => {
+    const { you, lists, create } = cards;
     clear(main,
       h('p.muted', t('tagline')),
-      h('div.grid2',
-        h('div', nameCard(render), mine.card, joinCard(), rooms.card, live.card, leaderboardCard()),
-        h('div', createCard((room) => navigate(`/room/${room.id}`)))),
+      ONE_COLUMN.matches
+        ? h('div.home-one-column', ...you, create, ...lists)
+        : h('div.grid2', h('div', ...you, ...lists), h('div', create)),
     );
   };
   render();
-  return () => { rooms.stop(); live.stop(); };
+  ONE_COLUMN.addEventListener('change', place);
+  return () => { rooms.stop(); live.stop(); ONE_COLUMN.removeEventListener('change', place); };
 }
 
 setupHeader();
