@@ -13,10 +13,11 @@ export function launch() {
  * A page that records console errors and page errors into `page.errors`. The server's Content
  * Security Policy forbids evaluating strings as script, which Playwright's polling waits need; pages
  * bypass it unless `csp` is set (the test that checks the client under its real policy sets it).
- * `colorScheme` is the device's light or dark setting the page sees (prefers-color-scheme).
+ * `colorScheme` is the device's light or dark setting the page sees (prefers-color-scheme); `userAgent`,
+ * when given, the `User-Agent` it sends (what an account's list of devices calls it).
  */
-export async function newPage(browser, { viewport = { width: 1280, height: 800 }, locale = 'en-GB', isMobile = false, csp = false, colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport, locale, isMobile, hasTouch: isMobile, deviceScaleFactor: isMobile ? 2 : 1, bypassCSP: !csp, colorScheme });
+export async function newPage(browser, { viewport = { width: 1280, height: 800 }, locale = 'en-GB', isMobile = false, csp = false, colorScheme = 'light', userAgent } = {}) {
+  const context = await browser.newContext({ viewport, locale, isMobile, hasTouch: isMobile, deviceScaleFactor: isMobile ? 2 : 1, bypassCSP: !csp, colorScheme, userAgent });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (m) => { if (m.type() === 'error') page.errors.push(`console: ${m.text()}`); });

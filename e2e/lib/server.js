@@ -12,7 +12,9 @@ import { startStatic } from './static.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '..', '..');
 export const OUT = path.join(REPO, 'target', 'e2e');
-const BIN = path.join(REPO, 'target', 'debug', 'parchis-server');
+// Where cargo builds: CARGO_TARGET_DIR when set (relative to the repository, as cargo reads it there), else target/.
+const TARGET = path.resolve(REPO, process.env.CARGO_TARGET_DIR || 'target');
+const BIN = path.join(TARGET, 'debug', 'parchis-server');
 
 let built = false;
 export function build() {

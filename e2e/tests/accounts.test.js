@@ -12,8 +12,9 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 
 const identity = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
 
-/** `name` makes an account (password "first horse") on a laptop and signs in with it on a phone. */
-async function onTwoDevices(name) {
+/** `name` makes an account (password "first horse") on a laptop and signs in with it on a phone
+ * (sending `phoneAgent` as its User-Agent, when given). */
+async function onTwoDevices(name, phoneAgent) {
   const laptop = await newPage(browser);
   await register(laptop.page, srv.url, name);
   await laptop.page.click('#make-account summary');
@@ -21,7 +22,7 @@ async function onTwoDevices(name) {
   await laptop.page.fill('#account-password', 'first horse');
   await laptop.page.click('#account-submit');
   await laptop.page.waitForSelector('#signed-in');
-  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, userAgent: phoneAgent });
   await phone.page.goto(`${srv.url}/`);
   await phone.page.click('#sign-in summary');
   await phone.page.fill('#sign-in-username', name.toLowerCase());
@@ -185,6 +186,43 @@ test('a device playing when another signs the other devices out leaves the game 
   await laptop.page.waitForSelector('#signed-in');
   assertNoErrors(laptop.page);
   assertNoErrors(phone.page);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
+test('"Your devices" lists the laptop and the phone; the laptop signs the lost phone out from the list', async () => {
+  const android = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+  const { laptop, phone } = await onTwoDevices('Lola', android);
+
+  // The laptop opens its list: itself (the first device, marked) and the phone, each with when it
+  // signed in and was last used; only the phone has a button.
+  await laptop.page.click('#devices summary');
+  await laptop.page.waitForSelector('#devices-list li[data-current="false"]');
+  const items = await laptop.page.$$eval('#devices-list li', (lis) => lis.map((li) => ({ current: li.dataset.current, text: li.textContent, buttons: li.querySelectorAll('button').length })));
+  assert.equal(items.length, 2, JSON.stringify(items));
+  const here = items.find((i) => i.current === 'true');
+  const there = items.find((i) => i.current === 'false');
+  assert.match(here.text, /Chrome on Linux.*this device/);
+  assert.match(there.text, /Chrome on Android.*Signed in .+ · last used /);
+  assert.deepEqual([here.buttons, there.buttons], [0, 1]);
+  await shot(laptop.page, 'account-devices');
+
+  // The phone was lost: one click signs it out, and the list keeps the laptop alone.
+  await laptop.page.click('#devices-list li[data-current="false"] .device-sign-out');
+  await laptop.page.waitForFunction(() => /Chrome on Android was signed out/.test(document.querySelector('#device-signed-out')?.textContent || ''));
+  await laptop.page.waitForFunction(() => document.querySelectorAll('#devices-list li').length === 1);
+
+  // The phone's next action is refused: it forgets the token, asks for a name and says why.
+  await phone.page.selectOption('#timer', '');
+  await phone.page.click('#play-now');
+  await phone.page.waitForFunction(() => /signed out on this device/.test(document.querySelector('#banner')?.textContent || ''));
+  await phone.page.waitForSelector('#save-name');
+  assert.equal(await identity(phone.page), null);
+  // The laptop stays signed in.
+  await laptop.page.reload();
+  await laptop.page.waitForSelector('#signed-in');
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page, [/401/]);
   await laptop.context.close();
   await phone.context.close();
 });

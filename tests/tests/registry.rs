@@ -22,7 +22,7 @@ async fn player(db: &Db, name: &str) -> PlayerRow {
         display_name: name.to_owned(),
         created_at: now_ms(),
     };
-    db.create_player(&row, &format!("hash-of-{}", row.id))
+    db.create_player(&row, &format!("hash-of-{}", row.id), None)
         .await
         .unwrap();
     row

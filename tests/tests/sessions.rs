@@ -2,12 +2,68 @@
 //! computer) without changing the password. Their tokens stop working at once, the first token
 //! (`POST /api/players`) included, and their open sockets close with 4001 `token_revoked`; this device
 //! stays signed in and its socket stays open. The answer counts the devices it signed out.
+//!
+//! `GET /api/sessions` and `DELETE /api/sessions/{id}`: "Your devices", the list of the devices signed
+//! in to an account (what each is, when it signed in and was last used, which one is asking), and
+//! signing one of them out (a lost phone).
 mod common;
 
 use common::game::start_with_bots;
 use common::ws::WsClient;
-use common::{Player, TestServer, status_and_json};
+use common::{Player, TestServer, old_database, status_and_json, token_hash};
 use serde_json::{Value, json};
+
+const FIREFOX_ON_ANDROID: &str =
+    "Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0";
+const SAFARI_ON_IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) \
+    AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+
+/// Signs in as `username` (password "correct horse") from a browser saying `user_agent`; the token.
+async fn sign_in_from(server: &TestServer, username: &str, user_agent: &str) -> String {
+    let (status, body) = status_and_json(
+        server
+            .post("/api/sessions")
+            .header("user-agent", user_agent)
+            .json(&json!({ "username": username, "password": "correct horse" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    body["token"].as_str().unwrap().to_owned()
+}
+
+/// `GET /api/sessions` with `token`: the devices listed, insisting on 200.
+async fn devices(server: &TestServer, token: &str) -> Vec<Value> {
+    let (status, body) = server.get_as(token, "/api/sessions").await;
+    assert_eq!(status, 200, "{body}");
+    body["devices"].as_array().unwrap().clone()
+}
+
+/// The id under which the device holding `token` is listed, as `lister` sees the list.
+async fn id_of(server: &TestServer, lister: &str, device: &str) -> String {
+    let list = devices(server, lister).await;
+    let named: Vec<&Value> = list.iter().filter(|d| d["device"] == device).collect();
+    assert_eq!(named.len(), 1, "one {device} in {list:?}");
+    named[0]["id"].as_str().unwrap().to_owned()
+}
+
+/// `DELETE /api/sessions/{id}` with `token`: status and body.
+async fn sign_out_device(server: &TestServer, token: &str, id: &str) -> (u16, Value) {
+    let (status, body) = server
+        .delete_as(token, &format!("/api/sessions/{id}"))
+        .await;
+    (status.as_u16(), body)
+}
+
+/// Unix ms now, as the server's clock reads it.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
 
 /// Signs in as `username` with `password` and returns the new device's token.
 async fn sign_in(server: &TestServer, username: &str, password: &str) -> String {
@@ -241,5 +297,319 @@ async fn the_openapi_document_gives_its_answer_and_refusals() {
     assert!(
         doc["components"]["schemas"]["SignedOutOthers"]["properties"]["signed_out"].is_object()
     );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_device_list_shows_every_device_newest_use_first_and_marks_the_one_asking() {
+    device_list(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn the_device_list_shows_every_device_and_marks_the_one_asking_on_postgres() {
+    device_list(TestServer::postgres().await).await;
+}
+
+async fn device_list(server: TestServer) {
+    // Ana made her player on a laptop whose client sends no User-Agent, then signed in on her phone.
+    let before = now_ms();
+    let laptop = server.player("Ana").await;
+    make_account(&server, &laptop, "ana").await;
+    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
+    let after = now_ms();
+
+    let from_phone = devices(&server, &phone).await;
+    assert_eq!(from_phone.len(), 2, "{from_phone:?}");
+    let (newest, oldest) = (&from_phone[0], &from_phone[1]);
+    assert_eq!(
+        (&newest["device"], &newest["current"]),
+        (&json!("Firefox on Android"), &json!(true))
+    );
+    assert_eq!(
+        (&oldest["device"], &oldest["current"]),
+        (&json!("Unknown device"), &json!(false))
+    );
+    for device in &from_phone {
+        let signed_in = device["signed_in_at"].as_i64().unwrap();
+        let used = device["last_used_at"].as_i64().unwrap();
+        assert!((before..=after).contains(&signed_in), "{device}");
+        assert!(used >= signed_in && used <= after, "{device}");
+        // The id is opaque: 32 hex digits that are neither the token nor its hash, nor part of them.
+        let id = device["id"].as_str().unwrap();
+        assert_eq!(id.len(), 32);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+        for token in [&laptop.token, &phone] {
+            assert!(
+                !token.contains(id) && !token_hash(token).contains(id),
+                "{id}"
+            );
+        }
+    }
+    assert!(newest["last_used_at"].as_i64() >= oldest["last_used_at"].as_i64());
+    assert_ne!(newest["id"], oldest["id"]);
+
+    // From the laptop: the same devices under the same ids, the laptop the one asking.
+    let from_laptop = devices(&server, &laptop.token).await;
+    let current: Vec<(&Value, &Value)> = from_laptop
+        .iter()
+        .map(|d| (&d["id"], &d["current"]))
+        .collect();
+    assert_eq!(
+        current,
+        [
+            (&newest["id"], &json!(false)),
+            (&oldest["id"], &json!(true))
+        ]
+    );
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_guest_has_no_device_list_and_signs_no_device_out() {
+    let server = TestServer::sqlite().await;
+    let guest = server.player("Guest").await;
+    let (status, body) = server.get_as(&guest.token, "/api/sessions").await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (409, Some("no_account")),
+        "{body}"
+    );
+    assert!(body["message"].as_str().unwrap().len() > 10, "{body}");
+    let (status, body) = sign_out_device(&server, &guest.token, &"0".repeat(32)).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("no_account")));
+    assert!(works(&server, &guest.token).await);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn signing_one_device_out_ends_its_token_and_socket_and_keeps_the_others() {
+    one_device_signed_out(TestServer::sqlite().await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn signing_one_device_out_ends_its_token_and_socket_and_keeps_the_others_on_postgres() {
+    one_device_signed_out(TestServer::postgres().await).await;
+}
+
+async fn one_device_signed_out(server: TestServer) {
+    // Ana plays on her laptop (her first token), her phone and her tablet, a socket open on each.
+    let started = start_with_bots(&server, "playgridia", "individual", 4).await;
+    let laptop = started.owner;
+    make_account(&server, &laptop, "ana").await;
+    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
+    let tablet = sign_in_from(&server, "ana", SAFARI_ON_IPHONE).await;
+    let mut laptop_ws = WsClient::connect(&server, &started.room, Some(&laptop.token)).await;
+    let mut phone_ws = WsClient::connect(&server, &started.room, Some(&phone)).await;
+    let mut tablet_ws = WsClient::connect(&server, &started.room, Some(&tablet)).await;
+
+    // She lost the phone: from the tablet, she signs it out.
+    let lost = id_of(&server, &tablet, "Firefox on Android").await;
+    assert_eq!(
+        sign_out_device(&server, &tablet, &lost).await,
+        (204, Value::Null)
+    );
+    assert!(!works(&server, &phone).await);
+    phone_ws.assert_revoked().await;
+    // The laptop and the tablet stay signed in, and play on through their sockets.
+    assert!(works(&server, &laptop.token).await);
+    assert!(works(&server, &tablet).await);
+    tablet_ws.act().await;
+    let left: Vec<Value> = devices(&server, &tablet)
+        .await
+        .iter()
+        .map(|d| d["device"].clone())
+        .collect();
+    assert_eq!(left.len(), 2);
+    assert!(!left.contains(&json!("Firefox on Android")), "{left:?}");
+
+    // The phone is gone from the list: signing it out again finds no such device.
+    let (status, body) = sign_out_device(&server, &tablet, &lost).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("device_not_found"))
+    );
+
+    // The first token is a device like the others: the tablet signs the laptop out too.
+    let first = id_of(&server, &tablet, "Unknown device").await;
+    assert_eq!(sign_out_device(&server, &tablet, &first).await.0, 204);
+    assert!(!works(&server, &laptop.token).await);
+    laptop_ws.assert_revoked().await;
+    assert!(works(&server, &tablet).await);
+    assert_eq!(devices(&server, &tablet).await.len(), 1);
+    tablet_ws.close().await;
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn signing_out_this_devices_own_id_signs_this_device_out() {
+    let server = TestServer::sqlite().await;
+    let laptop = server.member("Ana").await;
+    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
+    let mine = id_of(&server, &phone, "Firefox on Android").await;
+    assert_eq!(sign_out_device(&server, &phone, &mine).await.0, 204);
+    assert!(!works(&server, &phone).await);
+    assert!(works(&server, &laptop.token).await);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn another_accounts_device_is_not_found_and_stays_signed_in() {
+    let server = TestServer::sqlite().await;
+    let ana = server.member("Ana").await;
+    let bea = server.member("Bea").await;
+    let beas_phone = sign_in_from(&server, "bea", FIREFOX_ON_ANDROID).await;
+    let beas = id_of(&server, &bea.token, "Firefox on Android").await;
+    let (status, body) = sign_out_device(&server, &ana.token, &beas).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("device_not_found")),
+        "{body}"
+    );
+    assert!(works(&server, &beas_phone).await);
+    assert_eq!(devices(&server, &bea.token).await.len(), 2);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_malformed_or_unknown_device_id_is_not_found() {
+    let server = TestServer::sqlite().await;
+    let ana = server.member("Ana").await;
+    // A token or its hash is no device id either.
+    for id in [
+        "nonsense".to_owned(),
+        "0".repeat(32),
+        "f".repeat(200),
+        "%E2%82%AC".to_owned(),
+        token_hash(&ana.token),
+        ana.token.clone(),
+    ] {
+        let (status, body) = sign_out_device(&server, &ana.token, &id).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (404, Some("device_not_found")),
+            "{id}: {body}"
+        );
+    }
+    assert!(works(&server, &ana.token).await);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn devices_signed_in_before_the_list_existed_are_listed_and_their_next_use_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    old_database::<sqlx::Sqlite>(
+        &url,
+        "../migrations/sqlite",
+        BEFORE_DEVICES_VERSION,
+        &old_devices(),
+    )
+    .await;
+    old_devices_listed(TestServer::start(url).await).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
+async fn devices_signed_in_before_the_list_existed_are_listed_on_postgres() {
+    let schema = common::PgSchema::new().await;
+    old_database::<sqlx::Postgres>(
+        &schema.url,
+        "../migrations/postgres",
+        BEFORE_DEVICES_VERSION,
+        &old_devices(),
+    )
+    .await;
+    old_devices_listed(TestServer::postgres_on(schema).await).await;
+}
+
+/// The last schema version before devices kept their User-Agent and last use.
+const BEFORE_DEVICES_VERSION: i64 = 13;
+
+/// Ana's account as an older server left it: her first token from day one (1 000 000 ms), a phone
+/// signed in on day two (2 000 000 ms).
+fn old_devices() -> String {
+    format!(
+        "INSERT INTO players (id, display_name, token_hash, created_at) VALUES ('p-ana', 'Ana', '{}', 1000000);
+         INSERT INTO accounts (player_id, username, username_key, password_hash, created_at)
+             VALUES ('p-ana', 'ana', 'ana', 'not-a-phc-string', 1000000);
+         INSERT INTO sessions (token_hash, player_id, created_at) VALUES ('{}', 'p-ana', 2000000);",
+        token_hash("ana-laptop"),
+        token_hash("ana-phone"),
+    )
+}
+
+/// The device asking, in a list of two.
+fn this_one(list: &[Value]) -> &Value {
+    list.iter()
+        .find(|d| d["current"] == true)
+        .expect("the device asking")
+}
+
+/// The other device, in a list of two.
+fn other_one(list: &[Value]) -> &Value {
+    list.iter()
+        .find(|d| d["current"] == false)
+        .expect("another device")
+}
+
+async fn old_devices_listed(server: TestServer) {
+    // Before any use since the upgrade: both devices, unknown, last used when they signed in.
+    let listed = devices(&server, "ana-phone").await;
+    let seen: Vec<(&Value, &Value, &Value)> = listed
+        .iter()
+        .map(|d| (&d["device"], &d["signed_in_at"], &d["current"]))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (&json!("Unknown device"), &json!(2_000_000), &json!(true)),
+            (&json!("Unknown device"), &json!(1_000_000), &json!(false)),
+        ]
+    );
+    // The list's own request was the phone's first use in over an hour: recorded, once.
+    let before = now_ms();
+    let listed = devices(&server, "ana-laptop").await;
+    let used = |d: &Value| d["last_used_at"].as_i64().unwrap();
+    let (laptop, phone) = (this_one(&listed), other_one(&listed));
+    assert!(used(laptop) >= before, "{laptop}");
+    let phone_used = used(phone);
+    assert!(phone_used > 2_000_000 && phone_used <= before, "{phone}");
+    // Used again within the hour: not written again.
+    assert!(works(&server, "ana-phone").await);
+    let again = devices(&server, "ana-laptop").await;
+    assert_eq!(used(other_one(&again)), phone_used, "{again:?}");
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn the_openapi_document_gives_the_device_list_and_signing_one_out() {
+    let server = TestServer::sqlite().await;
+    let (status, doc) =
+        status_and_json(server.get("/api-docs/openapi.json").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let answers = |path: &str, method: &str| -> Vec<String> {
+        doc["paths"][path][method]["responses"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{method} {path} is documented"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(answers("/api/sessions", "get"), ["200", "401", "409"]);
+    assert_eq!(
+        answers("/api/sessions/{id}", "delete"),
+        ["204", "401", "404", "409"]
+    );
+    assert_eq!(
+        doc["paths"]["/api/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            ["$ref"],
+        "#/components/schemas/Devices"
+    );
+    let device = &doc["components"]["schemas"]["Device"]["properties"];
+    for field in ["id", "device", "signed_in_at", "last_used_at", "current"] {
+        assert!(device[field].is_object(), "Device.{field}");
+    }
     server.finish().await;
 }

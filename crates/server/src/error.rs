@@ -75,8 +75,12 @@ pub enum AppError {
     /// seconds until it may be tried again).
     #[error("Too many wrong passwords lately; try again in {} s.", retry_after(.0))]
     TooManyAttempts(u64),
-    #[error("Create an account before signing out, or this player could never be used again.")]
+    #[error(
+        "You have no account: a guest plays on this one device only, and signing it out would lose the player for good."
+    )]
     NoAccount,
+    #[error("No device signed in to your account has that id (it may be signed out already).")]
+    DeviceNotFound,
     #[error("This endpoint needs an `Authorization: Bearer <token>` header.")]
     MissingToken,
     #[error("The bearer token is not valid.")]
@@ -175,6 +179,7 @@ impl AppError {
         "wrong_password",
         "too_many_attempts",
         "no_account",
+        "device_not_found",
         "missing_token",
         "invalid_token",
         "room_not_found",
@@ -231,9 +236,8 @@ impl AppError {
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
             NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword => StatusCode::FORBIDDEN,
             RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
-            | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound => {
-                StatusCode::NOT_FOUND
-            }
+            | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound
+            | DeviceNotFound => StatusCode::NOT_FOUND,
             RoomFull | SeatTaken | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
             | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
@@ -270,6 +274,7 @@ impl AppError {
             WrongPassword => "wrong_password",
             TooManyAttempts(_) => "too_many_attempts",
             NoAccount => "no_account",
+            DeviceNotFound => "device_not_found",
             MissingToken => "missing_token",
             InvalidToken => "invalid_token",
             RoomNotFound => "room_not_found",
@@ -547,6 +552,7 @@ mod tests {
             WrongPassword,
             TooManyAttempts(1),
             NoAccount,
+            DeviceNotFound,
             MissingToken,
             InvalidToken,
             RoomNotFound,
@@ -603,6 +609,7 @@ mod tests {
                 | WrongPassword
                 | TooManyAttempts(_)
                 | NoAccount
+                | DeviceNotFound
                 | MissingToken
                 | InvalidToken
                 | RoomNotFound

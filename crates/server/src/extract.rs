@@ -11,6 +11,7 @@ use axum::http::HeaderMap;
 
 use crate::AppState;
 use crate::auth;
+use crate::db::{PlayerRow, now_ms};
 use crate::error::AppError;
 
 /// `axum::Json` with JSON-shaped rejections (`malformed_json`, `invalid_body`, …).
@@ -120,6 +121,28 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<&str>, AppError> {
         .ok_or(AppError::InvalidToken)
 }
 
+/// How often at most a token's last use is written down (ms): the list of an account's devices says
+/// when each was last used to the hour, without a write to the database on every request.
+pub const LAST_USED_EVERY_MS: i64 = 60 * 60 * 1000;
+
+/// The player the token hashing to `token_hash` belongs to (`invalid_token` when none), REST and
+/// WebSocket alike. Records that the token was used when the last use recorded is an hour old or more;
+/// a failure to record it is logged and costs the request nothing.
+pub async fn authenticate(state: &AppState, token_hash: &str) -> Result<PlayerRow, AppError> {
+    let holder = state
+        .db
+        .player_by_token_hash(token_hash)
+        .await?
+        .ok_or(AppError::InvalidToken)?;
+    let now = now_ms();
+    if now - holder.last_used_at >= LAST_USED_EVERY_MS
+        && let Err(err) = state.db.token_used(token_hash, now).await
+    {
+        tracing::warn!(%err, "a token's last use was not recorded");
+    }
+    Ok(holder.player)
+}
+
 /// The player identified by the request's `Authorization: Bearer <token>`.
 #[derive(Debug, Clone)]
 pub struct AuthPlayer {
@@ -140,11 +163,7 @@ impl FromRequestParts<AppState> for AuthPlayer {
     ) -> Result<Self, Self::Rejection> {
         let token = bearer(&parts.headers)?.ok_or(AppError::MissingToken)?;
         let token_hash = auth::hash_token(token);
-        let player = state
-            .db
-            .player_by_token_hash(&token_hash)
-            .await?
-            .ok_or(AppError::InvalidToken)?;
+        let player = authenticate(state, &token_hash).await?;
         Ok(AuthPlayer {
             id: player.id,
             display_name: player.display_name,

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod backup;
 pub mod config;
 pub mod db;
+pub mod device;
 pub mod docs;
 pub mod error;
 pub mod extract;

@@ -270,6 +270,34 @@ pub struct SignedOutOthers {
     pub signed_out: u64,
 }
 
+/// Response of `GET /api/sessions`: the devices signed in to your account, most recently used first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Devices {
+    /// Every token of the account that still works: the devices signed in, and the first one (from
+    /// `POST /api/players`) unless it was signed out.
+    pub devices: Vec<Device>,
+}
+
+/// A device signed in to your account.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Device {
+    /// Opaque id (32 hex digits) for `DELETE /api/sessions/{id}`; derived from the token's hash, it
+    /// reveals neither. The same for as long as the device stays signed in.
+    #[schema(example = "3f2a9c0d4b1e8f7a6c5d4e3f2a1b0c9d")]
+    pub id: String,
+    /// What the device is, read from the `User-Agent` it signed in with: "Firefox on Android", "Safari
+    /// on iPhone", "curl", or "Unknown device". A hint only: a client may send any `User-Agent`.
+    #[schema(example = "Firefox on Android")]
+    pub device: String,
+    /// When it signed in (its token was handed out), Unix ms.
+    pub signed_in_at: i64,
+    /// When its token last authenticated a request, Unix ms: written at most once an hour, so up to an
+    /// hour behind (a device that signed in and was not used since: `signed_in_at`).
+    pub last_used_at: i64,
+    /// Whether it is the device asking (the token of this request).
+    pub current: bool,
+}
+
 /// Lifecycle of a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

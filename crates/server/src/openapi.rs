@@ -5,14 +5,14 @@ use utoipa::{Modify, OpenApi};
 
 use crate::error::{AppError, ErrorBody};
 use crate::model::{
-    ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, DataExport, EraseRequest,
-    ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom,
-    GameRecord, GameReplay, Health, HouseRuleInfo, HouseRuleValues, JoinRoomRequest, Leader,
-    Leaderboard, LogEntry, ModeInfo, MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats, PlayerCreated,
-    PlayerStats, PlayerView, Rating, RatingHistory, RatingPoint, RecentGame, RenamePlayerRequest,
-    ReplayPiece, ReplayStep, ReportList, ReportRequest, ReportView, ReportedMessage, RoomList,
-    RoomStatus, RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue, SeatView, SignedIn,
-    SignedOutOthers,
+    ChangePasswordRequest, CreatePlayerRequest, CredentialsRequest, DataExport, Device, Devices,
+    EraseRequest, ExportedAccount, ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport,
+    ExportedRoom, GameRecord, GameReplay, Health, HouseRuleInfo, HouseRuleValues, JoinRoomRequest,
+    Leader, Leaderboard, LogEntry, ModeInfo, MoveAnalysis, MyGame, MyRoom, MyRooms, MyStats,
+    PlayerCreated, PlayerStats, PlayerView, Rating, RatingHistory, RatingPoint, RecentGame,
+    RenamePlayerRequest, ReplayPiece, ReplayStep, ReportList, ReportRequest, ReportView,
+    ReportedMessage, RoomList, RoomStatus, RoomView, RuleSetInfo, RuleSetStats, RulesCatalogue,
+    SeatView, SignedIn, SignedOutOthers,
 };
 use crate::routes::quick_match::QuickMatchView;
 use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
@@ -44,6 +44,8 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::accounts::sign_in,
         crate::routes::accounts::sign_out,
         crate::routes::accounts::sign_out_others,
+        crate::routes::accounts::devices,
+        crate::routes::accounts::sign_out_device,
         crate::routes::rooms::create_room,
         crate::routes::rooms::list_rooms,
         crate::routes::rooms::get_room,
@@ -65,7 +67,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         BotLevel, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn, SignedOutOthers,
-        ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
+        Devices, Device, ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,

@@ -44,6 +44,19 @@ pub struct AccountRow {
     pub password_hash: String,
 }
 
+/// A token of a player that still works: a signed-in device's, or the first one (`POST /api/players`).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DeviceRow {
+    /// SHA-256 hex of the token.
+    pub token_hash: String,
+    /// The `User-Agent` it was handed out to, if known.
+    pub user_agent: Option<String>,
+    /// When it was handed out, Unix ms.
+    pub signed_in_at: i64,
+    /// When it last authenticated a request as recorded (at most once an hour), Unix ms.
+    pub last_used_at: i64,
+}
+
 impl Db {
     /// Stores an account for `player_id`; [`DbError::UniqueViolation`] when the username (folded to
     /// lower case in `username_key`) or the player already has one.
@@ -97,25 +110,48 @@ impl Db {
         }))
     }
 
-    /// Stores the hash of a token handed out by signing in.
+    /// Stores the hash of a token handed out by signing in, with the `User-Agent` it was handed out to
+    /// (last used as it is created).
     pub async fn create_session(
         &self,
         token_hash: &str,
         player_id: &str,
         created_at: i64,
+        user_agent: Option<&str>,
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+                "INSERT INTO sessions (token_hash, player_id, created_at, user_agent, last_used_at) \
+                 VALUES ($1, $2, $3, $4, $3)",
             )
             .bind(token_hash)
             .bind(player_id)
             .bind(created_at)
+            .bind(user_agent)
             .execute(pool)
             .await
             .map_err(classify)?;
         });
         Ok(())
+    }
+
+    /// The tokens of `player_id` that still work, in no particular order: the first one unless revoked,
+    /// and every signed-in device's.
+    pub async fn devices(&self, player_id: &str) -> Result<Vec<DeviceRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, DeviceRow>(
+                "SELECT token_hash, token_user_agent AS user_agent, created_at AS signed_in_at, \
+                 token_last_used_at AS last_used_at FROM players \
+                 WHERE id = $1 AND token_hash NOT LIKE $2 \
+                 UNION ALL \
+                 SELECT token_hash, user_agent, created_at, last_used_at FROM sessions \
+                 WHERE player_id = $1",
+            )
+            .bind(player_id)
+            .bind(format!("{REVOKED_PREFIX}%"))
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// A new password for the account of `player_id`, and every other device of the player signed out

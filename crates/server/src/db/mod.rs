@@ -35,14 +35,14 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-pub use accounts::AccountRow;
+pub use accounts::{AccountRow, DeviceRow};
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
 pub use games::{
     FiguresRow, Finished, GameRow, LeaderRow, LogRow, NewGame, RatingChangeRow, RatingRow,
     RecordRow, ResultRow, SeatRating,
 };
-pub use players::PlayerRow;
+pub use players::{PlayerRow, TokenHolder};
 pub use reports::{ReportRow, Reported};
 pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};
 

@@ -13,17 +13,36 @@ pub struct PlayerRow {
     pub created_at: i64,
 }
 
+/// The player a token belongs to, and when that token was last recorded as used (Unix ms).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TokenHolder {
+    /// The player.
+    #[sqlx(flatten)]
+    pub player: PlayerRow,
+    /// When the token last authenticated a request, as recorded (at most once an hour).
+    pub last_used_at: i64,
+}
+
 impl Db {
-    /// Stores a new player with the hash of their token.
-    pub async fn create_player(&self, player: &PlayerRow, token_hash: &str) -> Result<(), DbError> {
+    /// Stores a new player with the hash of their token and the `User-Agent` it is handed out to (the
+    /// player's first device, last used as it is created).
+    pub async fn create_player(
+        &self,
+        player: &PlayerRow,
+        token_hash: &str,
+        user_agent: Option<&str>,
+    ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO players (id, display_name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO players \
+                 (id, display_name, token_hash, created_at, token_user_agent, token_last_used_at) \
+                 VALUES ($1, $2, $3, $4, $5, $4)",
             )
             .bind(&player.id)
             .bind(&player.display_name)
             .bind(token_hash)
             .bind(player.created_at)
+            .bind(user_agent)
             .execute(pool)
             .await
             .map_err(classify)?;
@@ -111,16 +130,17 @@ impl Db {
     }
 
     /// The player whose token hashes to `token_hash`, if any: the token the player was created with, or
-    /// one handed out by signing in (`sessions`).
+    /// one handed out by signing in (`sessions`); with when that token was last recorded as used.
     pub async fn player_by_token_hash(
         &self,
         token_hash: &str,
-    ) -> Result<Option<PlayerRow>, DbError> {
+    ) -> Result<Option<TokenHolder>, DbError> {
         let row = on_pool!(self, pool => {
-            sqlx::query_as::<_, PlayerRow>(
-                "SELECT id, display_name, created_at FROM players WHERE token_hash = $1 \
+            sqlx::query_as::<_, TokenHolder>(
+                "SELECT id, display_name, created_at, token_last_used_at AS last_used_at \
+                 FROM players WHERE token_hash = $1 \
                  UNION ALL \
-                 SELECT p.id, p.display_name, p.created_at FROM sessions s \
+                 SELECT p.id, p.display_name, p.created_at, s.last_used_at FROM sessions s \
                  JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
             )
             .bind(token_hash)
@@ -128,5 +148,26 @@ impl Db {
             .await?
         });
         Ok(row)
+    }
+
+    /// Records that the token hashing to `token_hash` was used at `now` (Unix ms), a signed-in device's
+    /// or a player's first.
+    pub async fn token_used(&self, token_hash: &str, now: i64) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let updated = sqlx::query("UPDATE sessions SET last_used_at = $1 WHERE token_hash = $2")
+                .bind(now)
+                .bind(token_hash)
+                .execute(pool)
+                .await?
+                .rows_affected();
+            if updated == 0 {
+                sqlx::query("UPDATE players SET token_last_used_at = $1 WHERE token_hash = $2")
+                    .bind(now)
+                    .bind(token_hash)
+                    .execute(pool)
+                    .await?;
+            }
+        });
+        Ok(())
     }
 }

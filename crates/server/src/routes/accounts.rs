@@ -2,21 +2,24 @@
 //! player a username and a password; `POST /api/sessions` signs in with them and hands this device a
 //! token of its own; `PATCH /api/account` changes the password (and signs the other devices out);
 //! `DELETE /api/sessions/current` signs this device out (revokes its token); `DELETE /api/sessions/others`
-//! signs every other device out (a lost phone, a shared computer), keeping the password.
+//! signs every other device out (a lost phone, a shared computer), keeping the password; `GET
+//! /api/sessions` lists the devices signed in and `DELETE /api/sessions/{id}` signs one of them out.
 
 use std::time::Instant;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 
 use crate::AppState;
 use crate::auth;
 use crate::db::{AccountRow, DbError, now_ms};
+use crate::device;
 use crate::error::{AppError, ErrorBody};
-use crate::extract::{ApiJson, AuthPlayer};
+use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::{
-    ChangePasswordRequest, CredentialsRequest, PlayerView, SignedIn, SignedOutOthers,
+    ChangePasswordRequest, CredentialsRequest, Device, Devices, PlayerView, SignedIn,
+    SignedOutOthers,
 };
 use crate::password;
 use crate::rooms::{Revoked, RoomCommand};
@@ -113,22 +116,41 @@ pub async fn change_password(
         .db
         .change_password(&player.id, &hash, &player.token_hash, &unusable)
         .await?;
-    close_other_devices_sockets(&state, &player).await?;
+    close_sockets(&state, &player.id, Revoked::AllBut(player.token_hash)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The devices of `player` other than this one, just signed out (a new password, or
-/// `DELETE /api/sessions/others`), lose the sockets they have open as well: closed with 4001
-/// `token_revoked`. This device's stay open.
-async fn close_other_devices_sockets(
-    state: &AppState,
-    player: &AuthPlayer,
-) -> Result<(), AppError> {
-    tell_open_rooms(state, &player.id, true, || RoomCommand::Revoke {
-        player_id: player.id.clone(),
-        tokens: Revoked::AllBut(player.token_hash.clone()),
+/// The devices of `player_id` whose `tokens` were just signed out (a new password,
+/// `DELETE /api/sessions/others`, `/current` or `/{id}`) lose the sockets they have open as well: closed
+/// with 4001 `token_revoked`, in every room open on this node. The other devices' stay open.
+async fn close_sockets(state: &AppState, player_id: &str, tokens: Revoked) -> Result<(), AppError> {
+    tell_open_rooms(state, player_id, true, || RoomCommand::Revoke {
+        player_id: player_id.to_owned(),
+        tokens: tokens.clone(),
     })
     .await
+}
+
+/// Refuses a player without an account (`no_account`): a guest has one token, its own, so no other
+/// device to see or sign out, and signing it out would lose the player for good.
+async fn require_account(state: &AppState, player: &AuthPlayer) -> Result<(), AppError> {
+    match state.db.account_of_player(&player.id).await? {
+        Some(_) => Ok(()),
+        None => Err(AppError::NoAccount),
+    }
+}
+
+/// Signs the token hashing to `token_hash` out, one of `player_id`'s: it stops working at once and the
+/// sockets it opened close (4001 `token_revoked`).
+async fn sign_out_token(
+    state: &AppState,
+    player_id: &str,
+    token_hash: &str,
+) -> Result<StatusCode, AppError> {
+    let unusable = auth::unusable_token_hash();
+    state.db.revoke_token(token_hash, &unusable).await?;
+    close_sockets(state, player_id, Revoked::One(token_hash.to_owned())).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Signs every other device of the player out, keeping the password (a lost phone, a shared computer):
@@ -145,15 +167,13 @@ pub async fn sign_out_others(
     State(state): State<AppState>,
     player: AuthPlayer,
 ) -> Result<Json<SignedOutOthers>, AppError> {
-    if state.db.account_of_player(&player.id).await?.is_none() {
-        return Err(AppError::NoAccount);
-    }
+    require_account(&state, &player).await?;
     let unusable = auth::unusable_token_hash();
     let signed_out = state
         .db
         .sign_out_others(&player.id, &player.token_hash, &unusable)
         .await?;
-    close_other_devices_sockets(&state, &player).await?;
+    close_sockets(&state, &player.id, Revoked::AllBut(player.token_hash)).await?;
     Ok(Json(SignedOutOthers { signed_out }))
 }
 
@@ -196,6 +216,7 @@ pub(crate) async fn current_password_is(
         (status = 429, description = "Too many wrong passwords for this username lately (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn sign_in(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<CredentialsRequest>,
 ) -> Result<(StatusCode, Json<SignedIn>), AppError> {
     let key = req.username.trim().to_ascii_lowercase();
@@ -221,7 +242,12 @@ pub async fn sign_in(
     let token = auth::new_token();
     state
         .db
-        .create_session(&auth::hash_token(&token), &player.id, now_ms())
+        .create_session(
+            &auth::hash_token(&token),
+            &player.id,
+            now_ms(),
+            device::user_agent(&headers).as_deref(),
+        )
         .await?;
     Ok((
         StatusCode::CREATED,
@@ -246,18 +272,78 @@ pub async fn sign_out(
     State(state): State<AppState>,
     player: AuthPlayer,
 ) -> Result<StatusCode, AppError> {
-    if state.db.account_of_player(&player.id).await?.is_none() {
-        return Err(AppError::NoAccount);
-    }
-    let unusable = auth::unusable_token_hash();
-    state.db.revoke_token(&player.token_hash, &unusable).await?;
+    require_account(&state, &player).await?;
     // A socket this device opened before stops acting for the player too.
-    tell_open_rooms(&state, &player.id, true, || RoomCommand::Revoke {
-        player_id: player.id.clone(),
-        tokens: Revoked::One(player.token_hash.clone()),
-    })
-    .await?;
-    Ok(StatusCode::NO_CONTENT)
+    sign_out_token(&state, &player.id, &player.token_hash).await
+}
+
+/// The opaque id a device is listed under: the first 32 hex digits of SHA-256 of `device:` and its
+/// token's hash. It reveals neither the token nor its hash, and the same token always has the same id.
+fn device_id(token_hash: &str) -> String {
+    let mut id = auth::sha256_hex(&format!("device:{token_hash}"));
+    id.truncate(32);
+    id
+}
+
+/// The devices signed in to your account, most recently used first (the first token, from
+/// `POST /api/players`, is one while it works): what each is (from the `User-Agent` it signed in with),
+/// when it signed in and was last used (written at most once an hour), and which one is asking. Only a
+/// player with an account has any other device.
+#[utoipa::path(get, path = "/api/sessions", tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Your devices, most recently used first", body = Devices),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 409, description = "No account, so no device but this one (`no_account`)", body = ErrorBody)))]
+pub async fn devices(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+) -> Result<Json<Devices>, AppError> {
+    require_account(&state, &player).await?;
+    let mut devices: Vec<Device> = state
+        .db
+        .devices(&player.id)
+        .await?
+        .into_iter()
+        .map(|row| Device {
+            id: device_id(&row.token_hash),
+            device: device::describe(row.user_agent.as_deref()),
+            signed_in_at: row.signed_in_at,
+            last_used_at: row.last_used_at,
+            current: row.token_hash == player.token_hash,
+        })
+        .collect();
+    devices.sort_by(|a, b| {
+        (b.last_used_at, b.signed_in_at, &a.id).cmp(&(a.last_used_at, a.signed_in_at, &b.id))
+    });
+    Ok(Json(Devices { devices }))
+}
+
+/// Signs one device of your account out (a lost phone): its token stops working at once and its open
+/// sockets close (4001 `token_revoked`); the other devices stay signed in. The id is one from
+/// `GET /api/sessions`; this device's own id signs this device out, as `DELETE /api/sessions/current`.
+#[utoipa::path(delete, path = "/api/sessions/{id}", tag = "players",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "A device's `id` from `GET /api/sessions`")),
+    responses(
+        (status = 204, description = "Signed out: that device's token no longer works"),
+        (status = 401, description = "Missing or invalid token", body = ErrorBody),
+        (status = 404, description = "No device of your account has that id: never one, another account's, or signed out already (`device_not_found`)", body = ErrorBody),
+        (status = 409, description = "No account, so no device but this one (`no_account`)", body = ErrorBody)))]
+pub async fn sign_out_device(
+    State(state): State<AppState>,
+    player: AuthPlayer,
+    ApiPath(id): ApiPath<String>,
+) -> Result<StatusCode, AppError> {
+    require_account(&state, &player).await?;
+    let device = state
+        .db
+        .devices(&player.id)
+        .await?
+        .into_iter()
+        .find(|row| device_id(&row.token_hash) == id)
+        .ok_or(AppError::DeviceNotFound)?;
+    sign_out_token(&state, &player.id, &device.token_hash).await
 }
 
 #[cfg(test)]

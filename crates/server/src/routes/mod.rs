@@ -82,9 +82,13 @@ pub fn router(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),
         )
-        .route("/api/sessions", post(accounts::sign_in))
+        .route(
+            "/api/sessions",
+            post(accounts::sign_in).get(accounts::devices),
+        )
         .route("/api/sessions/current", delete(accounts::sign_out))
         .route("/api/sessions/others", delete(accounts::sign_out_others))
+        .route("/api/sessions/{id}", delete(accounts::sign_out_device))
         .route(
             "/api/rooms",
             post(rooms::create_room).get(rooms::list_rooms),

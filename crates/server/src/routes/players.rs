@@ -4,7 +4,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 
 use crate::AppState;
 use crate::auth;
@@ -30,6 +30,7 @@ const MAX_NAME_CHARS: usize = 32;
         (status = 422, description = "Invalid display name", body = ErrorBody)))]
 pub async fn create_player(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<CreatePlayerRequest>,
 ) -> Result<(StatusCode, Json<PlayerCreated>), AppError> {
     let display_name = display_name(&req.display_name)?;
@@ -41,7 +42,11 @@ pub async fn create_player(
     };
     state
         .db
-        .create_player(&player, &auth::hash_token(&token))
+        .create_player(
+            &player,
+            &auth::hash_token(&token),
+            crate::device::user_agent(&headers).as_deref(),
+        )
         .await?;
     Ok((
         StatusCode::CREATED,

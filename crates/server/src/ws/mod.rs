@@ -134,14 +134,7 @@ pub async fn room_ws(
     let Query(query) = query.map_err(|r| AppError::InvalidQuery(r.body_text()))?;
     let token_hash = ws_token(&query, &headers)?.map(auth::hash_token);
     let player_id = match &token_hash {
-        Some(hash) => Some(
-            state
-                .db
-                .player_by_token_hash(hash)
-                .await?
-                .ok_or(AppError::InvalidToken)?
-                .id,
-        ),
+        Some(hash) => Some(crate::extract::authenticate(&state, hash).await?.id),
         None => None,
     };
     let (room_id, by_code) = crate::routes::rooms::resolve(&state, &id_or_code).await?;

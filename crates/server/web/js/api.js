@@ -90,6 +90,17 @@ export async function signOutOthers() {
   return r.signed_out;
 }
 
+/** The devices signed in to this account, most recently used first (`current`: this one). */
+export async function devices() {
+  const r = await call('GET', '/api/sessions');
+  return r.devices;
+}
+
+/** Signs one device of this account out by its id (a lost phone): its token stops working at once. */
+export async function signOutDevice(id) {
+  await call('DELETE', `/api/sessions/${encodeURIComponent(id)}`);
+}
+
 /** Everything the server keeps about this player, as a JSON file the browser saves. */
 export async function downloadMyData() {
   const data = await call('GET', '/api/players/me/export');

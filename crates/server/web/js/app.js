@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale, rulesAndMode } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, devices, signOutDevice, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -217,6 +217,49 @@ function signOutOthersPart() {
     done, err);
 }
 
+/** A device as the list names it: the server's words ("Firefox on Android", "Unknown device") in the
+ * page's language. */
+function deviceName(d) {
+  if (d.device === 'Unknown device') return t('device_unknown');
+  const m = /^(.+) on (.+)$/.exec(d.device);
+  return m ? t('device_on', { browser: m[1], system: m[2] }) : d.device;
+}
+
+/** "Your devices": where this account is signed in (what, since when, last used; this one marked), each
+ * other one with a button that signs it out (a lost phone). Read from the server when opened. */
+function devicesPart() {
+  const err = h('p.error', { role: 'alert' });
+  const done = h('p.muted', { id: 'device-signed-out', role: 'status' });
+  const list = h('ul.devices', { id: 'devices-list' });
+  const when = (ms) => new Date(ms).toLocaleString(dateLocale(), { dateStyle: 'short', timeStyle: 'short' });
+  async function load() {
+    err.textContent = '';
+    try {
+      const all = await devices();
+      clear(list, all.map((d) => h('li', { 'data-device-id': d.id, 'data-current': d.current ? 'true' : 'false' },
+        h('div',
+          h('strong', deviceName(d)), ' ',
+          d.current ? h('span.device-this', t('device_this')) : null,
+          h('div.muted', t('device_times', { signed_in: when(d.signed_in_at), last_used: when(d.last_used_at) }))),
+        d.current ? null : h('button', {
+          type: 'button', class: 'device-sign-out', 'aria-label': t('device_sign_out_named', { device: deviceName(d) }),
+          onclick: async () => {
+            err.textContent = ''; done.textContent = '';
+            try {
+              await signOutDevice(d.id);
+              done.textContent = t('device_signed_out', { device: deviceName(d) });
+            } catch (x) { err.textContent = t('error', { msg: x.message }); }
+            await load();
+          },
+        }, t('device_sign_out')))));
+    } catch (x) { err.textContent = t('error', { msg: x.message }); }
+  }
+  return h('details.account', { id: 'devices', ontoggle: (e) => { if (e.target.open) load(); } },
+    h('summary', t('devices')),
+    h('p.muted', t('devices_hint')),
+    list, done, err);
+}
+
 /** Signed in: who, signing this device out, and a new password (which signs the other devices out). */
 function signedInPart(who, onChange) {
   const err = h('p.error', { role: 'alert' });
@@ -246,7 +289,7 @@ function signedInPart(who, onChange) {
         type: 'button', id: 'sign-out',
         onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
       }, t('sign_out'))),
-    change, done, signOutOthersPart(), err);
+    change, done, devicesPart(), signOutOthersPart(), err);
 }
 
 function createCard(onCreated) {
