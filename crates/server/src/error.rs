@@ -110,7 +110,9 @@ pub enum AppError {
     SeatTaken,
     #[error("The room is no longer waiting for players.")]
     RoomNotWaiting,
-    #[error("A person sits in that seat: only an empty seat or a bot's can be given a bot or emptied.")]
+    #[error(
+        "A person sits in that seat: only an empty seat or a bot's can be given a bot or emptied."
+    )]
     SeatHasPerson,
     #[error("No person sits in that seat: an empty seat or a bot's has nobody to remove.")]
     NoPersonAtSeat,

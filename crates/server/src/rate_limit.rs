@@ -98,7 +98,12 @@ pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit>
     GovernorConfigBuilder::default()
         .period(Duration::from_secs(60) / per_minute)
         .burst_size(per_minute)
-        .methods(vec![Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+        .methods(vec![
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+        ])
         .key_extractor(ClientIp { trust_forwarded })
         .finish()
 }

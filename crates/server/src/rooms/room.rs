@@ -1261,7 +1261,11 @@ impl Room {
     /// The seats played at `player_id`'s device as they are once that player left: emptied in a waiting
     /// room, or played by a bot at `bot_level` in a running game (as their own seat is). To be stored
     /// with the player's own seat, then shown.
-    pub(super) fn local_seats_freed(&self, player_id: &str, bot_level: Option<&str>) -> Vec<SeatRow> {
+    pub(super) fn local_seats_freed(
+        &self,
+        player_id: &str,
+        bot_level: Option<&str>,
+    ) -> Vec<SeatRow> {
         self.lobby
             .local_seats_of(player_id)
             .into_iter()
