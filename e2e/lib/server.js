@@ -12,7 +12,7 @@ import { startStatic } from './static.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '..', '..');
 export const OUT = path.join(REPO, 'target', 'e2e');
-const BIN = path.join(REPO, 'target', 'debug', 'parchis-server');
+const BIN = path.join(process.env.CARGO_TARGET_DIR || path.join(REPO, 'target'), 'debug', 'parchis-server');
 
 let built = false;
 export function build() {
