@@ -400,7 +400,7 @@ export function mountRoom(main, ref) {
       const sel = levelSelect(`add-bot-level-${seat.seat}`, 'greedy');
       sel.value = 'greedy';
       return h('span.row.seat-controls', sel,
-        h('button', { type: 'button', class: 'add-bot', onclick: () => setSeatBot(seat.seat, sel.value) }, t('add_bot')));
+        h('button', { type: 'button', class: 'add-bot', 'aria-label': t('add_bot_of', { n: seat.seat + 1 }), onclick: () => setSeatBot(seat.seat, sel.value) }, t('add_bot')));
     }
     const name = seat.display_name || '';
     return h('button', {
