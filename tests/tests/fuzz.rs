@@ -805,6 +805,8 @@ const WRITE_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/rooms/{room}/rematch"),
     ("POST", "/api/rooms/{room}/local-players"),
     ("DELETE", "/api/rooms/{room}/local-players/{seq}"),
+    ("PUT", "/api/rooms/{room}/seats/{seq}"),
+    ("DELETE", "/api/rooms/{room}/seats/{seq}"),
 ];
 
 /// Keys the REST bodies take somewhere, so that random bodies reach past the first check.
@@ -828,6 +830,7 @@ const BODY_KEYS: &[&str] = &[
     "seat",
     "preferred_colour",
     "colour",
+    "bot",
     "reason",
     "name",
     "x",
@@ -864,6 +867,9 @@ fn rest_value(rng: &mut StdRng, key: &str) -> String {
             lit(["correct horse", "", "x", "correct horse battery"][rng.random_range(0..4)])
         }
         "username" => lit(["ana", "ANA", "", "a b", "ñandú", "x"][rng.random_range(0..6)]),
+        "bot" => ["\"random\"", "\"expert\"", "\"hard\"", "null", "\"x\"", "3"]
+            [rng.random_range(0..6)]
+        .into(),
         _ => lit(&random_string(rng)),
     }
 }
@@ -896,6 +902,7 @@ fn route_base(template: &str) -> Vec<(&'static str, String)> {
         "/api/rooms/{room}/join" => &[("preferred_colour", "\"red\""), ("code", "\"ABCDEF\"")],
         "/api/rooms/{room}/local-players" => &[("display_name", "\"Leo\""), ("seat", "1")],
         "/api/rooms/{room}/chat/{seq}/report" => &[("reason", "\"spam\"")],
+        "/api/rooms/{room}/seats/{seq}" => &[("bot", "\"expert\"")],
         _ => &[("password", "\"correct horse\"")],
     };
     fields.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()

@@ -317,7 +317,11 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
 
     // On connecting: `snapshot`, `hello`, `chat_history`.
     let hello = ana.private.iter().find(|m| m["type"] == "hello").unwrap();
-    has_fields("hello", hello, &["type", "player_id", "seat", "role"]);
+    has_fields(
+        "hello",
+        hello,
+        &["type", "player_id", "seat", "role", "removed"],
+    );
     assert_eq!(hello["role"], "player");
     let hello = watcher
         .private

@@ -51,7 +51,7 @@ pub struct Config {
     /// reloaded from storage when next used.
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 60)]
     pub room_idle_secs: u64,
-    /// API writes (POST, PATCH, DELETE: register, rename, accounts, sign in and out, create, join,
+    /// API writes (POST, PUT, PATCH, DELETE: register, rename, accounts, sign in and out, create, join,
     /// leave, start, rematch) one client address may make per minute, in bursts of as many, and as
     /// many analyses of finished games (counted apart); 0 turns the limits off.
     #[arg(long, env = "HTTP_WRITES_PER_MINUTE", default_value_t = 60)]

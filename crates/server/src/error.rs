@@ -95,6 +95,8 @@ pub enum AppError {
     PlayerNotFound,
     #[error("No one plays at your device at that seat.")]
     LocalPlayerNotFound,
+    #[error("This room has no seat with that number (seats count from 0).")]
+    SeatNotFound,
     #[error("This needs the server's admin token.")]
     NotAdmin,
     #[error("The game is still being played: its replay is served once it is over.")]
@@ -112,6 +114,16 @@ pub enum AppError {
     SeatTaken,
     #[error("The room is no longer waiting for players.")]
     RoomNotWaiting,
+    #[error(
+        "A person sits in that seat: only an empty seat or a bot's can be given a bot or emptied."
+    )]
+    SeatHasPerson,
+    #[error("No person sits in that seat: an empty seat or a bot's has nobody to remove.")]
+    NoPersonAtSeat,
+    #[error("You cannot remove yourself from your own room: leave it instead.")]
+    CannotRemoveSelf,
+    #[error("The owner of this room removed you from it: you cannot take a seat in it again.")]
+    RemovedFromRoom,
     #[error("Another player in this room already asked for that colour.")]
     ColourTaken,
     #[error("You are not seated in this room.")]
@@ -187,6 +199,7 @@ impl AppError {
         "account_not_found",
         "player_not_found",
         "local_player_not_found",
+        "seat_not_found",
         "not_admin",
         "game_not_finished",
         "not_found",
@@ -195,6 +208,10 @@ impl AppError {
         "room_full",
         "seat_taken",
         "room_not_waiting",
+        "seat_has_person",
+        "no_person_at_seat",
+        "cannot_remove_self",
+        "removed_from_room",
         "colour_taken",
         "not_seated",
         "upgrade_required",
@@ -234,12 +251,15 @@ impl AppError {
             RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
-            NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword => StatusCode::FORBIDDEN,
+            NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword | RemovedFromRoom => {
+                StatusCode::FORBIDDEN
+            }
             RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
-            | LocalPlayerNotFound | NotFound | MessageNotFound | ReportNotFound
+            | LocalPlayerNotFound | SeatNotFound | NotFound | MessageNotFound | ReportNotFound
             | DeviceNotFound => StatusCode::NOT_FOUND,
-            RoomFull | SeatTaken | RoomNotWaiting | ColourTaken | NotSeated | GameNotFinished
-            | UsernameTaken | AccountExists | NoAccount => StatusCode::CONFLICT,
+            RoomFull | SeatTaken | RoomNotWaiting | SeatHasPerson | NoPersonAtSeat
+            | CannotRemoveSelf | ColourTaken | NotSeated | GameNotFinished | UsernameTaken
+            | AccountExists | NoAccount => StatusCode::CONFLICT,
             UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
             RoomBusy | Unavailable | StorageUnavailable { .. } | AnalysisBusy => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -282,6 +302,7 @@ impl AppError {
             AccountNotFound => "account_not_found",
             PlayerNotFound => "player_not_found",
             LocalPlayerNotFound => "local_player_not_found",
+            SeatNotFound => "seat_not_found",
             NotAdmin => "not_admin",
             GameNotFinished => "game_not_finished",
             NotFound => "not_found",
@@ -290,6 +311,10 @@ impl AppError {
             RoomFull => "room_full",
             SeatTaken => "seat_taken",
             RoomNotWaiting => "room_not_waiting",
+            SeatHasPerson => "seat_has_person",
+            NoPersonAtSeat => "no_person_at_seat",
+            CannotRemoveSelf => "cannot_remove_self",
+            RemovedFromRoom => "removed_from_room",
             ColourTaken => "colour_taken",
             NotSeated => "not_seated",
             UpgradeRequired => "upgrade_required",
@@ -560,6 +585,7 @@ mod tests {
             AccountNotFound,
             PlayerNotFound,
             LocalPlayerNotFound,
+            SeatNotFound,
             NotAdmin,
             GameNotFinished,
             NotFound,
@@ -568,6 +594,10 @@ mod tests {
             RoomFull,
             SeatTaken,
             RoomNotWaiting,
+            SeatHasPerson,
+            NoPersonAtSeat,
+            CannotRemoveSelf,
+            RemovedFromRoom,
             ColourTaken,
             NotSeated,
             UpgradeRequired,
@@ -617,6 +647,7 @@ mod tests {
                 | AccountNotFound
                 | PlayerNotFound
                 | LocalPlayerNotFound
+                | SeatNotFound
                 | NotAdmin
                 | GameNotFinished
                 | NotFound
@@ -625,6 +656,10 @@ mod tests {
                 | RoomFull
                 | SeatTaken
                 | RoomNotWaiting
+                | SeatHasPerson
+                | NoPersonAtSeat
+                | CannotRemoveSelf
+                | RemovedFromRoom
                 | ColourTaken
                 | NotSeated
                 | UpgradeRequired

@@ -20,7 +20,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header. Any request that takes longer than `HTTP_REQUEST_TIMEOUT_SECS` (default 30 s) to arrive and be answered gets `408` with code `request_timeout`; a client address holding `CONNECTIONS_PER_ADDRESS` (default 256) connections open has a new one answered `429` with code `too_many_connections` and closed. Any request that needs the database while it is out of reach for a moment (PostgreSQL down, restarting or out of connections, the SQLite file locked by another process, a failing disk) gets `503` with code `storage_unavailable` and `Retry-After: 5`: nothing was changed and the same request is worth sending again, unless the body's `reason` is `maybe_stored` (the connection to the database broke mid-way, so a change asked for may have been made all the same: read it back first). A fault of the server itself gets `500` with code `internal_error` (sending it again is no use). Neither says more: the details are in the server's log."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PUT, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header. Any request that takes longer than `HTTP_REQUEST_TIMEOUT_SECS` (default 30 s) to arrive and be answered gets `408` with code `request_timeout`; a client address holding `CONNECTIONS_PER_ADDRESS` (default 256) connections open has a new one answered `429` with code `too_many_connections` and closed. Any request that needs the database while it is out of reach for a moment (PostgreSQL down, restarting or out of connections, the SQLite file locked by another process, a failing disk) gets `503` with code `storage_unavailable` and `Retry-After: 5`: nothing was changed and the same request is worth sending again, unless the body's `reason` is `maybe_stored` (the connection to the database broke mid-way, so a change asked for may have been made all the same: read it back first). A fault of the server itself gets `500` with code `internal_error` (sending it again is no use). Neither says more: the details are in the server's log."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,
@@ -55,6 +55,8 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         crate::routes::rooms::rematch_room,
         crate::routes::local_players::add_local_player,
         crate::routes::local_players::remove_local_player,
+        crate::routes::seats::set_seat,
+        crate::routes::seats::remove_player,
         crate::routes::quick_match::quick_match,
         crate::routes::rules::rules,
         crate::routes::games::game_record,
@@ -72,6 +74,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,
         crate::routes::local_players::AddLocalPlayerRequest,
+        crate::routes::seats::SetSeatRequest,
     )),
     modifiers(&BearerAuth, &ErrorCodes),
     tags(

@@ -1,5 +1,5 @@
-//! A per-address limit on the API's writes (every POST, PATCH and DELETE: registering, renaming,
-//! accounts and signing in or out, creating, joining, leaving, starting, rematches), so that one client cannot fill the database with players and rooms or wake
+//! A per-address limit on the API's writes (every POST, PUT, PATCH and DELETE: registering, renaming,
+//! accounts and signing in or out, creating, joining, leaving, starting, rematches, seats), so that one client cannot fill the database with players and rooms or wake
 //! rooms by the thousand; and, in a bucket of their own, the analyses of finished games, which cost an
 //! expert bot's search each. tower_governor counts; refusals are the usual JSON error (`429
 //! rate_limited`, with `Retry-After`). Other reads and the WebSocket are not limited here (the WebSocket
@@ -90,7 +90,7 @@ fn last_forwarded(header: &axum::http::HeaderValue) -> Option<IpAddr> {
 /// The limiter's configuration, shared by the layer and the task that forgets old addresses.
 pub type WriteLimit = GovernorConfig<ClientIp, NoOpMiddleware>;
 
-/// `per_minute` writes (POST, PATCH, DELETE) per address, in bursts of up to `per_minute`; `None` when 0 (no limit).
+/// `per_minute` writes (POST, PUT, PATCH, DELETE) per address, in bursts of up to `per_minute`; `None` when 0 (no limit).
 pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit> {
     if per_minute == 0 {
         return None;
@@ -98,7 +98,12 @@ pub fn write_limit(per_minute: u32, trust_forwarded: bool) -> Option<WriteLimit>
     GovernorConfigBuilder::default()
         .period(Duration::from_secs(60) / per_minute)
         .burst_size(per_minute)
-        .methods(vec![Method::POST, Method::PATCH, Method::DELETE])
+        .methods(vec![
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+        ])
         .key_extractor(ClientIp { trust_forwarded })
         .finish()
 }

@@ -301,6 +301,19 @@ impl TestServer {
         status_and_json(resp).await
     }
 
+    /// PUTs `body` to `path` as `player` and returns status and JSON body.
+    pub async fn put_as(&self, player: &Player, path: &str, body: Value) -> (StatusCode, Value) {
+        let resp = self
+            .client
+            .put(self.url(path))
+            .bearer_auth(&player.token)
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        status_and_json(resp).await
+    }
+
     /// POSTs `body` as `player` and returns status and JSON body.
     pub async fn post_as(&self, player: &Player, path: &str, body: Value) -> (StatusCode, Value) {
         let resp = self

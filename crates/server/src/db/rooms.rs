@@ -321,6 +321,59 @@ impl Db {
         });
         Ok(())
     }
+
+    /// Empties the seats `seats` (the removed person's own, and those played at their device) and
+    /// records that the owner removed `player_id` from the room, in one transaction: all of it or none.
+    pub async fn remove_from_room(
+        &self,
+        room_id: &str,
+        seats: &[SeatRow],
+        player_id: &str,
+        removed_at: i64,
+    ) -> Result<(), DbError> {
+        on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for seat in seats {
+                seat_update!(room_id, seat).execute(&mut *tx).await?;
+            }
+            sqlx::query(
+                "INSERT INTO room_removals (room_id, player_id, removed_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(room_id)
+            .bind(player_id)
+            .bind(removed_at)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The people the owner removed from `room_id` (they may not take a seat there again).
+    pub async fn room_removals(&self, room_id: &str) -> Result<Vec<String>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, String>(
+                "SELECT player_id FROM room_removals WHERE room_id = $1 ORDER BY removed_at, player_id",
+            )
+            .bind(room_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Whether the owner removed `player_id` from `room_id`.
+    pub async fn removed_from_room(&self, room_id: &str, player_id: &str) -> Result<bool, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT COUNT(*) FROM room_removals WHERE room_id = $1 AND player_id = $2",
+            )
+            .bind(room_id)
+            .bind(player_id)
+            .fetch_one(pool)
+            .await?
+        }) > 0)
+    }
 }
 
 /// A room a player sits in, with its game if it started (for the player's own list).

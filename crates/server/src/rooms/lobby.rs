@@ -8,7 +8,7 @@ use crate::auth;
 use crate::db::{GameRow, NewGame, RoomRow, SeatRow, now_ms};
 use crate::error::AppError;
 use crate::model::{Rating, RoomStatus, SeatView};
-use crate::settings::{Colour, DEFAULT_BOT_LEVEL};
+use crate::settings::{BotLevel, Colour, DEFAULT_BOT_LEVEL};
 
 /// A request to a room's task. Replies carry the room's state afterwards.
 #[derive(Debug, Clone)]
@@ -38,6 +38,24 @@ pub enum RoomCommand {
     /// Free a seat played at your device while the room is waiting.
     RemoveLocal {
         /// Player at whose device the seat was played.
+        player_id: String,
+        /// The seat.
+        seat: i64,
+    },
+    /// The owner puts a bot at `bot`'s level in an empty or bot seat, changes its level, or (`None`)
+    /// takes the bot out, while the room is waiting.
+    SetSeatBot {
+        /// Player asking (must own the room).
+        player_id: String,
+        /// The seat.
+        seat: i64,
+        /// The bot's level; `None`: empty the seat.
+        bot: Option<BotLevel>,
+    },
+    /// The owner removes the person at `seat` while the room is waiting: the seat (with those played at
+    /// their device) is emptied, and they may not take a seat in the room again.
+    RemovePlayer {
+        /// Player asking (must own the room).
         player_id: String,
         /// The seat.
         seat: i64,

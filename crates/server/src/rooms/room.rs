@@ -1,6 +1,7 @@
 //! Everything one room task owns: the lobby, the running game, the
 //! connections and the clocks that make the server act for a seat.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -107,6 +108,8 @@ pub struct Room {
     spectators_shown: Option<Instant>,
     /// Registry-wide count of open connections (for metrics).
     connections: Arc<AtomicUsize>,
+    /// The people the owner removed from the room (loaded with it): their `hello` says so.
+    pub(super) removed: HashSet<String>,
 }
 
 impl Room {
@@ -155,6 +158,7 @@ impl Room {
             spectators_due: None,
             spectators_shown: None,
             connections,
+            removed: HashSet::new(),
         };
         // Nobody is connected yet: every seat a person plays (their own, or one played at their device)
         // is away from now on, so that bots cover it after the grace if nobody comes back.
@@ -168,8 +172,9 @@ impl Room {
         room
     }
 
-    /// Rebuilds the room's game (if any) from the stored log, and reloads its recent chat and the
-    /// seated people's ratings (even when the game could not be rebuilt). Runs before any connection.
+    /// Rebuilds the room's game (if any) from the stored log, and reloads its recent chat, the
+    /// seated people's ratings and who the owner removed (even when the game could not be rebuilt). Runs
+    /// before any connection.
     pub async fn restore(&mut self) -> Result<(), String> {
         let game = self.restore_game().await;
         let ratings = self.load_ratings().await;
@@ -186,7 +191,14 @@ impl Room {
             }
             Err(e) => Err(format!("cannot reload the chat: {e}")),
         };
-        game.and(chat).and(ratings)
+        let removed = match self.db.room_removals(&self.lobby.room.id).await {
+            Ok(removed) => {
+                self.removed = removed.into_iter().collect();
+                Ok(())
+            }
+            Err(e) => Err(format!("cannot reload who was removed: {e}")),
+        };
+        game.and(chat).and(ratings).and(removed)
     }
 
     /// The room's rule set, as ratings name it.
@@ -611,6 +623,7 @@ impl Room {
             "player_id": player,
             "seat": seat,
             "role": if seat.is_some() { "player" } else { "spectator" },
+            "removed": player.as_ref().is_some_and(|p| self.removed.contains(p)),
         })));
         self.reply(conn, hello);
     }
@@ -1090,6 +1103,17 @@ impl Room {
                 preferred_colour,
                 code,
             } => {
+                // Asked of storage, not only of the set loaded with the room: a room whose removals
+                // could not be loaded still keeps out whoever its owner removed.
+                if self.lobby.seat_of(&player_id).is_none()
+                    && (self.removed.contains(&player_id)
+                        || self
+                            .db
+                            .removed_from_room(&self.lobby.room.id, &player_id)
+                            .await?)
+                {
+                    return Err(AppError::RemovedFromRoom);
+                }
                 if let Some(seat) =
                     self.lobby
                         .join(&player_id, &display_name, preferred_colour, code.as_deref())?
@@ -1131,6 +1155,14 @@ impl Room {
                 let seat = self.lobby.remove_local(&player_id, seat)?;
                 self.db.update_seat(&self.lobby.room.id, &seat).await?;
                 self.seat_changed(seat, None);
+            }
+            RoomCommand::SetSeatBot {
+                player_id,
+                seat,
+                bot,
+            } => self.set_seat_bot(&player_id, seat, bot).await?,
+            RoomCommand::RemovePlayer { player_id, seat } => {
+                self.remove_player(&player_id, seat).await?;
             }
             RoomCommand::Leave { player_id } => self.leave(&player_id).await?,
             RoomCommand::Start { player_id } => {
@@ -1229,7 +1261,11 @@ impl Room {
     /// The seats played at `player_id`'s device as they are once that player left: emptied in a waiting
     /// room, or played by a bot at `bot_level` in a running game (as their own seat is). To be stored
     /// with the player's own seat, then shown.
-    fn local_seats_freed(&self, player_id: &str, bot_level: Option<&str>) -> Vec<SeatRow> {
+    pub(super) fn local_seats_freed(
+        &self,
+        player_id: &str,
+        bot_level: Option<&str>,
+    ) -> Vec<SeatRow> {
         self.lobby
             .local_seats_of(player_id)
             .into_iter()
@@ -1286,7 +1322,7 @@ impl Room {
 
     /// Starts a full quick-match room. The join that filled it is stored and stands either way: if the
     /// start fails it is logged, and the room tries again after a pause (its owner may Start it too).
-    async fn start_by_itself(&mut self) {
+    pub(super) async fn start_by_itself(&mut self) {
         let started = match self.lobby.plan_start() {
             Ok(plan) => self.start_game(plan).await,
             Err(err) => Err(err),

@@ -13,10 +13,11 @@ pub mod quick_match;
 pub mod reports;
 pub mod rooms;
 pub mod rules;
+pub mod seats;
 pub mod stats;
 
 use axum::Router;
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, put};
 
 use std::sync::Arc;
 
@@ -106,6 +107,10 @@ pub fn router(
         .route(
             "/api/rooms/{id}/local-players/{seat}",
             delete(local_players::remove_local_player),
+        )
+        .route(
+            "/api/rooms/{id}/seats/{seat}",
+            put(seats::set_seat).delete(seats::remove_player),
         )
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))

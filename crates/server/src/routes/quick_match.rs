@@ -143,9 +143,11 @@ async fn find_seat(
     for candidate in candidates {
         match seat_player(state, &candidate.room.id, player, None, None).await {
             Ok(snapshot) => return Ok(Some(snapshot)),
-            // Its seat was just taken, its game just started, or it just closed: the next one.
+            // Its seat was just taken, its game just started, it just closed, or its owner removed
+            // this player from it: the next one.
             Err(
                 err @ (AppError::RoomFull
+                | AppError::RemovedFromRoom
                 | AppError::RoomNotWaiting
                 | AppError::RoomNotFound
                 | AppError::RoomBusy),

@@ -304,7 +304,7 @@ pub async fn get_room(
     responses(
         (status = 200, description = "Seated", body = RoomView),
         (status = 401, description = "Missing or invalid token", body = ErrorBody),
-        (status = 403, description = "Private room, wrong or missing code", body = ErrorBody),
+        (status = 403, description = "Private room, wrong or missing code (`wrong_join_code`), or the owner removed you from this room (`removed_from_room`)", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 409, description = "Full, started, or colour taken", body = ErrorBody)))]
 pub async fn join_room(

@@ -144,6 +144,9 @@ export const api = {
   addLocal: (id, name, seat) => call('POST', `/api/rooms/${encodeURIComponent(id)}/local-players`,
     seat === undefined ? { display_name: name } : { display_name: name, seat }),
   removeLocal: (id, seat) => call('DELETE', `/api/rooms/${encodeURIComponent(id)}/local-players/${seat}`),
+  /** The owner's seat controls: `bot` a level, or `null` to take the bot out. */
+  setSeatBot: (id, seat, bot) => call('PUT', `/api/rooms/${encodeURIComponent(id)}/seats/${seat}`, { bot }),
+  removePlayer: (id, seat) => call('DELETE', `/api/rooms/${encodeURIComponent(id)}/seats/${seat}`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
   quickMatch: (req) => call('POST', '/api/quick-match', req),
   rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),

@@ -310,9 +310,15 @@ export function mountRoom(main, ref) {
         who && seat.local_of === who.id ? h('button', {
           type: 'button', class: 'remove-local', 'aria-label': t('remove_local', { name: seat.display_name || '' }),
           onclick: () => removeLocal(seat.seat),
-        }, t('remove')) : null);
+        }, t('remove')) : null,
+        owner ? seatControls(seat, who) : null);
     }));
     const actions = clear(root.querySelector('#wr-actions'));
+    // Removed by the owner: the page watches on, says why, and offers no seat (the server would refuse it).
+    if (mine === null && ctx.hello && ctx.hello.removed) {
+      actions.append(h('p', { id: 'removed-note', role: 'status' }, t('removed_by_owner')));
+      return;
+    }
     // Every seat taken (by people, people at a device or bots): whoever is not seated can only watch, and is
     // told so instead of offered a seat the server would refuse (a name given for it would make a player too).
     const free = st.seats.some((x) => !x.player_id && !x.local_of && !x.bot);
@@ -375,6 +381,38 @@ export function mountRoom(main, ref) {
   async function addLocal(name) {
     showError('');
     try { ctx.rest = await api.addLocal(ref, name); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  /** The owner's controls of a seat that is not theirs: a bot for an empty seat, a bot's level or the bot
+   * out, or the person removed (once confirmed). Labelled for screen readers; every one is a button or a select. */
+  function seatControls(seat, who) {
+    if (seat.player_id && seat.player_id === who.id) return null;
+    if (seat.local_of === who.id) return null;
+    const levelSelect = (id, value) => h('select', { id, class: 'bot-level', 'aria-label': t('bot_level_of', { n: seat.seat + 1 }) },
+      ['random', 'greedy', 'expert'].map((l) => h('option', { value: l, selected: l === value ? '' : undefined }, t('bot_' + l))));
+    if (seat.bot) {
+      const sel = levelSelect(`bot-level-${seat.seat}`, seat.bot);
+      sel.value = seat.bot;
+      sel.onchange = () => setSeatBot(seat.seat, sel.value);
+      return h('span.row.seat-controls', sel,
+        h('button', { type: 'button', class: 'remove-bot', 'aria-label': t('remove_bot_of', { n: seat.seat + 1 }), onclick: () => setSeatBot(seat.seat, null) }, t('remove_bot')));
+    }
+    if (!seat.player_id && !seat.local_of) {
+      const sel = levelSelect(`add-bot-level-${seat.seat}`, 'greedy');
+      sel.value = 'greedy';
+      return h('span.row.seat-controls', sel,
+        h('button', { type: 'button', class: 'add-bot', 'aria-label': t('add_bot_of', { n: seat.seat + 1 }), onclick: () => setSeatBot(seat.seat, sel.value) }, t('add_bot')));
+    }
+    const name = seat.display_name || '';
+    return h('button', {
+      type: 'button', class: 'remove-player', 'aria-label': t('remove_player_of', { name }),
+      onclick: () => { if (window.confirm(t('remove_player_confirm', { name }))) removePlayer(seat.seat); },
+    }, t('remove_player'));
+  }
+  async function setSeatBot(seat, bot) {
+    try { ctx.rest = await api.setSeatBot(ref, seat, bot); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  async function removePlayer(seat) {
+    try { await api.removePlayer(ref, seat); if (!ctx.conn.open) await loadRest(); } catch (x) { showError(x.message); }
   }
   async function removeLocal(seat) {
     showError('');
