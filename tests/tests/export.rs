@@ -6,6 +6,7 @@ use common::game::two_play;
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
+use sqlx::{Connection, SqliteConnection};
 
 async fn export(server: &TestServer, player: &Player) -> (u16, Value, Option<String>) {
     let resp = server
@@ -142,5 +143,115 @@ async fn exported(server: TestServer) {
     };
     let (status, body, _) = export(&server, &nobody).await;
     assert_eq!((status, &body["code"]), (401, &json!("invalid_token")));
+    server.finish().await;
+}
+
+const PHONE: &str = "Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0";
+const LAPTOP: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+#[tokio::test]
+async fn the_export_lists_the_devices_signed_in_and_the_rooms_one_was_removed_from() {
+    let server = TestServer::sqlite().await;
+    // Ana made her player on her laptop, then her account, then signed in on her phone.
+    let resp = server
+        .post("/api/players")
+        .header("user-agent", LAPTOP)
+        .json(&json!({ "display_name": "Ana" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let body: Value = resp.json().await.unwrap();
+    let ana = Player {
+        id: body["id"].as_str().unwrap().to_owned(),
+        token: body["token"].as_str().unwrap().to_owned(),
+    };
+    let (status, body) = server
+        .post_as(
+            &ana,
+            "/api/account",
+            json!({ "username": "ana", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let resp = server
+        .post("/api/sessions")
+        .header("user-agent", PHONE)
+        .json(&json!({ "username": "ana", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let phone: Value = resp.json().await.unwrap();
+    let phone = Player {
+        id: ana.id.clone(),
+        token: phone["token"].as_str().unwrap().to_owned(),
+    };
+    // Bea's waiting room: Ana sits down, and Bea removes her.
+    let bea = server.player("Bea").await;
+    let room = server
+        .room(
+            &bea,
+            json!({ "rules": "playgridia", "mode": "individual", "players": 4, "public": true }),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = server
+        .post_as(&ana, &format!("/api/rooms/{room}/join"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let seat = body["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["player_id"] == ana.id.as_str())
+        .expect("Ana's seat");
+    let (status, body) = server
+        .delete_as(&bea.token, &format!("/api/rooms/{room}/seats/{seat}"))
+        .await;
+    assert_eq!(status, 204, "{body}");
+
+    let (status, data, _) = export(&server, &phone).await;
+    assert_eq!(status, 200, "{data}");
+    let devices: Vec<(&Value, &Value)> = data["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (&d["device"], &d["user_agent"]))
+        .collect();
+    assert_eq!(devices.len(), 2, "{}", data["devices"]);
+    for (device, user_agent) in [("Firefox on Android", PHONE), ("Firefox on Linux", LAPTOP)] {
+        assert!(
+            devices.contains(&(&json!(device), &json!(user_agent))),
+            "{device} missing: {}",
+            data["devices"]
+        );
+    }
+    assert_eq!(data["removed_from_rooms"].as_array().unwrap().len(), 1);
+    assert_eq!(data["removed_from_rooms"][0]["room_id"], room.as_str());
+    let text = data.to_string();
+    assert!(!text.contains(&phone.token) && !text.contains(&ana.token));
+    // Bea was removed from nothing, and signed in nowhere but where she made her player.
+    let (_, data, _) = export(&server, &bea).await;
+    assert_eq!(data["removed_from_rooms"], json!([]));
+    assert_eq!(data["devices"].as_array().unwrap().len(), 1);
+
+    // Erased, Ana's devices are forgotten with her: no User-Agent of hers is kept.
+    let (status, body) = server.erase_me(&phone.token, Some("correct horse")).await;
+    assert_eq!(status, 204, "{body}");
+    let mut db = SqliteConnection::connect(&server.database_url)
+        .await
+        .unwrap();
+    let kept: Vec<Option<String>> = sqlx::query_scalar(
+        "SELECT token_user_agent FROM players WHERE id = $1 \
+         UNION ALL SELECT user_agent FROM sessions WHERE player_id = $1",
+    )
+    .bind(&ana.id)
+    .fetch_all(&mut db)
+    .await
+    .unwrap();
+    assert_eq!(kept, [None]);
     server.finish().await;
 }

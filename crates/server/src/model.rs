@@ -711,6 +711,32 @@ pub struct DataExport {
     /// Your figures in every finished game that kept them, per seat you held to its end, newest first
     /// (what your record adds up).
     pub figures: Vec<ExportedFigures>,
+    /// Every device your tokens were handed out to and still work on (as `GET /api/sessions` lists
+    /// them, with the `User-Agent` each sent), most recently used first.
+    pub devices: Vec<ExportedDevice>,
+    /// Every room whose owner removed you before its game, oldest first.
+    pub removed_from_rooms: Vec<ExportedRemoval>,
+}
+
+/// A device signed in as you (`DataExport::devices`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedDevice {
+    /// What it is, as the list of devices says (`Firefox on Android`).
+    pub device: String,
+    /// The `User-Agent` it sent when its token was handed out, as stored (at most 256 bytes).
+    pub user_agent: Option<String>,
+    /// Unix ms.
+    pub signed_in_at: i64,
+    /// Unix ms, to the hour.
+    pub last_used_at: i64,
+}
+
+/// A room you were removed from (`DataExport::removed_from_rooms`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedRemoval {
+    pub room_id: String,
+    /// Unix ms.
+    pub removed_at: i64,
 }
 
 /// Your figures in one finished game (`DataExport::figures`), as its `result.seats` entry of your seat.

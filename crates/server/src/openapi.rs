@@ -70,7 +70,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn, SignedOutOthers,
         Devices, Device, ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
-        DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
+        DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, crate::model::ExportedDevice, crate::model::ExportedRemoval, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
         RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,
         crate::routes::local_players::AddLocalPlayerRequest,

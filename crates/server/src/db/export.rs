@@ -67,7 +67,27 @@ pub struct ExportFiguresRow {
     pub home: i32,
 }
 
+/// A room whose owner removed the player before its game (they may not sit there again).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExportRemovalRow {
+    pub room_id: String,
+    pub removed_at: i64,
+}
+
 impl Db {
+    /// The rooms the player was removed from, oldest first.
+    pub async fn export_removals(&self, player_id: &str) -> Result<Vec<ExportRemovalRow>, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_as::<_, ExportRemovalRow>(
+                "SELECT room_id, removed_at FROM room_removals WHERE player_id = $1 \
+                 ORDER BY removed_at, room_id",
+            )
+            .bind(player_id)
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// The player's figures in each finished game that has them, per seat they held, newest first.
     pub async fn export_figures(&self, player_id: &str) -> Result<Vec<ExportFiguresRow>, DbError> {
         Ok(on_pool!(self, pool => {

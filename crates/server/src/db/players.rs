@@ -78,9 +78,9 @@ impl Db {
 
     /// Erases a player for good, in one transaction: their name becomes `display_name` (in their seats
     /// and their chat messages, whose text is emptied: shown to nobody, their numbers kept), every token
-    /// stops working (the first replaced by `unusable_hash`, sessions deleted), their reports of others'
-    /// messages go, their ratings go and the account goes, so its username is free. The games they played
-    /// stay whole (results and rating changes included).
+    /// stops working (the first replaced by `unusable_hash` and its User-Agent forgotten, sessions
+    /// deleted), their reports of others' messages go, their ratings go and the account goes, so its
+    /// username is free. The games they played stay whole (results and rating changes included).
     pub async fn erase_player(
         &self,
         id: &str,
@@ -89,7 +89,11 @@ impl Db {
     ) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query("UPDATE players SET display_name = $1, token_hash = $2 WHERE id = $3")
+            // The first token's User-Agent goes with it: what device they used is theirs too.
+            sqlx::query(
+                "UPDATE players SET display_name = $1, token_hash = $2, token_user_agent = NULL \
+                 WHERE id = $3",
+            )
                 .bind(display_name)
                 .bind(unusable_hash)
                 .bind(id)

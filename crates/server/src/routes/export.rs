@@ -9,15 +9,17 @@ use axum::response::IntoResponse;
 use super::stats::recent_game;
 use crate::AppState;
 use crate::db::now_ms;
+use crate::device;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::AuthPlayer;
 use crate::model::{
-    DataExport, ExportedAccount, ExportedFigures, ExportedLeftGame, ExportedLocalPlayer,
-    ExportedMessage, ExportedPlayer, ExportedRating, ExportedReport, ExportedRoom, Rating,
+    DataExport, ExportedAccount, ExportedDevice, ExportedFigures, ExportedLeftGame,
+    ExportedLocalPlayer, ExportedMessage, ExportedPlayer, ExportedRating, ExportedRemoval,
+    ExportedReport, ExportedRoom, Rating,
 };
 
-/// Everything the server keeps about you: player, account, rooms, results and your figures in them,
-/// ratings, chat messages and reports. Served as a file to download (`parchis-data-<id>.json`).
+/// Everything the server keeps about you: player, account, the devices signed in as you, rooms (and
+/// those you were removed from), results and your figures in them, ratings, chat messages and reports. Served as a file to download (`parchis-data-<id>.json`).
 #[utoipa::path(get, path = "/api/players/me/export", tag = "players",
     security(("bearer" = [])),
     responses(
@@ -38,6 +40,9 @@ pub async fn export_me(
     let local_players = db.export_local_players(&me.id).await?;
     let games_left = db.export_games_left(&me.id).await?;
     let figures = db.export_figures(&me.id).await?;
+    let mut devices = db.devices(&me.id).await?;
+    devices.sort_by_key(|d| std::cmp::Reverse((d.last_used_at, d.signed_in_at)));
+    let removals = db.export_removals(&me.id).await?;
     let export = DataExport {
         exported_at: now_ms(),
         account: account.map(|a| ExportedAccount {
@@ -113,6 +118,22 @@ pub async fn export_me(
                 captured: f.captured,
                 sixes: f.sixes,
                 home: f.home,
+            })
+            .collect(),
+        devices: devices
+            .into_iter()
+            .map(|d| ExportedDevice {
+                device: device::describe(d.user_agent.as_deref()),
+                user_agent: d.user_agent,
+                signed_in_at: d.signed_in_at,
+                last_used_at: d.last_used_at,
+            })
+            .collect(),
+        removed_from_rooms: removals
+            .into_iter()
+            .map(|r| ExportedRemoval {
+                room_id: r.room_id,
+                removed_at: r.removed_at,
             })
             .collect(),
         player: ExportedPlayer {
