@@ -153,39 +153,10 @@ const LAPTOP: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 F
 async fn the_export_lists_the_devices_signed_in_and_the_rooms_one_was_removed_from() {
     let server = TestServer::sqlite().await;
     // Ana made her player on her laptop, then her account, then signed in on her phone.
-    let resp = server
-        .post("/api/players")
-        .header("user-agent", LAPTOP)
-        .json(&json!({ "display_name": "Ana" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 201);
-    let body: Value = resp.json().await.unwrap();
-    let ana = Player {
-        id: body["id"].as_str().unwrap().to_owned(),
-        token: body["token"].as_str().unwrap().to_owned(),
-    };
-    let (status, body) = server
-        .post_as(
-            &ana,
-            "/api/account",
-            json!({ "username": "ana", "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    let resp = server
-        .post("/api/sessions")
-        .header("user-agent", PHONE)
-        .json(&json!({ "username": "ana", "password": "correct horse" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 201);
-    let phone: Value = resp.json().await.unwrap();
+    let ana = server.member_on("Ana", LAPTOP).await;
     let phone = Player {
         id: ana.id.clone(),
-        token: phone["token"].as_str().unwrap().to_owned(),
+        token: server.sign_in_from("ana", PHONE).await,
     };
     // Bea's waiting room: Ana sits down, and Bea removes her.
     let bea = server.player("Bea").await;

@@ -18,22 +18,6 @@ const FIREFOX_ON_ANDROID: &str =
 const SAFARI_ON_IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) \
     AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 
-/// Signs in as `username` (password "correct horse") from a browser saying `user_agent`; the token.
-async fn sign_in_from(server: &TestServer, username: &str, user_agent: &str) -> String {
-    let (status, body) = status_and_json(
-        server
-            .post("/api/sessions")
-            .header("user-agent", user_agent)
-            .json(&json!({ "username": username, "password": "correct horse" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    body["token"].as_str().unwrap().to_owned()
-}
-
 /// `GET /api/sessions` with `token`: the devices listed, insisting on 200.
 async fn devices(server: &TestServer, token: &str) -> Vec<Value> {
     let (status, body) = server.get_as(token, "/api/sessions").await;
@@ -316,7 +300,7 @@ async fn device_list(server: TestServer) {
     let before = now_ms();
     let laptop = server.player("Ana").await;
     make_account(&server, &laptop, "ana").await;
-    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
+    let phone = server.sign_in_from("ana", FIREFOX_ON_ANDROID).await;
     let after = now_ms();
 
     let from_phone = devices(&server, &phone).await;
@@ -398,8 +382,8 @@ async fn one_device_signed_out(server: TestServer) {
     let started = start_with_bots(&server, "playgridia", "individual", 4).await;
     let laptop = started.owner;
     make_account(&server, &laptop, "ana").await;
-    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
-    let tablet = sign_in_from(&server, "ana", SAFARI_ON_IPHONE).await;
+    let phone = server.sign_in_from("ana", FIREFOX_ON_ANDROID).await;
+    let tablet = server.sign_in_from("ana", SAFARI_ON_IPHONE).await;
     let mut laptop_ws = WsClient::connect(&server, &started.room, Some(&laptop.token)).await;
     let mut phone_ws = WsClient::connect(&server, &started.room, Some(&phone)).await;
     let mut tablet_ws = WsClient::connect(&server, &started.room, Some(&tablet)).await;
@@ -446,7 +430,7 @@ async fn one_device_signed_out(server: TestServer) {
 async fn signing_out_this_devices_own_id_signs_this_device_out() {
     let server = TestServer::sqlite().await;
     let laptop = server.member("Ana").await;
-    let phone = sign_in_from(&server, "ana", FIREFOX_ON_ANDROID).await;
+    let phone = server.sign_in_from("ana", FIREFOX_ON_ANDROID).await;
     let mine = id_of(&server, &phone, "Firefox on Android").await;
     assert_eq!(sign_out_device(&server, &phone, &mine).await.0, 204);
     assert!(!works(&server, &phone).await);
@@ -459,7 +443,7 @@ async fn another_accounts_device_is_not_found_and_stays_signed_in() {
     let server = TestServer::sqlite().await;
     let ana = server.member("Ana").await;
     let bea = server.member("Bea").await;
-    let beas_phone = sign_in_from(&server, "bea", FIREFOX_ON_ANDROID).await;
+    let beas_phone = server.sign_in_from("bea", FIREFOX_ON_ANDROID).await;
     let beas = id_of(&server, &bea.token, "Firefox on Android").await;
     let (status, body) = sign_out_device(&server, &ana.token, &beas).await;
     assert_eq!(

@@ -199,8 +199,17 @@ impl TestServer {
 
     /// Registers a player and returns its id and token.
     pub async fn player(&self, name: &str) -> Player {
-        let resp = self
-            .post("/api/players")
+        self.registered(name, self.post("/api/players")).await
+    }
+
+    /// Registers a player from a browser saying `user_agent` (what its first device is listed as).
+    pub async fn player_on(&self, name: &str, user_agent: &str) -> Player {
+        let request = self.post("/api/players").header("user-agent", user_agent);
+        self.registered(name, request).await
+    }
+
+    async fn registered(&self, name: &str, request: RequestBuilder) -> Player {
+        let resp = request
             .json(&json!({ "display_name": name }))
             .send()
             .await
@@ -216,15 +225,42 @@ impl TestServer {
     /// A player with an account: username `name` in lower case, password "correct horse".
     pub async fn member(&self, name: &str) -> Player {
         let player = self.player(name).await;
+        self.make_account(&player, name).await;
+        player
+    }
+
+    /// `member`, made from a browser saying `user_agent`.
+    pub async fn member_on(&self, name: &str, user_agent: &str) -> Player {
+        let player = self.player_on(name, user_agent).await;
+        self.make_account(&player, name).await;
+        player
+    }
+
+    async fn make_account(&self, player: &Player, name: &str) {
         let (status, body) = self
             .post_as(
-                &player,
+                player,
                 "/api/account",
                 json!({ "username": name.to_lowercase(), "password": "correct horse" }),
             )
             .await;
         assert_eq!(status, 201, "{body}");
-        player
+    }
+
+    /// Signs in as `username` (password "correct horse") from a browser saying `user_agent`: the new
+    /// device's token.
+    pub async fn sign_in_from(&self, username: &str, user_agent: &str) -> String {
+        let (status, body) = status_and_json(
+            self.post("/api/sessions")
+                .header("user-agent", user_agent)
+                .json(&json!({ "username": username, "password": "correct horse" }))
+                .send()
+                .await
+                .expect("request"),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        body["token"].as_str().expect("token").to_owned()
     }
 
     /// Creates a room as `owner` and returns its JSON.
