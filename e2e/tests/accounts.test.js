@@ -227,6 +227,21 @@ test('"Your devices" lists the laptop and the phone; the laptop signs the lost p
   await phone.context.close();
 });
 
+test('with "Your devices" open, signing out every other device leaves this one alone in the list', async () => {
+  const { laptop, phone } = await onTwoDevices('Mila', 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0');
+  await laptop.page.click('#devices summary');
+  await laptop.page.waitForFunction(() => document.querySelectorAll('#devices-list li').length === 2);
+  await laptop.page.click('#sign-out-others summary');
+  await laptop.page.click('#sign-out-others-confirm');
+  await laptop.page.waitForFunction(() => (document.querySelector('#others-signed-out')?.textContent || '').length > 0);
+  // Without closing and opening the list again.
+  await laptop.page.waitForFunction(() => document.querySelectorAll('#devices-list li').length === 1, null, { timeout: 5000 });
+  assert.equal(await laptop.page.getAttribute('#devices-list li', 'data-current'), 'true');
+  assertNoErrors(laptop.page);
+  await laptop.context.close();
+  await phone.context.close();
+});
+
 test('a refusal from the server reads in the page\'s language (its own words for the error code)', async () => {
   for (const [locale, words] of [['es-ES', /Usuario desconocido o contraseña incorrecta/], ['ar-MA', /اسم مستخدم غير معروف أو كلمة مرور خاطئة/], ['en-GB', /Unknown username or wrong password/]]) {
     const p = await newPage(browser, { locale });

@@ -198,7 +198,7 @@ function signInPart(onChange, replacesGuest) {
 
 /** Signing every other device out (a lost phone, a shared computer), behind a second, explicit click;
  * then how many were. The password stays. */
-function signOutOthersPart() {
+function signOutOthersPart(onSignedOut) {
   const err = h('p.error', { role: 'alert' });
   const done = h('p.muted', { id: 'others-signed-out', role: 'status' });
   return h('details.account', { id: 'sign-out-others' },
@@ -210,6 +210,7 @@ function signOutOthersPart() {
         err.textContent = ''; done.textContent = '';
         try {
           const n = await signOutOthers();
+          onSignedOut();
           done.textContent = n === 0 ? t('others_signed_out_none') : n === 1 ? t('others_signed_out_one') : t('others_signed_out', { n });
         } catch (x) { err.textContent = t('error', { msg: x.message }); }
       },
@@ -226,7 +227,8 @@ function deviceName(d) {
 }
 
 /** "Your devices": where this account is signed in (what, since when, last used; this one marked), each
- * other one with a button that signs it out (a lost phone). Read from the server when opened. */
+ * other one with a button that signs it out (a lost phone). Read from the server when opened, and again
+ * (`reload`, if open) when the other devices were signed out by another control. */
 function devicesPart() {
   const err = h('p.error', { role: 'alert' });
   const done = h('p.muted', { id: 'device-signed-out', role: 'status' });
@@ -254,10 +256,12 @@ function devicesPart() {
         }, t('device_sign_out')))));
     } catch (x) { err.textContent = t('error', { msg: x.message }); }
   }
-  return h('details.account', { id: 'devices', ontoggle: (e) => { if (e.target.open) load(); } },
+  const part = h('details.account', { id: 'devices', ontoggle: (e) => { if (e.target.open) load(); } },
     h('summary', t('devices')),
     h('p.muted', t('devices_hint')),
     list, done, err);
+  part.reload = () => { if (part.open) load(); };
+  return part;
 }
 
 /** Signed in: who, signing this device out, and a new password (which signs the other devices out). */
@@ -266,6 +270,7 @@ function signedInPart(who, onChange) {
   const done = h('p.muted', { id: 'password-changed', role: 'status' });
   const current = h('input', { id: 'current-password', type: 'password', required: true, autocomplete: 'current-password', maxlength: 128 });
   const fresh = h('input', { id: 'new-password', type: 'password', required: true, autocomplete: 'new-password', minlength: 8, maxlength: 128 });
+  const devicesList = devicesPart();
   const change = h('details.account', { id: 'change-password' },
     h('summary', t('change_password')),
     h('form.stack', {
@@ -275,6 +280,7 @@ function signedInPart(who, onChange) {
         try {
           await changePassword(current.value, fresh.value);
           current.value = ''; fresh.value = '';
+          devicesList.reload();
           done.textContent = t('password_changed');
         } catch (x) { err.textContent = t('error', { msg: x.message }); }
       },
@@ -289,7 +295,7 @@ function signedInPart(who, onChange) {
         type: 'button', id: 'sign-out',
         onclick: async () => { try { await signOut(); onChange(); } catch (x) { err.textContent = t('error', { msg: x.message }); } },
       }, t('sign_out'))),
-    change, done, devicesPart(), signOutOthersPart(), err);
+    change, done, devicesList, signOutOthersPart(() => devicesList.reload()), err);
 }
 
 function createCard(onCreated) {
