@@ -50,3 +50,31 @@ test('the owner adds a bot from the page and removes a player, who is told so', 
   await a.context.close();
   await b.context.close();
 });
+
+test('a keyboard user keeps the focus on a seat control while the room changes around it', { timeout: 120000 }, async () => {
+  const a = await newPage(browser);
+  await register(a.page, srv.url, 'Kai');
+  await createRoom(a.page, { mode: 'individual', players: 4, bots: ['expert', '', ''], timer: '' });
+  // The bot's level select of seat 2 has the focus; the arrow key changes the level (an update).
+  await a.page.focus('#bot-level-1');
+  await a.page.keyboard.press('ArrowUp');
+  await a.page.waitForFunction(() => window.__parchis?.state?.seats?.[1]?.bot === 'greedy');
+  assert.equal(await a.page.evaluate(() => document.activeElement?.id), 'bot-level-1', 'the same select, rebuilt');
+  // Someone joins from another browser (another update): the focus stays where it was.
+  const version = await a.page.evaluate(() => window.__parchis.version);
+  const link = (await a.page.textContent('#share-link')).trim();
+  const b = await newPage(browser);
+  await register(b.page, srv.url, 'Lin');
+  await b.page.goto(link.replace(/^https?:\/\/[^/]+/, srv.url));
+  await b.page.click('#take-seat');
+  await a.page.waitForFunction((v) => window.__parchis.version > v && window.__parchis.state.seats.some((s) => s.display_name === 'Lin'), version);
+  assert.equal(await a.page.evaluate(() => document.activeElement?.id), 'bot-level-1');
+  // Enter on "Add a bot" of seat 4: the seat now has a bot, and the focus is on its level select.
+  await a.page.focus('#seats li[data-seat="3"] .add-bot');
+  await a.page.keyboard.press('Enter');
+  await a.page.waitForSelector('#bot-level-3');
+  await a.page.waitForFunction(() => document.activeElement?.id === 'bot-level-3', null, { timeout: 5000 });
+  assertNoErrors(a.page);
+  await a.context.close();
+  await b.context.close();
+});

@@ -298,7 +298,9 @@ export function mountRoom(main, ref) {
     }
     const emptySeat = s.quick_match ? t('qm_seat_open') : t('bot_fills', { level: t('bot_greedy').replace(/^.*\((.*)\)$/, '$1') });
     const board = s.mode === '3v3' ? 'six' : 'four';
-    clear(root.querySelector('#seats'), st.seats.map((seat) => {
+    const seatList = root.querySelector('#seats');
+    const focusedSeat = focusedSeatControl(seatList);
+    clear(seatList, st.seats.map((seat) => {
       const isMe = mine === seat.seat;
       return h('li', { class: isMe ? 'me' : '', 'data-seat': seat.seat },
         h('strong', `${seat.seat + 1}.`),
@@ -313,6 +315,7 @@ export function mountRoom(main, ref) {
         }, t('remove')) : null,
         owner ? seatControls(seat, who) : null);
     }));
+    restoreSeatFocus(seatList, focusedSeat);
     const actions = clear(root.querySelector('#wr-actions'));
     // Removed by the owner: the page watches on, says why, and offers no seat (the server would refuse it).
     if (mine === null && ctx.hello && ctx.hello.removed) {
@@ -381,6 +384,24 @@ export function mountRoom(main, ref) {
   async function addLocal(name) {
     showError('');
     try { ctx.rest = await api.addLocal(ref, name); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  /** The seat control that has the focus, by what outlives the list's rebuild on every update (someone
+   * joins, a connection comes or goes): its seat and its kind. Null when the focus is elsewhere. */
+  function focusedSeatControl(list) {
+    const el = document.activeElement;
+    const li = el && list.contains(el) ? el.closest('li[data-seat]') : null;
+    return li ? { seat: li.dataset.seat, tag: el.tagName, kind: el.className } : null;
+  }
+  /** Gives a keyboard user's focus back to the same control of the same seat after the rebuild, or to that
+   * seat's first control when it changed (a bot just added: its level select), so that it never falls to
+   * the page's start. Never scrolls. */
+  function restoreSeatFocus(list, was) {
+    if (!was) return;
+    const li = list.querySelector(`li[data-seat="${was.seat}"]`);
+    if (!li) return;
+    const same = [...li.querySelectorAll(was.tag)].find((e) => e.className === was.kind);
+    const target = same || li.querySelector('button, select');
+    if (target) target.focus({ preventScroll: true });
   }
   /** The owner's controls of a seat that is not theirs: a bot for an empty seat, a bot's level or the bot
    * out, or the person removed (once confirmed). Labelled for screen readers; every one is a button or a select. */
