@@ -133,6 +133,9 @@ export async function refreshMe() {
   return changed;
 }
 
+/** The bot levels the server plays, weakest first (`random`, `greedy`, `expert`: easy, medium, hard). */
+export const BOT_LEVELS = ['random', 'greedy', 'expert'];
+
 export const api = {
   rules: () => call('GET', '/api/rules', undefined, false),
   createRoom: (req) => call('POST', '/api/rooms', req),

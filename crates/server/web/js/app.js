@@ -2,7 +2,7 @@
 // header with the language switch, and the home/lobby page.
 import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale, rulesAndMode } from './i18n.js';
-import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, devices, signOutDevice, refreshMe, changePassword, eraseMe, downloadMyData } from './api.js';
+import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, devices, signOutDevice, refreshMe, changePassword, eraseMe, downloadMyData, BOT_LEVELS } from './api.js';
 import { mountRoom } from './room.js';
 import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
@@ -352,7 +352,7 @@ function createCard(onCreated) {
     for (let i = 1; i < n; i++) {
       const s = h('select', { id: `bot-${i}`, 'data-seat': i },
         h('option', { value: '' }, t('human_or_bot')),
-        ['random', 'greedy', 'expert'].map((l) => h('option', { value: l }, t('bot_' + l))),
+        BOT_LEVELS.map((l) => h('option', { value: l }, t('bot_' + l))),
         h('option', { value: LOCAL }, t('seat_local')));
       s.value = old[i - 1] ?? 'greedy';
       const name = h('input.local-seat-name', {

@@ -1,7 +1,7 @@
 // The room page: waiting room, live game and end of game, all driven by the room WebSocket.
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName, rulesAndMode, winnersText, listNames } from './i18n.js';
-import { api, me, register, forget } from './api.js';
+import { api, me, register, forget, BOT_LEVELS } from './api.js';
 import { RoomConnection } from './conn.js';
 import { BoardView } from './board.js';
 import { COLOURS, slotColours } from './geometry.js';
@@ -409,7 +409,7 @@ export function mountRoom(main, ref) {
     if (seat.player_id && seat.player_id === who.id) return null;
     if (seat.local_of === who.id) return null;
     const levelSelect = (id, value) => h('select', { id, class: 'bot-level', 'aria-label': t('bot_level_of', { n: seat.seat + 1 }) },
-      ['random', 'greedy', 'expert'].map((l) => h('option', { value: l, selected: l === value ? '' : undefined }, t('bot_' + l))));
+      BOT_LEVELS.map((l) => h('option', { value: l, selected: l === value ? '' : undefined }, t('bot_' + l))));
     if (seat.bot) {
       const sel = levelSelect(`bot-level-${seat.seat}`, seat.bot);
       sel.value = seat.bot;
