@@ -5,6 +5,9 @@ import { startServer } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
 import { register, createRoom } from '../lib/flows.js';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -330,4 +333,35 @@ test('deleting your data erases the player on every device after a second click'
   assert.equal(status, 401, 'the old token is dead');
   assertNoErrors(p.page, [/401/]);
   await p.context.close();
+});
+
+/** Runs SQL on the server's SQLite file (Python's sqlite3, as Node has none built in): what a year of
+ * time would do to the data, which a test cannot wait for. `args` bind the statement's `?`. */
+function sql(statement, ...args) {
+  execFileSync('python3', ['-c',
+    'import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=10); c.execute(sys.argv[2], sys.argv[3:]); c.commit()',
+    path.join(srv.dir, 'e2e.db'), statement, ...args.map(String)]);
+}
+
+test('a device unused for over a year is signed out when it comes back, and told why', async () => {
+  const { laptop, phone } = await onTwoDevices('Olga');
+  // The database got its idle limit long ago (an old server's), read at start.
+  sql('UPDATE session_expiry SET counted_from = 0');
+  await srv.restart();
+  // The phone's last use, as recorded, is 400 days ago.
+  const token = (await identity(phone.page)).token;
+  const hash = createHash('sha256').update(token).digest('hex');
+  sql('UPDATE sessions SET last_used_at = ? WHERE token_hash = ?', Date.now() - 400 * 24 * 3600 * 1000, hash);
+  await phone.page.reload();
+  await phone.page.waitForFunction(() => /not used for a long time/.test(document.querySelector('#banner')?.textContent || ''));
+  assert.equal(await identity(phone.page), null, 'the dead token is forgotten');
+  await phone.page.waitForSelector('#sign-in summary');
+  await shot(phone.page, 'account-signed-out-idle');
+  // The laptop, in use, stays signed in.
+  await laptop.page.reload();
+  await laptop.page.waitForSelector('#signed-in');
+  assertNoErrors(laptop.page);
+  assertNoErrors(phone.page, [/401/]);
+  await laptop.context.close();
+  await phone.context.close();
 });

@@ -396,3 +396,12 @@ async fn an_unreachable_postgresql_says_why_at_start() {
     assert!(said.contains("onnection refused"), "{said}");
     assert!(!said.contains("secret"), "{said}");
 }
+
+#[tokio::test]
+async fn a_session_idle_limit_past_ten_years_is_refused_at_start() {
+    let said = refusal(|c| c.session_idle_days = 3651).await;
+    assert!(
+        said.contains("SESSION_IDLE_DAYS must be at most 3650 (0: never), not 3651"),
+        "{said}"
+    );
+}

@@ -81,6 +81,12 @@ pub struct Config {
     /// `TRUST_FORWARDED_FOR` (every connection then comes from the proxy: limit there). 0: no limit.
     #[arg(long, env = "CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub connections_per_address: usize,
+    /// Days a device signed in to an account may go unused before it is signed out: when it comes back
+    /// it is told `401 session_expired` and signs in again, and the account's list of devices no longer
+    /// shows it. A lost or sold phone nobody signed out does not stay signed in for ever. Guests are
+    /// never signed out (their token is the only key to their player). 0: never.
+    #[arg(long, env = "SESSION_IDLE_DAYS", default_value_t = 365)]
+    pub session_idle_days: u32,
 }
 
 /// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
@@ -91,6 +97,9 @@ pub const MAX_SECS: u64 = 366 * 24 * 60 * 60;
 /// client is not told anything useful.
 pub const REQUEST_TIMEOUT_RANGE: std::ops::RangeInclusive<u64> = 1..=3600;
 
+/// Longest `SESSION_IDLE_DAYS` accepted (ten years): past it, say 0 (never).
+pub const MAX_SESSION_IDLE_DAYS: u32 = 3650;
+
 /// Shortest admin token accepted: anything shorter could be guessed.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -98,6 +107,12 @@ impl Config {
     /// The admin token, if one is set (an empty `ADMIN_TOKEN=`, as a compose file may pass, is none).
     pub fn admin_token(&self) -> Option<&str> {
         self.admin_token.as_deref().filter(|t| !t.is_empty())
+    }
+
+    /// How long an account's device may go unused before it is signed out, in ms (`None`: never).
+    pub fn session_idle_ms(&self) -> Option<i64> {
+        (self.session_idle_days > 0)
+            .then(|| i64::from(self.session_idle_days) * 24 * 60 * 60 * 1000)
     }
 
     /// What is wrong with the configuration, if anything (checked before serving).
@@ -132,6 +147,12 @@ impl Config {
                 REQUEST_TIMEOUT_RANGE.start(),
                 REQUEST_TIMEOUT_RANGE.end(),
                 self.http_request_timeout_secs
+            ));
+        }
+        if self.session_idle_days > MAX_SESSION_IDLE_DAYS {
+            return Some(format!(
+                "SESSION_IDLE_DAYS must be at most {MAX_SESSION_IDLE_DAYS} (0: never), not {}",
+                self.session_idle_days
             ));
         }
         let durations = [
@@ -169,6 +190,7 @@ impl Config {
             http_request_timeout_secs: 30,
             shutdown_grace_secs: 8,
             connections_per_address: 0,
+            session_idle_days: 365,
         }
     }
 }

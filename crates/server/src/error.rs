@@ -85,6 +85,10 @@ pub enum AppError {
     MissingToken,
     #[error("The bearer token is not valid.")]
     InvalidToken,
+    /// The token was an account's device that went unused for longer than the host allows
+    /// (`SESSION_IDLE_DAYS`): it was signed out when it came back.
+    #[error("This device was signed out because it was not used for {0} days: sign in again.")]
+    SessionExpired(u32),
     #[error("No room has that id or join code.")]
     RoomNotFound,
     #[error("No game has that id.")]
@@ -218,6 +222,7 @@ impl AppError {
         "room_busy",
         "rate_limited",
         "service_unavailable",
+        "session_expired",
         "storage_unavailable",
         "analysis_busy",
         "message_not_found",
@@ -250,7 +255,9 @@ impl AppError {
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            MissingToken | InvalidToken | WrongCredentials => StatusCode::UNAUTHORIZED,
+            MissingToken | InvalidToken | SessionExpired(_) | WrongCredentials => {
+                StatusCode::UNAUTHORIZED
+            }
             NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword | RemovedFromRoom => {
                 StatusCode::FORBIDDEN
             }
@@ -297,6 +304,7 @@ impl AppError {
             DeviceNotFound => "device_not_found",
             MissingToken => "missing_token",
             InvalidToken => "invalid_token",
+            SessionExpired(_) => "session_expired",
             RoomNotFound => "room_not_found",
             GameNotFound => "game_not_found",
             AccountNotFound => "account_not_found",
@@ -580,6 +588,7 @@ mod tests {
             DeviceNotFound,
             MissingToken,
             InvalidToken,
+            SessionExpired(365),
             RoomNotFound,
             GameNotFound,
             AccountNotFound,
@@ -642,6 +651,7 @@ mod tests {
                 | DeviceNotFound
                 | MissingToken
                 | InvalidToken
+                | SessionExpired(_)
                 | RoomNotFound
                 | GameNotFound
                 | AccountNotFound

@@ -127,7 +127,9 @@ pub const LAST_USED_EVERY_MS: i64 = 60 * 60 * 1000;
 
 /// The player the token hashing to `token_hash` belongs to (`invalid_token` when none), REST and
 /// WebSocket alike. Records that the token was used when the last use recorded is an hour old or more;
-/// a failure to record it is logged and costs the request nothing.
+/// a failure to record it is logged and costs the request nothing. An account's device unused for longer
+/// than `SESSION_IDLE_DAYS` is signed out now, if the hourly sweep has not done it yet
+/// (`session_expired`).
 pub async fn authenticate(state: &AppState, token_hash: &str) -> Result<PlayerRow, AppError> {
     let holder = state
         .db
@@ -135,6 +137,14 @@ pub async fn authenticate(state: &AppState, token_hash: &str) -> Result<PlayerRo
         .await?
         .ok_or(AppError::InvalidToken)?;
     let now = now_ms();
+    if holder.has_account && holder.last_used_at < state.session_expiry.used_since(now) {
+        state
+            .db
+            .revoke_token(token_hash, &auth::unusable_token_hash())
+            .await?;
+        tracing::info!(player = %holder.player.id, "an account's device unused for too long was signed out");
+        return Err(AppError::SessionExpired(state.session_expiry.days));
+    }
     if now - holder.last_used_at >= LAST_USED_EVERY_MS
         && let Err(err) = state.db.token_used(token_hash, now).await
     {

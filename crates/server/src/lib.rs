@@ -21,6 +21,7 @@ pub mod ratings;
 pub mod rooms;
 pub mod routes;
 pub mod serve;
+pub mod session_expiry;
 pub mod settings;
 pub mod sign_in_guard;
 pub mod verify;
@@ -68,11 +69,14 @@ pub struct AppState {
     /// The per-address limit on room lookups that find no room (`None`: off, with the write limit), so
     /// that join codes cannot be guessed.
     pub lookup_limit: Option<Arc<rate_limit::LookupLimit>>,
+    /// When an account's devices unused for too long are signed out (`SESSION_IDLE_DAYS`).
+    pub session_expiry: session_expiry::SessionExpiry,
 }
 
 impl AppState {
-    /// Builds the state from an open database with a local (single-node) room registry.
-    pub fn new(db: Db, config: Config) -> Self {
+    /// Builds the state from an open database with a local (single-node) room registry; idle devices'
+    /// time counts from `idle_counted_from` (Unix ms) at the earliest.
+    pub fn new(db: Db, config: Config, idle_counted_from: i64) -> Self {
         let timing = rooms::Timing {
             bot_delay: std::time::Duration::from_millis(config.bot_delay_ms),
             away_grace: std::time::Duration::from_secs(config.away_grace_secs),
@@ -96,9 +100,11 @@ impl AppState {
             })
             .flatten()
             .map(Arc::new);
+        let session_expiry = session_expiry::SessionExpiry::new(&config, idle_counted_from);
         Self {
             db,
             rooms,
+            session_expiry,
             config: Arc::new(config),
             metrics: metrics::install(),
             write_limit,
@@ -167,6 +173,23 @@ pub enum ServeError {
     Config(String),
 }
 
+/// How often the devices of accounts unused for longer than `SESSION_IDLE_DAYS` are signed out (a
+/// device coming back before that is refused on the spot: this only clears them away).
+const SIGN_OUT_IDLE_EVERY: Duration = Duration::from_secs(60 * 60);
+
+/// Signs out the devices of accounts nobody used for longer than the host allows.
+async fn sign_out_idle_devices(db: &Db, expiry: &session_expiry::SessionExpiry) {
+    let used_since = expiry.used_since(db::now_ms());
+    if used_since == i64::MIN {
+        return;
+    }
+    match db.sign_out_idle(used_since).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(devices = n, "signed out devices unused for too long"),
+        Err(err) => tracing::warn!(%err, "devices unused for too long were not signed out"),
+    }
+}
+
 /// Opens the database (applying migrations), then serves on `listener` until
 /// `shutdown` resolves; in-flight requests finish before this returns.
 pub async fn run(
@@ -179,7 +202,8 @@ pub async fn run(
     }
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
-    let state = AppState::new(db.clone(), config);
+    let idle_counted_from = db.session_expiry_counted_from().await?;
+    let state = AppState::new(db.clone(), config, idle_counted_from);
     // Rebuild every unfinished game now, so bots and timers carry on and
     // players find their game as they left it.
     for room_id in db.playing_room_ids().await? {
@@ -208,6 +232,23 @@ pub async fn run(
             }
         })
     });
+    // Devices unused for too long: once before serving (what a restart after a long stop finds), then
+    // every hour.
+    let sweep = match state.config.session_idle_ms() {
+        None => None,
+        Some(_) => {
+            let (db, expiry) = (db.clone(), state.session_expiry);
+            sign_out_idle_devices(&db, &expiry).await;
+            Some(tokio::spawn(async move {
+                let start = tokio::time::Instant::now() + SIGN_OUT_IDLE_EVERY;
+                let mut every = tokio::time::interval_at(start, SIGN_OUT_IDLE_EVERY);
+                loop {
+                    every.tick().await;
+                    sign_out_idle_devices(&db, &expiry).await;
+                }
+            }))
+        }
+    };
     match listener.local_addr() {
         Ok(addr) => tracing::info!(%addr, backend = db.backend(), "serving"),
         Err(_) => tracing::info!(backend = db.backend(), "serving"),
@@ -230,8 +271,8 @@ pub async fn run(
     };
     serve::serve(listener, app(state), limits, shutdown).await?;
     upkeep.abort();
-    if let Some(forget) = forget {
-        forget.abort();
+    for task in [forget, sweep].into_iter().flatten() {
+        task.abort();
     }
     db.close().await;
     tracing::info!("stopped");

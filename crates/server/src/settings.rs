@@ -64,7 +64,9 @@ pub struct RoomSettings {
     pub mode: Mode,
     /// Number of seats (humans plus bots).
     pub players: u8,
-    /// Bot level per seat, `null` for a seat meant for a human; length == `players`.
+    /// Bot level per seat as asked at creation, `null` for a seat meant for a human; length == `players`.
+    /// Who plays each seat now is in the room's seats: the owner may change a seat's bot before the start,
+    /// seats nobody took get a bot at the start, and one drawn at random moves with its seat.
     pub bots: Vec<Option<BotLevel>>,
     /// Seconds a player has per turn; `null` means no limit.
     pub turn_time_secs: Option<u32>,

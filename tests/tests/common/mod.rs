@@ -392,6 +392,21 @@ where
     pool.close().await;
 }
 
+/// Runs `statements` on the database at `url` (SQLite or PostgreSQL) beside a running server: what time
+/// alone would do to the data (a device left unused for a year), which a test cannot wait for.
+pub async fn execute_sql(url: &str, statements: &str) {
+    let statements = sqlx::AssertSqlSafe(statements.to_owned());
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::raw_sql(statements).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        sqlx::raw_sql(statements).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+}
+
 /// Status plus JSON body (`Null` if the body is not JSON).
 pub async fn status_and_json(resp: Response) -> (StatusCode, Value) {
     let status = resp.status();

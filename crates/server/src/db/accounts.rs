@@ -136,19 +136,25 @@ impl Db {
     }
 
     /// The tokens of `player_id` that still work, in no particular order: the first one unless revoked,
-    /// and every signed-in device's.
-    pub async fn devices(&self, player_id: &str) -> Result<Vec<DeviceRow>, DbError> {
+    /// and every signed-in device's; only those last used at or after `used_since` (Unix ms: an
+    /// account's device unused for longer than the host allows is signed out, `i64::MIN` for none).
+    pub async fn devices(
+        &self,
+        player_id: &str,
+        used_since: i64,
+    ) -> Result<Vec<DeviceRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, DeviceRow>(
                 "SELECT token_hash, token_user_agent AS user_agent, created_at AS signed_in_at, \
                  token_last_used_at AS last_used_at FROM players \
-                 WHERE id = $1 AND token_hash NOT LIKE $2 \
+                 WHERE id = $1 AND token_hash NOT LIKE $2 AND token_last_used_at >= $3 \
                  UNION ALL \
                  SELECT token_hash, user_agent, created_at, last_used_at FROM sessions \
-                 WHERE player_id = $1",
+                 WHERE player_id = $1 AND last_used_at >= $3",
             )
             .bind(player_id)
             .bind(format!("{REVOKED_PREFIX}%"))
+            .bind(used_since)
             .fetch_all(pool)
             .await?
         }))
@@ -192,6 +198,44 @@ impl Db {
             let ended = sign_out_others!(tx, player_id, keep_token_hash, unusable_hash);
             tx.commit().await?;
             ended
+        }))
+    }
+
+    /// Unix ms from which an account's devices' idle time counts (migration 0016: when the database got
+    /// a limit on it).
+    pub async fn session_expiry_counted_from(&self) -> Result<i64, DbError> {
+        Ok(on_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>("SELECT counted_from FROM session_expiry")
+                .fetch_one(pool)
+                .await?
+        }))
+    }
+
+    /// Signs out every device of an account last used before `cutoff` (Unix ms): sessions are deleted,
+    /// a first token is made unusable (`revoked:idle:<player id>`, unique as player ids are). Guests'
+    /// tokens stay. Returns how many devices were signed out.
+    pub async fn sign_out_idle(&self, cutoff: i64) -> Result<u64, DbError> {
+        Ok(on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let sessions = sqlx::query("DELETE FROM sessions WHERE last_used_at < $1")
+                .bind(cutoff)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            let first = sqlx::query(
+                "UPDATE players SET token_hash = $1 || id \
+                 WHERE token_last_used_at < $2 AND token_hash NOT LIKE $3 \
+                 AND id IN (SELECT player_id FROM accounts)",
+            )
+            .bind(format!("{REVOKED_PREFIX}idle:"))
+            .bind(cutoff)
+            .bind(format!("{REVOKED_PREFIX}%"))
+            .execute(&mut *tx)
+            .await
+            .map_err(classify)?
+            .rows_affected();
+            tx.commit().await?;
+            sessions + first
         }))
     }
 

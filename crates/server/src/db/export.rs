@@ -134,18 +134,22 @@ impl Db {
         }))
     }
 
-    /// The player's account, if they made one.
+    /// The player's account, if they made one, counting the devices signed in to it that were used at or
+    /// after `used_since` (Unix ms; older ones are signed out).
     pub async fn export_account(
         &self,
         player_id: &str,
+        used_since: i64,
     ) -> Result<Option<ExportAccountRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportAccountRow>(
                 "SELECT a.username, a.created_at, \
-                 (SELECT COUNT(*) FROM sessions s WHERE s.player_id = a.player_id) AS sessions \
+                 (SELECT COUNT(*) FROM sessions s \
+                  WHERE s.player_id = a.player_id AND s.last_used_at >= $2) AS sessions \
                  FROM accounts a WHERE a.player_id = $1",
             )
             .bind(player_id)
+            .bind(used_since)
             .fetch_optional(pool)
             .await?
         }))

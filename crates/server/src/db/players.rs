@@ -21,6 +21,8 @@ pub struct TokenHolder {
     pub player: PlayerRow,
     /// When the token last authenticated a request, as recorded (at most once an hour).
     pub last_used_at: i64,
+    /// Whether the player has an account, so can sign in again: only such a token expires when unused.
+    pub has_account: bool,
 }
 
 impl Db {
@@ -134,17 +136,19 @@ impl Db {
     }
 
     /// The player whose token hashes to `token_hash`, if any: the token the player was created with, or
-    /// one handed out by signing in (`sessions`); with when that token was last recorded as used.
+    /// one handed out by signing in (`sessions`); with when that token was last recorded as used, and
+    /// whether the player has an account.
     pub async fn player_by_token_hash(
         &self,
         token_hash: &str,
     ) -> Result<Option<TokenHolder>, DbError> {
         let row = on_pool!(self, pool => {
             sqlx::query_as::<_, TokenHolder>(
-                "SELECT id, display_name, created_at, token_last_used_at AS last_used_at \
+                "SELECT id, display_name, created_at, token_last_used_at AS last_used_at, \
+                 EXISTS (SELECT 1 FROM accounts a WHERE a.player_id = players.id) AS has_account \
                  FROM players WHERE token_hash = $1 \
                  UNION ALL \
-                 SELECT p.id, p.display_name, p.created_at, s.last_used_at FROM sessions s \
+                 SELECT p.id, p.display_name, p.created_at, s.last_used_at, TRUE FROM sessions s \
                  JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
             )
             .bind(token_hash)

@@ -302,7 +302,7 @@ pub async fn devices(
     require_account(&state, &player).await?;
     let mut devices: Vec<Device> = state
         .db
-        .devices(&player.id)
+        .devices(&player.id, state.session_expiry.used_since(now_ms()))
         .await?
         .into_iter()
         .map(|row| Device {
@@ -338,7 +338,7 @@ pub async fn sign_out_device(
     require_account(&state, &player).await?;
     let device = state
         .db
-        .devices(&player.id)
+        .devices(&player.id, state.session_expiry.used_since(now_ms()))
         .await?
         .into_iter()
         .find(|row| device_id(&row.token_hash) == id)

@@ -31,7 +31,9 @@ pub async fn export_me(
 ) -> Result<impl IntoResponse, AppError> {
     let db = &state.db;
     let me = db.player(&player.id).await?.ok_or(AppError::InvalidToken)?;
-    let account = db.export_account(&me.id).await?;
+    // An account's devices unused for longer than the host allows are signed out (a guest's never).
+    let used_since = state.session_expiry.used_since(now_ms());
+    let account = db.export_account(&me.id, used_since).await?;
     let rooms = db.player_rooms(&me.id, i64::MAX).await?;
     let results = db.player_results(&me.id, i64::MAX).await?;
     let ratings = db.export_ratings(&me.id).await?;
@@ -40,7 +42,12 @@ pub async fn export_me(
     let local_players = db.export_local_players(&me.id).await?;
     let games_left = db.export_games_left(&me.id).await?;
     let figures = db.export_figures(&me.id).await?;
-    let mut devices = db.devices(&me.id).await?;
+    let used_since = if account.is_some() {
+        used_since
+    } else {
+        i64::MIN
+    };
+    let mut devices = db.devices(&me.id, used_since).await?;
     devices.sort_by_key(|d| std::cmp::Reverse((d.last_used_at, d.signed_in_at)));
     let removals = db.export_removals(&me.id).await?;
     let export = DataExport {

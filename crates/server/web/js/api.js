@@ -33,12 +33,14 @@ async function call(method, path, body, auth = true) {
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
-  // The server no longer knows our token (an account's device signed out from another, or the database
-  // was reset, or moved): forget the identity, so the page asks for a name again instead of failing (and
-  // reconnecting) for ever.
-  if (res.status === 401 && json && json.code === 'invalid_token' && auth && who && me() && me().token === who.token) {
+  // The server no longer knows our token (an account's device signed out from another, or unused for too
+  // long, or the database was reset, or moved): forget the identity, so the page asks for a name again
+  // (or the password) instead of failing (and reconnecting) for ever.
+  const dead = json && (json.code === 'invalid_token' || json.code === 'session_expired');
+  if (res.status === 401 && dead && auth && who && me() && me().token === who.token) {
     forget();
-    window.dispatchEvent(new CustomEvent('parchis:signed-out', { detail: who.username ? 'revoked' : undefined }));
+    const why = json.code === 'session_expired' ? 'expired' : who.username ? 'revoked' : undefined;
+    window.dispatchEvent(new CustomEvent('parchis:signed-out', { detail: why }));
   }
   if (!res.ok) throw new ApiError(res.status, json);
   return json;

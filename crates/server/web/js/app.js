@@ -67,7 +67,7 @@ function setupHeader() {
   sel.value = getLang();
   sel.onchange = () => setLang(sel.value);
   onLangChange(() => { translate(); route(); });
-  window.addEventListener('parchis:signed-out', (e) => { route(); banner(t(e.detail === 'revoked' ? 'signed_out_here' : 'signed_out'), 'error'); });
+  window.addEventListener('parchis:signed-out', (e) => { route(); banner(t({ revoked: 'signed_out_here', expired: 'signed_out_idle' }[e.detail] || 'signed_out'), 'error'); });
   translate();
   document.addEventListener('click', (e) => {
     const a = e.target.closest && e.target.closest('a[data-link]');
