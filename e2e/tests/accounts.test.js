@@ -357,9 +357,12 @@ test('a device unused for over a year is signed out when it comes back, and told
   assert.equal(await identity(phone.page), null, 'the dead token is forgotten');
   await phone.page.waitForSelector('#sign-in summary');
   await shot(phone.page, 'account-signed-out-idle');
-  // The laptop, in use, stays signed in.
+  // The laptop, in use, stays signed in; its list of devices says when one is signed out by itself.
   await laptop.page.reload();
   await laptop.page.waitForSelector('#signed-in');
+  await laptop.page.click('#devices summary');
+  await laptop.page.waitForFunction(() => /nobody uses for 365 days/.test(document.querySelector('#devices-idle')?.textContent || ''));
+  assert.equal(await laptop.page.locator('#devices-list li').count(), 1, 'the phone is no longer listed');
   assertNoErrors(laptop.page);
   assertNoErrors(phone.page, [/401/]);
   await laptop.context.close();

@@ -112,6 +112,11 @@ async fn a_device_unused_for_longer_than_the_host_allows_is_signed_out_on_postgr
 async fn unused_device_comes_back(servers: LongAgo) {
     let server = &servers.now;
     let (laptop, phone) = ana_on_two_devices(server).await;
+    let (_, body) = server.get_as(&laptop.token, "/api/sessions").await;
+    assert_eq!(
+        body["signed_out_after_days"], 365,
+        "the list says when: {body}"
+    );
     // A day short of the year: still signed in, and listed.
     left_unused(server, &phone, 364).await;
     assert_eq!(me(server, &phone).await.0, 200);
@@ -227,7 +232,7 @@ async fn a_guest_is_never_signed_out_however_long_unused() {
 #[tokio::test]
 async fn the_host_chooses_how_long_and_zero_never_signs_out() {
     let month = LongAgo::sqlite_with(|c| c.session_idle_days = 30).await;
-    let (_, phone) = ana_on_two_devices(&month.now).await;
+    let (laptop, phone) = ana_on_two_devices(&month.now).await;
     left_unused(&month.now, &phone, 29).await;
     assert_eq!(me(&month.now, &phone).await.0, 200);
     left_unused(&month.now, &phone, 31).await;
@@ -236,6 +241,11 @@ async fn the_host_chooses_how_long_and_zero_never_signs_out() {
     assert!(
         body["message"].as_str().unwrap().contains("30 days"),
         "{body}"
+    );
+    let (_, body) = month.now.get_as(&laptop.token, "/api/sessions").await;
+    assert_eq!(
+        body["signed_out_after_days"], 30,
+        "the list says so: {body}"
     );
     month.finish().await;
 
@@ -246,6 +256,8 @@ async fn the_host_chooses_how_long_and_zero_never_signs_out() {
     assert_eq!(me(&never.now, &phone).await.0, 200);
     assert_eq!(me(&never.now, &laptop.token).await.0, 200);
     assert_eq!(devices_seen_by(&never.now, &phone).await.len(), 2);
+    let (_, body) = never.now.get_as(&phone, "/api/sessions").await;
+    assert_eq!(body["signed_out_after_days"], Value::Null, "{body}");
     never.finish().await;
 }
 

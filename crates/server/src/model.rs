@@ -276,6 +276,9 @@ pub struct Devices {
     /// Every token of the account that still works: the devices signed in, and the first one (from
     /// `POST /api/players`) unless it was signed out.
     pub devices: Vec<Device>,
+    /// After how many days unused a device is signed out by itself (the host's `SESSION_IDLE_DAYS`), so
+    /// the owner knows a forgotten one does not stay signed in for ever; `null`: never.
+    pub signed_out_after_days: Option<u32>,
 }
 
 /// A device signed in to your account.

@@ -316,7 +316,11 @@ pub async fn devices(
     devices.sort_by(|a, b| {
         (b.last_used_at, b.signed_in_at, &a.id).cmp(&(a.last_used_at, a.signed_in_at, &b.id))
     });
-    Ok(Json(Devices { devices }))
+    let days = state.session_expiry.days;
+    Ok(Json(Devices {
+        devices,
+        signed_out_after_days: (days > 0).then_some(days),
+    }))
 }
 
 /// Signs one device of your account out (a lost phone): its token stops working at once and its open

@@ -93,9 +93,10 @@ export async function signOutOthers() {
 }
 
 /** The devices signed in to this account, most recently used first (`current`: this one). */
+/** `{devices, signed_out_after_days}`: this account's devices, and after how many days unused one is
+ * signed out by itself (`null`: never). */
 export async function devices() {
-  const r = await call('GET', '/api/sessions');
-  return r.devices;
+  return call('GET', '/api/sessions');
 }
 
 /** Signs one device of this account out by its id (a lost phone): its token stops working at once. */

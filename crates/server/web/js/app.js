@@ -233,11 +233,13 @@ function devicesPart() {
   const err = h('p.error', { role: 'alert' });
   const done = h('p.muted', { id: 'device-signed-out', role: 'status' });
   const list = h('ul.devices', { id: 'devices-list' });
+  const idle = h('p.muted', { id: 'devices-idle' });
   const when = (ms) => new Date(ms).toLocaleString(dateLocale(), { dateStyle: 'short', timeStyle: 'short' });
   async function load() {
     err.textContent = '';
     try {
-      const all = await devices();
+      const { devices: all, signed_out_after_days: days } = await devices();
+      idle.textContent = days ? t('devices_idle', { n: days }) : '';
       clear(list, all.map((d) => h('li', { 'data-device-id': d.id, 'data-current': d.current ? 'true' : 'false' },
         h('div',
           h('strong', deviceName(d)), ' ',
@@ -259,7 +261,7 @@ function devicesPart() {
   const part = h('details.account', { id: 'devices', ontoggle: (e) => { if (e.target.open) load(); } },
     h('summary', t('devices')),
     h('p.muted', t('devices_hint')),
-    list, done, err);
+    list, idle, done, err);
   part.reload = () => { if (part.open) load(); };
   return part;
 }
