@@ -212,6 +212,23 @@ async fn started_after_a_long_stop(mut servers: LongAgo) {
     assert_eq!(export["devices"].as_array().unwrap().len(), 1, "{export}");
     // A guest unused for eleven years still plays.
     assert_eq!(me(&again, &bea.token).await.0, 200);
+    // The host sees them counted (at least these two: the tests of this file share the counter).
+    let metrics = again
+        .get("/metrics")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let counted: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("parchis_devices_signed_out_idle_total "))
+        .expect("the counter is exposed")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(counted >= 2, "{counted}");
     again.stop_only().await;
     servers.finish().await;
 }

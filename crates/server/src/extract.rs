@@ -142,6 +142,7 @@ pub async fn authenticate(state: &AppState, token_hash: &str) -> Result<PlayerRo
             .db
             .revoke_token(token_hash, &auth::unusable_token_hash())
             .await?;
+        metrics::counter!("parchis_devices_signed_out_idle_total").increment(1);
         tracing::info!(player = %holder.player.id, "an account's device unused for too long was signed out");
         return Err(AppError::SessionExpired(state.session_expiry.days));
     }

@@ -185,7 +185,10 @@ async fn sign_out_idle_devices(db: &Db, expiry: &session_expiry::SessionExpiry) 
     }
     match db.sign_out_idle(used_since).await {
         Ok(0) => {}
-        Ok(n) => tracing::info!(devices = n, "signed out devices unused for too long"),
+        Ok(n) => {
+            ::metrics::counter!("parchis_devices_signed_out_idle_total").increment(n);
+            tracing::info!(devices = n, "signed out devices unused for too long");
+        }
         Err(err) => tracing::warn!(%err, "devices unused for too long were not signed out"),
     }
 }

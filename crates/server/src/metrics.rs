@@ -58,6 +58,10 @@ pub fn install() -> PrometheusHandle {
                 "Time from a roll/move command (or server action) to its broadcast, storage included."
             );
             metrics::describe_counter!(
+                "parchis_devices_signed_out_idle_total",
+                "Devices of accounts signed out for going unused for SESSION_IDLE_DAYS."
+            );
+            metrics::describe_counter!(
                 "parchis_commands_refused_total",
                 "Realtime commands answered with an error, by code."
             );
