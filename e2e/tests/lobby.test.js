@@ -186,12 +186,15 @@ test('an owner who leaves hands the room over: the next player gets the Start bu
   await b.context.close();
 });
 
-test('play now against bots: the chosen rules and mode, every other seat a bot, started at once', async () => {
+test('play now against bots: the chosen rules, mode and bot pace, every other seat a bot, started at once', async () => {
   const p = await newPage(browser, { locale: 'es-ES' });
   await register(p.page, srv.url, 'Gala');
   await p.page.selectOption('#rules', 'morocco');
   await p.page.selectOption('#mode', '1v1');
   await p.page.selectOption('#bot-1', '');
+  assert.equal(await p.page.inputValue('#bot-pace'), 'normal', 'bots play at a pace to follow unless asked');
+  assert.equal(await p.page.textContent('label[for="bot-pace"]'), 'Los bots juegan');
+  await p.page.selectOption('#bot-pace', 'fast');
   await p.page.click('#play-now');
   await p.page.waitForSelector('svg.board');
   const state = await p.page.evaluate(() => window.__parchis.state);
@@ -199,6 +202,7 @@ test('play now against bots: the chosen rules and mode, every other seat a bot, 
   assert.equal(state.room.settings.rules, 'morocco');
   assert.equal(state.room.settings.mode, '1v1');
   assert.equal(state.room.settings.public, false, 'not listed for strangers');
+  assert.equal(state.room.settings.bot_pace, 'fast');
   // Morocco draws the seats at the start: Gala sits in one of the two, a bot in the other.
   const gala = state.seats.findIndex((s) => s.display_name === 'Gala');
   assert.ok(gala === 0 || gala === 1, JSON.stringify(state.seats));

@@ -353,6 +353,7 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
             "quick_match",
             "house_rules",
             "draw_seats",
+            "bot_pace",
         ],
     );
     for seat in state["seats"].as_array().unwrap() {

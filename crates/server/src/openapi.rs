@@ -15,7 +15,7 @@ use crate::model::{
     SeatView, SignedIn, SignedOutOthers,
 };
 use crate::routes::quick_match::QuickMatchView;
-use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettings};
+use crate::settings::{BotLevel, BotPace, CreateRoomRequest, QuickMatchRequest, RoomSettings};
 
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
@@ -66,7 +66,7 @@ use crate::settings::{BotLevel, CreateRoomRequest, QuickMatchRequest, RoomSettin
     ),
     components(schemas(
         ErrorBody, CreatePlayerRequest, PlayerCreated, CreateRoomRequest, RoomSettings,
-        BotLevel, RoomView, RoomStatus, SeatView, RoomList,
+        BotLevel, BotPace, RoomView, RoomStatus, SeatView, RoomList,
         JoinRoomRequest, GameRecord, LogEntry, GameReplay, ReplayStep, ReplayPiece, Health,
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn, SignedOutOthers,
         Devices, Device, ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,

@@ -50,6 +50,29 @@ macro_rules! text_enum {
 }
 text_enum!(BotLevel { Random => "random", Greedy => "greedy", Expert => "expert" });
 
+/// How quickly the server plays the seats it plays (bots, and people it covers for): a pause of
+/// `BOT_DELAY_MS` before each roll or move, so people can follow, or a quarter of it for a table that
+/// would rather not wait (a game against bots).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BotPace {
+    /// The server's pause (`BOT_DELAY_MS`, 500 ms unless the host changed it).
+    #[default]
+    Normal,
+    /// A quarter of that pause.
+    Fast,
+}
+
+impl BotPace {
+    /// The pause before each action of a server-played seat, the server's `normal` one given.
+    pub fn delay(self, normal: std::time::Duration) -> std::time::Duration {
+        match self {
+            BotPace::Normal => normal,
+            BotPace::Fast => normal / 4,
+        }
+    }
+}
+
 /// Bot level given to seats still empty when the owner starts the game.
 pub const DEFAULT_BOT_LEVEL: BotLevel = BotLevel::Greedy;
 
@@ -88,6 +111,10 @@ pub struct RoomSettings {
     /// everyone keeps the seat they took. Absent from rooms stored before the draw existed: no draw.
     #[serde(default)]
     pub draw_seats: bool,
+    /// How quickly the server plays bots and covered seats: `normal` or `fast` (a quarter of the pause).
+    /// Absent from rooms stored before it existed: normal.
+    #[serde(default)]
+    pub bot_pace: BotPace,
 }
 
 /// Whether rooms of `rules` × `mode` draw their seats unless told otherwise: where the rule set's text
@@ -141,6 +168,10 @@ pub struct CreateRoomRequest {
     /// (`GET /api/rules`: `rule_sets[].modes[].draw_seats`).
     #[serde(default)]
     pub draw_seats: Option<bool>,
+    /// `normal` (default) or `fast`: the pause before each action of a bot (or of a seat the server
+    /// covers) is the server's, or a quarter of it.
+    #[serde(default)]
+    pub bot_pace: BotPace,
 }
 
 /// Body of `POST /api/quick-match`.
@@ -173,6 +204,7 @@ pub fn quick_match_settings(
         public: true,
         house_rules: BTreeMap::new(),
         draw_seats: None,
+        bot_pace: BotPace::Normal,
     };
     Ok(RoomSettings {
         quick_match: true,
@@ -247,6 +279,7 @@ pub fn validate_settings(
         draw_seats: req
             .draw_seats
             .unwrap_or_else(|| draws_seats_by_default(req.rules, req.mode)),
+        bot_pace: req.bot_pace,
     };
     // The referee has the last word on whether rules × mode × players is playable.
     if let Err(err) = crate::rooms::table::new_game(&settings) {

@@ -608,6 +608,7 @@ mod tests {
                     quick_match: false,
                     house_rules: Default::default(),
                     draw_seats: false,
+                    bot_pace: Default::default(),
                 },
             },
             seats: (0..4)

@@ -884,6 +884,16 @@ impl Room {
         self.successor(false)
     }
 
+    /// The pause before each action of a seat the server plays: the server's, at the room's pace.
+    fn bot_delay(&self) -> Duration {
+        self.lobby
+            .room
+            .settings
+            .0
+            .bot_pace
+            .delay(self.timing.bot_delay)
+    }
+
     /// When the server must next act in the game for the seat to act: a bot seat after the bot delay; a
     /// person's at the end of the turn timer, or of the away grace if they are away (never sooner than
     /// the bot delay); not before a pause after a storage failure. A game over whose result is not
@@ -900,7 +910,7 @@ impl Room {
         let since = self.decision_since;
         let human = self.human(seat);
         let wake = if !human {
-            Some(since + self.timing.bot_delay)
+            Some(since + self.bot_delay())
         } else {
             let timer = self
                 .lobby
@@ -910,7 +920,7 @@ impl Room {
                 .turn_time_secs
                 .map(|secs| since + self.turn_limit(secs));
             let away = self.away_since[seat]
-                .map(|away| (away + self.timing.away_grace).max(since + self.timing.bot_delay));
+                .map(|away| (away + self.timing.away_grace).max(since + self.bot_delay()));
             match (timer, away) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),

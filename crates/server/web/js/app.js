@@ -307,6 +307,7 @@ function createCard(onCreated) {
   const seats = h('div.seat-bots', { id: 'seat-bots' });
   const timer = h('select', { id: 'timer' }, TIMERS.map((s) => h('option', { value: s === null ? '' : s }, s === null ? t('no_limit') : t('seconds', { n: s }))));
   timer.value = '30';
+  const pace = h('select', { id: 'bot-pace' }, ['normal', 'fast'].map((p) => h('option', { value: p }, t('bot_pace_' + p))));
   const preview = h('input', { type: 'checkbox', id: 'preview' });
   const pub = h('input', { type: 'checkbox', id: 'public', checked: true });
   // Ticked as the rule set's text does for the mode (`GET /api/rules`), until the player chooses.
@@ -429,7 +430,7 @@ function createCard(onCreated) {
     try {
       room = await api.createRoom({
         rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots('greedy'),
-        turn_time_secs: timer.value === '' ? null : Number(timer.value),
+        turn_time_secs: timer.value === '' ? null : Number(timer.value), bot_pace: pace.value,
         preview_next_roll: preview.checked, public: false, ...drawField(),
         ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
       });
@@ -471,7 +472,7 @@ function createCard(onCreated) {
       try {
         room = await api.createRoom({
           rules: rules.value, mode: mode.value, players: Number(players.value), bots: formBots(null),
-          turn_time_secs: timer.value === '' ? null : Number(timer.value),
+          turn_time_secs: timer.value === '' ? null : Number(timer.value), bot_pace: pace.value,
           preview_next_roll: preview.checked, public: pub.checked, ...drawField(),
           ...(Object.keys(houseRules).length ? { house_rules: houseRules } : {}),
         });
@@ -493,6 +494,7 @@ function createCard(onCreated) {
     qmHint),
   h('span', t('bots')), seats,
   h('label', { for: 'timer' }, t('turn_timer')), timer,
+  h('label', { for: 'bot-pace' }, t('bot_pace')), pace,
   house.el,
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
