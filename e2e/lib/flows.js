@@ -26,12 +26,13 @@ export async function setHouseRules(page, house) {
 }
 
 /** Creates a room from the home page form (with `house` rules, see setHouseRules); returns the room id. */
-export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true, house = null } = {}) {
+export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true, house = null, pace = null } = {}) {
   await page.selectOption('#rules', rules);
   await page.selectOption('#mode', mode);
   if (players) await page.selectOption('#players', String(players));
   for (let i = 0; i < bots.length; i++) await page.selectOption(`#bot-${i + 1}`, bots[i] || '');
   await page.selectOption('#timer', timer);
+  if (pace) await page.selectOption('#bot-pace', pace);
   if (preview) await page.check('#preview');
   if (!isPublic) await page.uncheck('#public');
   // After the rule set and mode, which set the house rules back to that rule set's own.

@@ -21,7 +21,8 @@ test('create a room, see it listed, join it by code from a second browser', asyn
   const b = await newPage(browser, { locale: 'es-ES' });
   await register(a.page, srv.url, 'Ana');
   await shot(a.page, 'lobby-desktop');
-  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'random', 'expert'] });
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'random', 'expert'], pace: 'fast' });
+  assert.match(await a.page.textContent('#wr-settings'), /fast bots/, 'the waiting room says the bots play fast');
   const code = (await a.page.textContent('#join-code-value')).trim();
   assert.match(code, /^[A-Z0-9]{6}$/);
   assert.equal(await a.page.locator('#seats li').count(), 4);
@@ -34,6 +35,7 @@ test('create a room, see it listed, join it by code from a second browser', asyn
   await b.page.fill('#join-code', code);
   await b.page.press('#join-code', 'Enter');
   await b.page.waitForSelector('#take-seat');
+  assert.match(await b.page.textContent('#wr-settings'), /bots rápidos/);
   await b.page.selectOption('#pref-colour', 'blue');
   await b.page.click('#take-seat');
   await b.page.waitForSelector('#seats li.me');

@@ -267,6 +267,7 @@ export function mountRoom(main, ref) {
       s.preview_next_roll ? ` · ${t('preview')}` : '', ' · ', s.public ? t('public_room').replace(/\s*\(.*\)/, '') : '🔒',
       s.quick_match ? ` · ${t('quick_match')}` : '',
       s.draw_seats ? ` · ${t('seats_drawn')}` : '',
+      s.bot_pace === 'fast' ? ` · ${t('bots_fast')}` : '',
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
     clear(root.querySelector('#wr-house'), ctx.rulesReady ? houseLine(s.house_rules, 'house-rules-line') : null);
     const code = ctx.rest && ctx.rest.join_code;
