@@ -109,12 +109,6 @@ impl Config {
         self.admin_token.as_deref().filter(|t| !t.is_empty())
     }
 
-    /// How long an account's device may go unused before it is signed out, in ms (`None`: never).
-    pub fn session_idle_ms(&self) -> Option<i64> {
-        (self.session_idle_days > 0)
-            .then(|| i64::from(self.session_idle_days) * 24 * 60 * 60 * 1000)
-    }
-
     /// What is wrong with the configuration, if anything (checked before serving).
     pub fn problem(&self) -> Option<String> {
         if let Some(token) = self.admin_token()

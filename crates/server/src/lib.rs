@@ -237,7 +237,7 @@ pub async fn run(
     });
     // Devices unused for too long: once before serving (what a restart after a long stop finds), then
     // every hour.
-    let sweep = match state.config.session_idle_ms() {
+    let sweep = match state.session_expiry.signed_out_after_days() {
         None => None,
         Some(_) => {
             let (db, expiry) = (db.clone(), state.session_expiry);

@@ -7,31 +7,43 @@ use crate::config::Config;
 /// The idle limit as the server applies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionExpiry {
-    /// Days a device may go unused (0: never signed out), for the message a signed-out device gets.
+    /// Days a device may go unused (`SESSION_IDLE_DAYS`; 0: never signed out).
     pub days: u32,
-    /// The same in ms, `None` for never.
-    idle_ms: Option<i64>,
     /// Unix ms idle time counts from at the earliest (when the database got its first limit).
     counted_from: i64,
 }
+
+/// A day, in ms.
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 impl SessionExpiry {
     /// The limit of `config`, counted from `counted_from` (Unix ms) at the earliest.
     pub fn new(config: &Config, counted_from: i64) -> Self {
         Self {
             days: config.session_idle_days,
-            idle_ms: config.session_idle_ms(),
             counted_from,
         }
+    }
+
+    /// After how many days unused a device is signed out, `None` for never (what "Your devices" says).
+    pub fn signed_out_after_days(&self) -> Option<u32> {
+        (self.days > 0).then_some(self.days)
     }
 
     /// The earliest last use (Unix ms) at which an account's device is still signed in at `now`:
     /// `i64::MIN` while no device can have been idle for long enough (no limit, or the limit counted
     /// from too recently).
     pub fn used_since(&self, now: i64) -> i64 {
-        match self.idle_ms {
-            Some(idle) if now.saturating_sub(idle) > self.counted_from => now - idle,
-            _ => i64::MIN,
+        match self.signed_out_after_days() {
+            Some(days) => {
+                let cutoff = now.saturating_sub(i64::from(days) * DAY_MS);
+                if cutoff > self.counted_from {
+                    cutoff
+                } else {
+                    i64::MIN
+                }
+            }
+            None => i64::MIN,
         }
     }
 }

@@ -316,10 +316,9 @@ pub async fn devices(
     devices.sort_by(|a, b| {
         (b.last_used_at, b.signed_in_at, &a.id).cmp(&(a.last_used_at, a.signed_in_at, &b.id))
     });
-    let days = state.session_expiry.days;
     Ok(Json(Devices {
         devices,
-        signed_out_after_days: (days > 0).then_some(days),
+        signed_out_after_days: state.session_expiry.signed_out_after_days(),
     }))
 }
 

@@ -92,9 +92,8 @@ export async function signOutOthers() {
   return r.signed_out;
 }
 
-/** The devices signed in to this account, most recently used first (`current`: this one). */
-/** `{devices, signed_out_after_days}`: this account's devices, and after how many days unused one is
- * signed out by itself (`null`: never). */
+/** `{devices, signed_out_after_days}`: the devices signed in to this account, most recently used first
+ * (`current`: this one), and after how many days unused one is signed out by itself (`null`: never). */
 export async function devices() {
   return call('GET', '/api/sessions');
 }
