@@ -256,9 +256,12 @@ fn relative_imports(path: &str, source: &str) -> Vec<String> {
     for quote in ['\'', '"'] {
         for (at, _) in source.match_indices(&format!("{quote}./")) {
             let rest = &source[at + 1..];
-            let Some(end) = rest.find(quote) else { continue };
+            let Some(end) = rest.find(quote) else {
+                continue;
+            };
             let before = source[..at].trim_end();
-            if before.ends_with("from") || before.ends_with("import(") || before.ends_with("import") {
+            if before.ends_with("from") || before.ends_with("import(") || before.ends_with("import")
+            {
                 found.push(format!("{dir}{}", &rest[2..end]));
             }
         }
