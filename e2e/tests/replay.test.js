@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startServer, rest } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot } from '../lib/checks.js';
+import { register, createRoom, waitBoard, checkBoard, actOnce, isOver } from '../lib/flows.js';
 
 let srv; let browser; let game;
 // The owner's seat is played by a bot a second after the start (she is away): the game plays itself out.
@@ -142,5 +143,34 @@ test('stepping back through a replay puts pieces back without running them along
   }
   assert.deepEqual(ran, [], 'no piece runs along a path when stepping back');
   assertNoErrors(page);
+  await context.close();
+});
+
+test('a game still being played is replayed up to its last action: the last step is the live board', { timeout: 120000 }, async () => {
+  // Ana stays at the table (her page is open): the game waits for her turn, so the log stands still.
+  const { page, context } = await newPage(browser);
+  await register(page, srv.url, 'Ana');
+  await createRoom(page, { players: 2, bots: ['greedy'], timer: '' });
+  await page.click('#start-game');
+  await waitBoard(page);
+  for (let i = 0; i < 6 && !(await isOver(page)); i++) {
+    await page.waitForSelector('#roll:not([disabled]), #moves button', { timeout: 30000 });
+    await actOnce(page);
+  }
+  await page.waitForSelector('#roll:not([disabled]), #moves button', { timeout: 30000 });
+  const live = await checkBoard(page, 'live');
+  const gameId = await page.evaluate(() => window.__parchis.state.game.id);
+  const watcher = await newPage(browser);
+  await watcher.page.goto(`${srv.url}/replay/${gameId}`);
+  await watcher.page.waitForSelector('#replay svg.board[data-step]');
+  const replay = await rest(srv.api).replay(gameId);
+  assert.equal(replay.result, null, 'not over');
+  assert.equal(await watcher.page.getAttribute('#replay svg.board', 'data-step'), String(replay.steps.length));
+  const drawn = await watcher.page.$$eval('#replay svg.board g.piece', (els) => els.map((e) => ({ id: e.dataset.piece, place: e.dataset.place })));
+  const sort = (a) => [...a].sort((x, y) => x.id.localeCompare(y.id));
+  assert.deepEqual(sort(drawn), sort(live.want), 'the replay ends where the live board is');
+  assertNoErrors(watcher.page);
+  assertNoErrors(page);
+  await watcher.context.close();
   await context.close();
 });

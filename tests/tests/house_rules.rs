@@ -185,6 +185,77 @@ async fn the_rules_catalogue_lists_every_rule_set_mode_and_house_rule() {
     server.finish().await;
 }
 
+/// What a client needs to draw the boards and offer a form without knowing a rule: each board's safe and exit
+/// squares, each mode's board, slot colours and the house rules that change anything in it.
+#[tokio::test]
+async fn the_rules_catalogue_says_how_each_board_is_drawn_and_which_house_rules_each_mode_has() {
+    let server = TestServer::sqlite().await;
+    let catalogue = server.get_ok("/api/rules").await;
+    let four = &catalogue["boards"][0];
+    assert_eq!(four["name"], "four");
+    assert_eq!(four["squares"], 68);
+    assert_eq!(four["lane"], 7);
+    assert_eq!(
+        four["safe_squares"],
+        json!([5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68])
+    );
+    assert_eq!(four["exit_squares"], json!([5, 22, 39, 56]));
+    assert_eq!(four["colours"], json!(["yellow", "blue", "red", "green"]));
+    let six = &catalogue["boards"][1];
+    assert_eq!(six["name"], "six");
+    assert_eq!(six["squares"], 102);
+    assert_eq!(six["safe_squares"].as_array().unwrap().len(), 18);
+    assert_eq!(six["exit_squares"], json!([5, 22, 39, 56, 73, 90]));
+    assert_eq!(six["colours"].as_array().unwrap().len(), 6);
+
+    let mode = |rules: usize, name: &str| -> Value {
+        catalogue["rule_sets"][rules]["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    // Morocco's four-colour board starts with blue (« L'ordre est bleu, jaune, vert, rouge »).
+    assert_eq!(
+        mode(2, "individual")["slot_colours"],
+        json!(["blue", "yellow", "green", "red"])
+    );
+    assert_eq!(
+        mode(0, "individual")["slot_colours"],
+        json!(["yellow", "blue", "red", "green"])
+    );
+    let three = mode(0, "3v3");
+    assert_eq!(three["board"], "six");
+    assert_eq!(three["players"], json!([6]));
+    assert_eq!(three["slot_colours"].as_array().unwrap().len(), 6);
+    assert_eq!(mode(1, "pairs")["players"], json!([4]));
+    assert_eq!(mode(1, "pairs")["board"], "four");
+
+    // The rules about allies change nothing where every seat plays one colour alone.
+    let all: Vec<Value> = catalogue["house_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].clone())
+        .collect();
+    let allies = ["allied_blockade_on_safe", "capture_allies", "partner_moves"];
+    for rules in 0..3 {
+        for m in catalogue["rule_sets"][rules]["modes"].as_array().unwrap() {
+            let offered = m["house_rules"].as_array().unwrap();
+            let solo = m["name"] == "individual" || m["name"] == "quick";
+            let expected: Vec<Value> = all
+                .iter()
+                .filter(|name| !solo || !allies.contains(&name.as_str().unwrap()))
+                .cloned()
+                .collect();
+            assert_eq!(offered, &expected, "{}", m["name"]);
+        }
+    }
+    server.finish().await;
+}
+
 #[tokio::test]
 async fn a_house_rule_game_counts_in_your_record_but_not_on_the_leaderboard() {
     not_ranked(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;

@@ -78,6 +78,13 @@ impl Mode {
     pub fn default_players(self) -> u8 {
         *self.players().end()
     }
+
+    /// Whether a seat has an ally: a partner (pairs, 3 v 3) or a second colour of its own (1 v 1, 6 pieces).
+    /// Where none has (individual, quick), the house rules about allies change nothing
+    /// ([`Options::house_rules_in`](crate::Options::house_rules_in)).
+    pub fn has_allies(self) -> bool {
+        !matches!(self, Mode::Individual | Mode::Quick)
+    }
 }
 
 impl fmt::Display for Mode {

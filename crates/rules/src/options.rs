@@ -337,6 +337,25 @@ impl Options {
             .filter(|name| !Options::SET_UP.contains(name))
     }
 
+    /// The house rules about allies (a partner, or a seat's second colour): they change nothing in a mode
+    /// where every seat plays one colour alone.
+    pub const ALLY_RULES: [&'static str; 3] =
+        ["allied_blockade_on_safe", "capture_allies", "partner_moves"];
+
+    /// The house rules that change anything in `mode`, in the canonical order: every one, but
+    /// [`Options::ALLY_RULES`] in a mode without allies ([`Mode::has_allies`]).
+    ///
+    /// ```
+    /// use parchis_rules::{Mode, Options};
+    ///
+    /// assert!(Options::house_rules_in(Mode::Pairs).any(|name| name == "capture_allies"));
+    /// assert!(!Options::house_rules_in(Mode::Individual).any(|name| name == "capture_allies"));
+    /// ```
+    pub fn house_rules_in(mode: Mode) -> impl Iterator<Item = &'static str> {
+        Options::house_rules()
+            .filter(move |name| mode.has_allies() || !Options::ALLY_RULES.contains(name))
+    }
+
     /// The values option `name` takes, in the texts of [`Options::get`] and [`Options::set`] (for a form to
     /// offer them); `None` for a name that is not an option.
     pub fn values(name: &str) -> Option<OptionValues> {

@@ -571,6 +571,8 @@ pub struct RulesCatalogue {
     pub rule_sets: Vec<RuleSetInfo>,
     /// The options of play a room may change (`house_rules` of `POST /api/rooms`), in a stable order.
     pub house_rules: Vec<HouseRuleInfo>,
+    /// The boards (`four`, `six`): what a client needs to draw one without knowing the rules.
+    pub boards: Vec<crate::routes::rules::BoardInfo>,
 }
 
 /// One rule set of [`RulesCatalogue`].
@@ -596,6 +598,16 @@ pub struct ModeInfo {
     /// Whether a room of this rule set and mode draws its seats when the game starts unless told
     /// otherwise (`draw_seats` of `POST /api/rooms`).
     pub draw_seats: bool,
+    /// The board it is played on (`four` or `six`, one of `boards`).
+    #[schema(value_type = String, example = "four")]
+    pub board: parchis_rules::BoardKind,
+    /// The colour of each board slot, in turn order: slot 0's arm holds exit square 5 (Morocco's four-colour
+    /// board starts with blue).
+    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
+    pub slot_colours: Vec<Colour>,
+    /// The house rules that change anything in this mode (those about allies do not where every seat
+    /// plays one colour alone): a form offers these.
+    pub house_rules: Vec<&'static str>,
 }
 
 /// One house rule a room may set.

@@ -42,6 +42,35 @@ pub fn verify_record(record: &Value) -> Result<Verified, String> {
 /// position and then after every log entry (with its events and the game after it).
 pub fn replay_record(
     record: &Value,
+    on_step: impl FnMut(ReplayedStep<'_>),
+) -> Result<Verified, String> {
+    let seed_hex = record["seed"]
+        .as_str()
+        .ok_or("the seed is not revealed (is the game finished?)")?;
+    let seed = fairness::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
+    let committed = text(record, "seed_hash")?;
+    if fairness::seed_hash(&seed) != committed {
+        return Err(format!(
+            "the seed hashes to {} but the record committed to {committed}",
+            fairness::seed_hash(&seed)
+        ));
+    }
+    replay(record, Some(&seed), on_step)
+}
+
+/// Replays the log of a game still being played like [`replay_record`], with its dice as logged: the
+/// seed that proves them stays secret until the game ends (every move is still checked by the rules).
+pub fn replay_running_record(
+    record: &Value,
+    on_step: impl FnMut(ReplayedStep<'_>),
+) -> Result<Verified, String> {
+    replay(record, None, on_step)
+}
+
+/// The replay itself; with a `seed`, every roll must be the one it gives.
+fn replay(
+    record: &Value,
+    seed: Option<&[u8; 32]>,
     mut on_step: impl FnMut(ReplayedStep<'_>),
 ) -> Result<Verified, String> {
     let settings = &record["settings"];
@@ -55,17 +84,6 @@ pub fn replay_record(
         .as_u64()
         .and_then(|p| u8::try_from(p).ok())
         .ok_or("settings.players is missing")?;
-    let seed_hex = record["seed"]
-        .as_str()
-        .ok_or("the seed is not revealed (is the game finished?)")?;
-    let seed = fairness::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
-    let committed = text(record, "seed_hash")?;
-    if fairness::seed_hash(&seed) != committed {
-        return Err(format!(
-            "the seed hashes to {} but the record committed to {committed}",
-            fairness::seed_hash(&seed)
-        ));
-    }
     // House rules (absent from records of rooms made before them): name → value as text.
     let house_rules: Vec<(&str, &str)> = match &settings["house_rules"] {
         Value::Null => Vec::new(),
@@ -118,7 +136,10 @@ pub fn replay_record(
                         payload["roll"]
                     ));
                 }
-                let fair = fairness::roll(&seed, rolls);
+                let fair = match seed {
+                    Some(seed) => fairness::roll(seed, rolls),
+                    None => u8::try_from(die).map_err(|_| format!("{at}: die {die}"))?,
+                };
                 if die != u64::from(fair) {
                     return Err(format!(
                         "{at}: roll {rolls} is {die} but the seed gives {fair}"

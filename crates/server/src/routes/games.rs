@@ -1,5 +1,5 @@
 //! `GET /api/games/{id}/record` (the full game record) and
-//! `GET /api/games/{id}/replay` (a finished game replayed position by position).
+//! `GET /api/games/{id}/replay` (a game replayed position by position).
 
 use axum::Json;
 use axum::extract::State;
@@ -10,7 +10,7 @@ use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiPath, AuthPlayer};
 use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep, SeatView};
-use crate::verify::{ReplayedStep, replay_record};
+use crate::verify::{ReplayedStep, replay_record, replay_running_record};
 
 /// Settings, seats, log and result of a game. The seed is only included once
 /// the game has finished (its hash is public from the start). While a game of a private room runs, its
@@ -29,7 +29,17 @@ pub async fn game_record(
     ApiPath(id): ApiPath<String>,
     viewer: Option<AuthPlayer>,
 ) -> Result<Json<GameRecord>, AppError> {
-    let record = load_record(&state, &id).await?;
+    Ok(Json(readable_record(&state, &id, viewer.as_ref()).await?))
+}
+
+/// The record of game `id` if `viewer` may read it: any finished game, a running one of a public room,
+/// or of a private room for its owner and seated players only (`403 wrong_join_code`).
+async fn readable_record(
+    state: &AppState,
+    id: &str,
+    viewer: Option<&AuthPlayer>,
+) -> Result<GameRecord, AppError> {
+    let record = load_record(state, id).await?;
     if record.finished_at.is_none() && !record.settings.public {
         let owner_id = state
             .db
@@ -38,37 +48,44 @@ pub async fn game_record(
             .ok_or_else(|| AppError::Internal(format!("game {id} has no room")))?
             .owner_id;
         let seats = state.db.room_seats(&record.room_id).await?;
-        let viewer = viewer.as_ref().map(|v| v.id.as_str());
+        let viewer = viewer.map(|v| v.id.as_str());
         if !is_insider(viewer, &owner_id, &seats) {
             return Err(AppError::WrongJoinCode);
         }
     }
-    Ok(Json(record))
+    Ok(record)
 }
 
-/// Every position of a finished game: the log replayed through the rules crate (the same replay
-/// `parchis verify` runs), with each entry's events and the pieces and turn after it. Only finished
-/// games are served (409 `game_not_finished` before), so a replay never runs ahead of the game.
+/// Every position of a game: the log replayed through the rules crate (the same replay `parchis verify`
+/// runs), with each entry's events and the pieces and turn after it, so that a client draws any step
+/// without knowing a rule. A game still being played is replayed up to its last logged action, with its
+/// dice as logged (the seed proving them is revealed at the end), for whoever may read its record.
 #[utoipa::path(get, path = "/api/games/{id}/replay", tag = "games",
     params(("id" = String, Path, description = "Game id")),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The replay", body = GameReplay),
-        (status = 404, description = "No such game", body = ErrorBody),
-        (status = 409, description = "The game is not over yet (`game_not_finished`)", body = ErrorBody)))]
+        (status = 401, description = "Invalid token", body = ErrorBody),
+        (status = 403, description = "A running game of a private room, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody)))]
 pub async fn game_replay(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
+    viewer: Option<AuthPlayer>,
 ) -> Result<Json<GameReplay>, AppError> {
-    let record = load_record(&state, &id).await?;
-    if record.finished_at.is_none() {
-        return Err(AppError::GameNotFinished);
-    }
+    let record = readable_record(&state, &id, viewer.as_ref()).await?;
+    let finished = record.finished_at.is_some();
     let (game_id, room_id) = (record.game_id.clone(), record.room_id.clone());
     let result = record.result.clone();
     let record = serde_json::to_value(&record).map_err(|e| AppError::Internal(e.to_string()))?;
     let mut initial = Value::Null;
     let mut steps = Vec::new();
-    replay_record(&record, |step: ReplayedStep<'_>| {
+    let replay = if finished {
+        replay_record
+    } else {
+        replay_running_record
+    };
+    replay(&record, |step: ReplayedStep<'_>| {
         let view = step.game.view();
         let Some(entry) = step.entry else {
             initial = serde_json::to_value(&view).unwrap_or_default();

@@ -4,7 +4,11 @@
 use std::collections::BTreeMap;
 
 use axum::Json;
-use parchis_rules::{Game, Mode, OptionValues, Options, RuleSet};
+use parchis_rules::board::LANE_LEN;
+use parchis_rules::mode::slot_colours;
+use parchis_rules::{BoardKind, Colour, Game, Mode, OptionValues, Options, RuleSet};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::model::{HouseRuleInfo, HouseRuleValues, ModeInfo, RuleSetInfo, RulesCatalogue};
 
@@ -43,6 +47,40 @@ pub fn catalogue() -> RulesCatalogue {
     RulesCatalogue {
         rule_sets,
         house_rules,
+        boards: [BoardKind::Four, BoardKind::Six].map(board_info).to_vec(),
+    }
+}
+
+/// One board of [`RulesCatalogue`]: its squares as the referee numbers them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardInfo {
+    /// `four` (68 squares) or `six` (102).
+    #[schema(value_type = String, example = "four")]
+    pub name: BoardKind,
+    /// The circuit's squares, numbered 1 to `squares`.
+    pub squares: u8,
+    /// The squares of each colour's lane (`{"kind": "lane", "at": 1..=lane}`), the goal after them.
+    pub lane: u8,
+    /// The safe squares of the circuit (where no piece is captured), the exits among them.
+    pub safe_squares: Vec<u8>,
+    /// The exit square of each board slot, in slot order.
+    pub exit_squares: Vec<u8>,
+    /// The colours a seat may prefer on it (`colour` of a seat), in the server's order.
+    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
+    pub colours: Vec<Colour>,
+}
+
+fn board_info(board: BoardKind) -> BoardInfo {
+    let squares = board.circuit_len();
+    BoardInfo {
+        name: board,
+        squares,
+        lane: LANE_LEN,
+        safe_squares: (1..=squares)
+            .filter(|&s| BoardKind::is_safe_square(s))
+            .collect(),
+        exit_squares: (0..board.slots()).map(|k| board.exit_square(k)).collect(),
+        colours: Colour::ALL[..usize::from(board.slots())].to_vec(),
     }
 }
 
@@ -61,5 +99,8 @@ fn mode_info(rules: RuleSet, mode: Mode) -> ModeInfo {
             .filter_map(|name| Some((name, options.get(name)?)))
             .collect::<BTreeMap<_, _>>(),
         draw_seats: crate::settings::draws_seats_by_default(rules, mode),
+        board: mode.board(),
+        slot_colours: slot_colours(rules, mode.board()).to_vec(),
+        house_rules: Options::house_rules_in(mode).collect(),
     }
 }

@@ -163,7 +163,7 @@ export const api = {
   leaderboard: (rules, days = 30, by = 'wins') => call('GET', `/api/leaderboard?rules=${encodeURIComponent(rules)}&days=${days}&by=${encodeURIComponent(by)}`, undefined, false),
   // With the token: the record of a private room's running game is only for its players.
   record: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/record`),
-  replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`, undefined, false),
+  replay: (gameId) => call('GET', `/api/games/${encodeURIComponent(gameId)}/replay`),
   reportMessage: (roomId, seq, reason = '') => call('POST', `/api/rooms/${encodeURIComponent(roomId)}/chat/${encodeURIComponent(seq)}/report`, { reason }),
   analysis: (gameId, seq) => call('GET', `/api/games/${encodeURIComponent(gameId)}/analysis?seq=${encodeURIComponent(seq)}`, undefined, false),
 };

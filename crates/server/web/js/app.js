@@ -8,12 +8,10 @@ import { mountReplay } from './replay.js';
 import { mountHowTo } from './howto.js';
 import { mountPlayer, recordItems } from './player.js';
 import { loadRules, houseRulesForm, houseTag } from './house.js';
+import { rulesCatalogue, modeInfo } from './rules.js';
 import { mountAdmin } from './admin.js';
 import { ratingChip } from './rating.js';
 
-const MODES = {
-  individual: [2, 3, 4], quick: [2, 3, 4], pairs: [4], '1v1': [2], '6-piece': [2], '3v3': [6],
-};
 const TIMERS = [null, 5, 10, 15, 20, 30, 45, 60, 120];
 /** The create form's choice for a seat played by someone at this device (not a bot level). */
 const LOCAL = 'local';
@@ -45,6 +43,13 @@ function route() {
   banner('');
   const main = $('#main');
   clear(main);
+  // Every page draws and offers what the server's catalogue says (GET /api/rules): it comes first, once.
+  if (!rulesCatalogue()) {
+    main.append(h('p.muted', t('loading')));
+    loadRules().then(route, (x) => clear(main, h('p.error', { role: 'alert' }, t('error', { msg: x.message })),
+      h('button', { type: 'button', onclick: route }, t('refresh'))));
+    return;
+  }
   const path = location.pathname.replace(/\/+$/, '');
   let m;
   if ((m = path.match(/^\/room\/([^/]+)$/))) unmount = mountRoom(main, decodeURIComponent(m[1]));
@@ -301,8 +306,17 @@ function signedInPart(who, onChange) {
 }
 
 function createCard(onCreated) {
-  const rules = h('select', { id: 'rules' }, ['playgridia', 'ludoteka', 'morocco'].map((r) => h('option', { value: r }, t('rulesets.' + r))));
-  const mode = h('select', { id: 'mode' }, Object.keys(MODES).map((m) => h('option', { value: m }, t('modes.' + m))));
+  // The rule sets, their modes and each mode's player counts are the server's (GET /api/rules).
+  const catalogue = rulesCatalogue();
+  const rules = h('select', { id: 'rules' }, catalogue.rule_sets.map((r) => h('option', { value: r.name }, t('rulesets.' + r.name))));
+  const mode = h('select', { id: 'mode' });
+  const fillModes = () => {
+    const prev = mode.value;
+    const modes = catalogue.rule_sets.find((r) => r.name === rules.value).modes.map((m) => m.name);
+    clear(mode, modes.map((m) => h('option', { value: m }, t('modes.' + m))));
+    mode.value = modes.includes(prev) ? prev : modes[0];
+  };
+  fillModes();
   const players = h('select', { id: 'players' });
   const seats = h('div.seat-bots', { id: 'seat-bots' });
   const timer = h('select', { id: 'timer' }, TIMERS.map((s) => h('option', { value: s === null ? '' : s }, s === null ? t('no_limit') : t('seconds', { n: s }))));
@@ -322,24 +336,17 @@ function createCard(onCreated) {
   const house = houseRulesForm((n) => {
     qmHint.textContent = n ? t('house_qm') : t('quick_match_hint');
   });
-  let rulesCatalogue = null;
-  loadRules().then((cat) => {
-    rulesCatalogue = cat;
-    house.build(cat);
-    house.reset(cat, rules.value, mode.value);
-    resetDraw();
-  }).catch(() => { /* a server without house rules: the section stays hidden */ });
   const resetDraw = () => {
-    if (drawChosen || !rulesCatalogue) return;
-    const ruleSet = rulesCatalogue.rule_sets.find((r) => r.name === rules.value);
-    const info = ruleSet && ruleSet.modes.find((m) => m.name === mode.value);
+    if (drawChosen) return;
+    const info = modeInfo(rules.value, mode.value);
     draw.checked = !!(info && info.draw_seats);
   };
-  // Sent once the form knows the rule set's custom or the player chose; else the server applies it.
-  const drawField = () => (drawChosen || rulesCatalogue ? { draw_seats: draw.checked } : {});
-  const resetHouse = () => { house.reset(rulesCatalogue, rules.value, mode.value); resetDraw(); };
+  const drawField = () => ({ draw_seats: draw.checked });
+  const resetHouse = () => { house.reset(catalogue, rules.value, mode.value); resetDraw(); };
+  house.build(catalogue);
+  resetHouse();
   const fillPlayers = () => {
-    const list = MODES[mode.value];
+    const list = modeInfo(rules.value, mode.value).players;
     const prev = Number(players.value);
     clear(players, list.map((n) => h('option', { value: n }, n)));
     players.value = list.includes(prev) ? prev : list[list.length - 1];
@@ -413,7 +420,7 @@ function createCard(onCreated) {
     h('a', { href: `/rules#howto-mode-${mode.value}`, 'data-link': '', id: 'howto-mode-link' }, t('modes.' + mode.value)));
   fillHowto();
   mode.onchange = () => { fillPlayers(); resetHouse(); fillHowto(); };
-  rules.onchange = () => { resetHouse(); fillHowto(); };
+  rules.onchange = () => { const before = mode.value; fillModes(); if (mode.value !== before) fillPlayers(); resetHouse(); fillHowto(); };
   players.onchange = fillSeats;
   fillPlayers();
   // The same choices, every other seat a bot (a seat left to a human gets the medium bot), in a

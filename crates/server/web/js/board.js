@@ -1,5 +1,6 @@
 // SVG board: draws the static board once per (board, rotation) and the pieces for each view.
-import { Geometry, COLOURS, slotColours, isSafeSquare, LANE_LEN } from './geometry.js';
+import { Geometry, COLOURS, LANE_LEN } from './geometry.js';
+import { slotColours, boardInfo } from './rules.js';
 import { t, placeName, pieceName } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -39,6 +40,8 @@ export class BoardView {
     this.key = key;
     this.geo = new Geometry(board, bottomSlot);
     this.slotCols = slotColours(rules, board);
+    // Which squares are safe and which are exits: the server's word (GET /api/rules).
+    const { safe_squares: safe, exit_squares: exits } = boardInfo(board);
     const g = this.geo;
     this.container.textContent = '';
     const svg = el('svg', {
@@ -85,12 +88,12 @@ export class BoardView {
     this.squareEls = new Map();
     for (let sq = 1; sq <= g.len; sq++) {
       const cell = g.square(sq);
-      const exitSlot = (sq - 5) % 17 === 0 ? (sq - 5) / 17 : -1;
+      const exitSlot = exits.indexOf(sq);
       // An exit square is filled with its colour: its mark and number are drawn light to stay readable.
       const exitColour = exitSlot >= 0 && exitSlot < g.n ? COLOURS[this.slotCols[exitSlot]] : null;
       const grp = el('g', { class: exitColour ? 'sq exit-sq' : 'sq', 'data-square': sq }, layer);
       el('polygon', { points: pts(cell.corners), fill: exitColour ? exitColour.fill : '#fffdf6', class: 'cell' }, grp);
-      if (isSafeSquare(sq)) el('circle', { cx: cell.centre[0], cy: cell.centre[1], r: 0.36, class: 'safe-mark' }, grp);
+      if (safe.includes(sq)) el('circle', { cx: cell.centre[0], cy: cell.centre[1], r: 0.36, class: 'safe-mark' }, grp);
       el('text', { x: cell.centre[0], y: cell.centre[1], class: 'sq-num', stroke: exitColour && exitColour.dark }, grp).textContent = String(sq);
       this.squareEls.set(`square:${sq}`, grp);
     }

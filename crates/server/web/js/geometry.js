@@ -21,20 +21,11 @@ export const COLOURS = {
   turquoise: { fill: '#14aeb0', dark: '#06585a', light: '#c8f0ef', letter: 'T' },
 };
 
-/** Colours of each board slot in turn order (mirrors the rules crate's slot_colours). */
-export function slotColours(rules, board) {
-  if (board === 'six') return ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'];
-  if (rules === 'morocco') return ['blue', 'yellow', 'green', 'red'];
-  return ['yellow', 'blue', 'red', 'green'];
-}
+/** The colours of each board slot in turn order: the server's (GET /api/rules), not this file's. */
+export { slotColours } from './rules.js';
 
 export function circuitLen(board) {
   return board === 'six' ? 102 : 68;
-}
-
-export function isSafeSquare(sq) {
-  const r = (sq + SIDE - 5) % SIDE;
-  return r === 0 || r === 7 || r === 12;
 }
 
 /** Geometry of one board, rotated so that `bottomSlot`'s arm points down. */

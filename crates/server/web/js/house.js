@@ -3,18 +3,9 @@
 // them in the player's language, builds the create form's section and shows a room's house rules.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
-import { api } from './api.js';
+import { loadRules, rulesCatalogue, modeInfo } from './rules.js';
 
-let pending = null;
-let catalogue = null;
-
-/** The server's rule sets, modes and house rules: asked once per page load (asked again after a failure). */
-export function loadRules() {
-  if (!pending) {
-    pending = api.rules().then((c) => { catalogue = c; return c; }, (x) => { pending = null; throw x; });
-  }
-  return pending;
-}
+export { loadRules };
 
 /** The options (name → text) of rule set `rules` played in `mode`: the values a room starts from. */
 export function presetOptions(cat, rules, mode) {
@@ -36,6 +27,7 @@ function translated(key, fallback) {
 export function ruleName(name) { return translated(`house.${name}`, name); }
 
 function kindOf(name) {
+  const catalogue = rulesCatalogue();
   const r = catalogue && catalogue.house_rules.find((x) => x.name === name);
   return r ? r.values.kind : null;
 }
@@ -49,6 +41,7 @@ export function ruleValue(name, value) {
 
 /** A room's house rules (`settings.house_rules`, absent from older rooms) in words, in the server's order. */
 export function houseEntries(houseRules) {
+  const catalogue = rulesCatalogue();
   const order = catalogue ? catalogue.house_rules.map((r) => r.name) : [];
   const rank = (n) => (order.includes(n) ? order.indexOf(n) : order.length);
   return Object.keys(houseRules || {}).sort((a, b) => rank(a) - rank(b))
@@ -73,14 +66,6 @@ export function houseLine(houseRules, id) {
     h('strong', t('label_value', { label: t('house_rules'), value: '' }).trim()), ' ',
     entries.map((e, i) => [i ? ' · ' : '', h('span', { 'data-house': e.name }, e.text)]));
 }
-
-/**
- * The house rules about allies (a partner, or a player's other colour): they change nothing in a mode where
- * every seat plays one colour alone, where a room would only show them and leave the leaderboard for nothing.
- */
-export const ALLY_RULES = ['capture_allies', 'partner_moves', 'allied_blockade_on_safe'];
-/** The modes where every seat plays one colour, with no partner. */
-const SOLO_MODES = ['individual', 'quick'];
 
 /** One control for house rule `rule` of the catalogue, with its label. */
 function control(rule) {
@@ -149,14 +134,17 @@ export function houseRulesForm(onChange = () => {}) {
     /** Every control back to the value of rule set `rules` in `mode` (the form's choice changed). */
     reset(cat, rules, mode) {
       if (!cat) return;
-      // In a mode without allies their rules keep the rule set's values, and the section says why.
-      const solo = SOLO_MODES.includes(mode);
-      const allies = controls.filter((c) => ALLY_RULES.includes(c.name));
-      for (const c of allies) {
-        c.el.disabled = solo;
-        if (solo) c.el.setAttribute('aria-describedby', 'house-ally-note'); else c.el.removeAttribute('aria-describedby');
+      // The rules that change nothing in this mode (the server's list: those about allies where every seat
+      // plays one colour alone) keep the rule set's values, and the section says why.
+      const info = modeInfo(rules, mode);
+      const idle = info ? controls.filter((c) => !info.house_rules.includes(c.name)) : [];
+      for (const c of controls) {
+        c.el.disabled = idle.includes(c);
+        if (c.el.disabled) c.el.setAttribute('aria-describedby', 'house-ally-note');
+        else if (c.error) c.el.setAttribute('aria-describedby', c.error.id);
+        else c.el.removeAttribute('aria-describedby');
       }
-      allyNote.textContent = solo && allies.length ? t('house_team_only', { names: allies.map((c) => ruleName(c.name)).join(', ') }) : '';
+      allyNote.textContent = idle.length ? t('house_team_only', { names: idle.map((c) => ruleName(c.name)).join(', ') }) : '';
       allyNote.classList.toggle('hidden', !allyNote.textContent);
       setPreset(presetOptions(cat, rules, mode));
     },

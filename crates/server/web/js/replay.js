@@ -1,16 +1,13 @@
-// Replay viewer of a game from GET /api/games/{id}/record.
-// A finished game is shown exactly: GET /api/games/{id}/replay has the server replay the log through
-// the rules crate and returns every step's events (captures, three sixes, counts) and the pieces and
-// turn after it, so the board and the log show what really happened. A game still being played
-// (409 `game_not_finished`) falls back to an approximation from the move texts alone: pieces sent
-// home are guessed from the record, and the last step is the server's current view.
-// The dice are checked against the revealed seed in the browser.
+// Replay viewer of a game: GET /api/games/{id}/replay has the server replay the log through the rules
+// crate and returns every step's events (captures, three sixes, counts) and the pieces and turn after it
+// (a game still being played up to its last action), so the board and the log show what really happened
+// without the page knowing a rule. GET /api/games/{id}/record gives the seats, the seed and the log,
+// whose dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName, isRtl, rulesAndMode, winnersText } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
-import { slotColours } from './geometry.js';
 import { verifySeed, dieOf } from './sha256.js';
 import { dieFace, swatch } from './room.js';
 import { ratingsList } from './rating.js';
@@ -33,7 +30,6 @@ function parsePlace(s) {
   if (s[0] === 'l') return { kind: 'lane', at: Number(s.slice(1)) };
   return { kind: 'square', at: Number(s) };
 }
-const samePlace = (a, b) => a && b && a.kind === b.kind && (a.at ?? null) === (b.at ?? null);
 
 function seatLabel(rec, i) {
   const s = rec.seats[i];
@@ -51,25 +47,6 @@ export function historyFromRecord(rec, names) {
       ? parts.map((m) => t('ev_moved', { who: name(p.seat), piece: pieceName(m.piece), from: placeName(m.from), to: placeName(m.to) })).join('; ')
       : `${name(p.seat)}: ${p.move}`;
     return { text, kind: 'move', type: 'moved', fromRecord: true };
-  });
-}
-
-/** Final view of the game's room (one snapshot over the WebSocket, as a spectator). */
-function finalView(roomId) {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (v) => { if (!done) { done = true; try { ws.close(); } catch { /* ignore */ } resolve(v); } };
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(roomId)}/ws`);
-    ws.onmessage = (ev) => {
-      try {
-        const m = JSON.parse(ev.data);
-        if (m.type === 'snapshot') finish(m.state && m.state.game ? m.state.game : null);
-      } catch { finish(null); }
-    };
-    ws.onerror = () => finish(null);
-    ws.onclose = () => finish(null);
-    setTimeout(() => finish(null), 4000);
   });
 }
 
@@ -91,58 +68,7 @@ function exactSteps(rec, replay) {
     const kind = said.find((d) => d.kind === 'capture' || d.kind === 'won' || d.kind === 'goal');
     return { text: said.map((d) => d.text).join(' · '), kind: kind ? kind.kind : s.kind, exact: true };
   });
-  return { count: replay.steps.length + 1, viewAt, movedAt, lines };
-}
-
-/** Builds one board state per log step from the move texts. */
-function buildSteps(rec, final) {
-  const pieces = final.view.pieces.map((p) => ({ ...p, place: p.place }));
-  const moves = [];
-  rec.log.forEach((e, i) => {
-    if (e.kind === 'move') for (const m of parseMoveText(e.payload.move)) moves.push({ step: i, ...m });
-  });
-  // Initial place: the first recorded `from`, or the final place for a piece that never moved.
-  const start = new Map();
-  for (const p of pieces) {
-    const first = moves.find((m) => m.piece === p.id);
-    start.set(p.id, first ? first.from : p.place);
-  }
-  // Sent-home times: a piece whose next recorded `from` (or final place) is home while it was out.
-  const sentHome = new Map(); // step index → [piece ids]
-  for (const p of pieces) {
-    const own = moves.filter((m) => m.piece === p.id);
-    for (let k = 0; k < own.length; k++) {
-      const here = own[k].to;
-      if (here.kind !== 'square') continue;
-      const next = own[k + 1];
-      const nextFrom = next ? next.from : p.place;
-      if (nextFrom.kind !== 'home') continue;
-      const until = next ? next.step : rec.log.length;
-      const hit = moves.find((m) => m.step > own[k].step && m.step < until && m.piece[0] !== p.id[0] && samePlace(m.to, here));
-      const at = hit ? hit.step : Math.max(own[k].step, until - 1);
-      if (!sentHome.has(at)) sentHome.set(at, []);
-      sentHome.get(at).push(p.id);
-    }
-  }
-  const steps = [];
-  let cur = new Map(start);
-  steps.push(new Map(cur));
-  rec.log.forEach((e, i) => {
-    if (e.kind === 'move') for (const m of parseMoveText(e.payload.move)) cur.set(m.piece, m.to);
-    for (const id of sentHome.get(i) || []) cur.set(id, { kind: 'home' });
-    steps.push(new Map(cur));
-  });
-  const viewAt = (k) => {
-    const places = steps[k];
-    const isLast = k === steps.length - 1 && final.view;
-    const ps = isLast ? final.view.pieces : pieces.map((p) => ({ ...p, place: places.get(p.id), in_blockade: false, last_arrived: false }));
-    return { ...final.view, pieces: ps, legal_moves: [] };
-  };
-  const movedAt = (k) => {
-    const prev = k > 0 ? rec.log[k - 1] : null;
-    return prev && prev.kind === 'move' ? parseMoveText(prev.payload.move).map((m) => ({ type: 'moved', ...m })) : [];
-  };
-  return { count: steps.length, viewAt, movedAt, lines: historyFromRecord(rec) };
+  return { viewAt, movedAt, lines };
 }
 
 /** A move text in words: "Y1 square 20 → square 25" (both halves of a double move; the arrow follows the language). */
@@ -235,25 +161,24 @@ export function mountReplay(main, gameId) {
   (async () => {
     let rec;
     try { rec = await api.record(gameId); } catch (x) { clear(root, h('p.error', t('error', { msg: x.message }))); return; }
+    // Every position as the server replays it (after the record: a running game may have gone on since).
+    let replay;
+    try { replay = await api.replay(gameId); } catch (x) { clear(root, h('p.error', t('error', { msg: x.message }))); return; }
     await loadRules().catch(() => null); // to name the house rules, if any
-    // Finished games are replayed exactly by the server; a running one is approximated.
-    let replay = null;
-    if (rec.finished_at) replay = await api.replay(gameId).catch(() => null);
-    const final = replay ? null : await finalView(rec.room_id);
     if (stopped) return;
-    const steps = replay ? exactSteps(rec, replay) : final && final.view ? buildSteps(rec, final) : null;
-    const lines = steps ? steps.lines : historyFromRecord(rec);
+    const steps = exactSteps(rec, replay);
+    const lines = steps.lines;
     const boardBox = h('div.board-wrap', { id: 'board' });
     const pos = h('span', { id: 'replay-step', 'aria-live': 'polite' });
     const die = h('div');
     // It scrolls: focusable, so that a keyboard can scroll it too, and named by its heading.
     const list = h('ol.log', { id: 'replay-log', tabindex: 0, 'aria-labelledby': 'replay-log-h' }, lines.map((l, i) => h('li', { 'data-step': i + 1, class: l.kind }, l.text)));
     const proof = h('div.proof', { id: 'proof' });
-    // Only a finished game (replayed exactly) is analysed: the server refuses running ones.
-    const expert = replay ? expertCard(gameId, rec.log) : null;
-    const board = steps ? new BoardView(boardBox) : null;
+    // Only a finished game is analysed: the server refuses running ones.
+    const expert = rec.finished_at ? expertCard(gameId, rec.log) : null;
+    const board = new BoardView(boardBox);
     let k = 0;
-    const n = rec.log.length;
+    const n = replay.steps.length;
     // Any step at once: a long game has hundreds, too many to reach with Next.
     const seek = h('input', { type: 'range', id: 'replay-seek', min: 0, max: n, step: 1, value: n, 'aria-label': t('replay_seek') });
     const show = (i) => {
@@ -268,13 +193,10 @@ export function mountReplay(main, gameId) {
       const cur = list.querySelector(`li[data-step="${k}"]`);
       if (cur) { cur.style.fontWeight = '700'; list.querySelectorAll('li').forEach((li) => { if (li !== cur) li.style.fontWeight = ''; }); scrollWithin(list, cur); }
       let lastRoll = null;
-      for (let j = k - 1; j >= 0; j--) if (rec.log[j].kind === 'roll') { lastRoll = rec.log[j].payload.die; break; }
+      for (let j = k - 1; j >= 0; j--) if (replay.steps[j].kind === 'roll') { lastRoll = replay.steps[j].die; break; }
       clear(die, dieFace(lastRoll));
-      if (board) {
-        board.render(steps.viewAt(k), { bottomSlot: 0, moved: forward ? steps.movedAt(k) : [] });
-        board.svg.setAttribute('data-step', k);
-        board.svg.setAttribute('data-exact', replay ? 'true' : 'false');
-      }
+      board.render(steps.viewAt(k), { bottomSlot: 0, moved: forward ? steps.movedAt(k) : [] });
+      board.svg.setAttribute('data-step', k);
       if (expert) expert.at(k);
     };
     seek.addEventListener('input', () => show(Number(seek.value)));
@@ -330,7 +252,6 @@ export function mountReplay(main, gameId) {
       status.dataset.verified = String(ok);
       status.textContent = ok ? `✓ ${t('verified')} — ${t('rolls_checked', { n: rolls })}` : `✗ ${t('not_verified')}${bad !== null ? ` (${t('log_entry', { n: bad })})` : ''}`;
     }
-    void slotColours;
   })();
   return () => { stopped = true; if (timer) clearInterval(timer); };
 }

@@ -13,9 +13,9 @@ import { figuresTable } from './figures.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
 import { loadRules, houseLine } from './house.js';
+import { boardInfo } from './rules.js';
 import { ratingsList, ratingChip } from './rating.js';
 
-const SERVER_COLOURS = { four: ['yellow', 'blue', 'red', 'green'], six: ['yellow', 'blue', 'red', 'green', 'orange', 'turquoise'] };
 /** How long an automatic roll refused as `storage_unavailable` waits before it is tried again. */
 const AUTO_RETRY_MS = 3000;
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
@@ -341,7 +341,7 @@ export function mountRoom(main, ref) {
       }, h('label.sr-only', { for: 'wr-name' }, t('your_name')), input, h('button.primary', { type: 'submit' }, t('take_seat'))));
     } else {
       const colourSel = h('select', { id: 'pref-colour' }, h('option', { value: '' }, t('any_colour')),
-        SERVER_COLOURS[board].map((c) => h('option', { value: c }, t('colours.' + c))));
+        boardInfo(board).colours.map((c) => h('option', { value: c }, t('colours.' + c))));
       const mySeat = mine !== null ? st.seats[mine] : null;
       colourSel.value = (mySeat && mySeat.preferred_colour) || '';
       colourSel.onchange = () => { if (mine !== null) join(colourSel.value || null); };
