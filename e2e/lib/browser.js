@@ -18,6 +18,8 @@ export function launch() {
  */
 export async function newPage(browser, { viewport = { width: 1280, height: 800 }, locale = 'en-GB', isMobile = false, csp = false, colorScheme = 'light', userAgent } = {}) {
   const context = await browser.newContext({ viewport, locale, isMobile, hasTouch: isMobile, deviceScaleFactor: isMobile ? 2 : 1, bypassCSP: !csp, colorScheme, userAgent });
+  // The page exposes its state as window.__parchis to the tests only (web/js/nav.js, exposeForTests).
+  await context.addInitScript(() => { window.__parchisTests = true; });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (m) => { if (m.type() === 'error') page.errors.push(`console: ${m.text()}`); });

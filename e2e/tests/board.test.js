@@ -3,12 +3,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startStatic } from '../lib/static.js';
+import { startServer } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertBoardMatches, assertNoErrors, shot } from '../lib/checks.js';
 
-let srv; let browser;
-before(async () => { srv = await startStatic(); browser = await launch(); });
-after(async () => { await browser?.close(); await srv?.close(); });
+let srv; let api; let browser;
+// The dev page asks the real server for its catalogue (GET /api/rules: safe squares, slot colours).
+before(async () => { api = await startServer(); srv = await startStatic(api.api); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); await api?.stop(); });
 
 const fixture = (n) => JSON.parse(readFileSync(new URL(`../fixtures/${n}.json`, import.meta.url), 'utf8'));
 

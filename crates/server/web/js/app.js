@@ -9,6 +9,7 @@ import { mountHowTo } from './howto.js';
 import { mountPlayer, recordItems } from './player.js';
 import { loadRules, houseRulesForm, houseTag } from './house.js';
 import { rulesCatalogue, modeInfo } from './rules.js';
+import { navigate, banner, setRouter } from './nav.js';
 import { mountAdmin } from './admin.js';
 import { ratingChip } from './rating.js';
 
@@ -18,26 +19,6 @@ const LOCAL = 'local';
 
 let unmount = null;
 
-export function navigate(path, replace = false) {
-  if (replace) history.replaceState({}, '', path); else history.pushState({}, '', path);
-  route();
-}
-
-export function banner(text, kind = '') {
-  const b = $('#banner');
-  if (!text) { b.classList.add('hidden'); b.textContent = ''; return; }
-  b.className = `banner ${kind}`;
-  b.textContent = text;
-}
-
-export function announce(text) {
-  const a = $('#announce');
-  const p = document.createElement('p');
-  p.textContent = text;
-  a.appendChild(p);
-  while (a.childNodes.length > 5) a.removeChild(a.firstChild);
-}
-
 function route() {
   if (unmount) { try { unmount(); } catch (e) { console.warn(e); } unmount = null; }
   banner('');
@@ -46,7 +27,10 @@ function route() {
   // Every page draws and offers what the server's catalogue says (GET /api/rules): it comes first, once.
   if (!rulesCatalogue()) {
     main.append(h('p.muted', t('loading')));
-    loadRules().then(route, (x) => clear(main, h('p.error', { role: 'alert' }, t('error', { msg: x.message })),
+    // Not there (a server restarting, a network blip): said, and asked again in a moment.
+    const again = setTimeout(route, 3000);
+    unmount = () => clearTimeout(again);
+    loadRules().then(() => { clearTimeout(again); route(); }, (x) => clear(main, h('p.error', { role: 'alert' }, t('error', { msg: x.message })),
       h('button', { type: 'button', onclick: route }, t('refresh'))));
     return;
   }
@@ -709,5 +693,6 @@ function mountHome(main) {
   return () => { rooms.stop(); live.stop(); ONE_COLUMN.removeEventListener('change', place); };
 }
 
+setRouter(route);
 setupHeader();
 route();

@@ -4,7 +4,7 @@
 // without the page knowing a rule. GET /api/games/{id}/record gives the seats, the seed and the log,
 // whose dice are checked against the revealed seed in the browser.
 import { h, clear } from './dom.js';
-import { t, pieceName, placeName, isRtl, rulesAndMode, winnersText } from './i18n.js';
+import { t, isRtl, rulesAndMode, winnersText } from './i18n.js';
 import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
@@ -13,42 +13,7 @@ import { dieFace, swatch } from './room.js';
 import { ratingsList } from './rating.js';
 import { figuresTable } from './figures.js';
 import { loadRules, houseLine } from './house.js';
-
-/** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
-export function parseMoveText(text) {
-  const out = [];
-  for (const part of String(text).split('+')) {
-    const m = part.match(/^([a-z]\d+):([^-]+)-(.+)$/);
-    if (!m) continue;
-    out.push({ piece: m[1], from: parsePlace(m[2]), to: parsePlace(m[3]) });
-  }
-  return out;
-}
-function parsePlace(s) {
-  if (s === 'h') return { kind: 'home' };
-  if (s === 'goal') return { kind: 'goal' };
-  if (s[0] === 'l') return { kind: 'lane', at: Number(s.slice(1)) };
-  return { kind: 'square', at: Number(s) };
-}
-
-function seatLabel(rec, i) {
-  const s = rec.seats[i];
-  return (s && (s.display_name || (s.bot ? t('bot_n', { n: i + 1 }) : null))) || `#${i + 1}`;
-}
-
-/** Log lines (in words) from a record, for the live page after a reload. */
-export function historyFromRecord(rec, names) {
-  const name = names || ((i) => seatLabel(rec, i));
-  return rec.log.map((e) => {
-    const p = e.payload || {};
-    if (e.kind === 'roll') return { text: t('ev_rolled', { who: name(p.seat), die: p.die }), kind: 'roll', type: 'rolled', fromRecord: true };
-    const parts = parseMoveText(p.move);
-    const text = parts.length
-      ? parts.map((m) => t('ev_moved', { who: name(p.seat), piece: pieceName(m.piece), from: placeName(m.from), to: placeName(m.to) })).join('; ')
-      : `${name(p.seat)}: ${p.move}`;
-    return { text, kind: 'move', type: 'moved', fromRecord: true };
-  });
-}
+import { seatLabel, moveWords } from './gamelog.js';
 
 /** Board states and log lines from the server's exact replay (`GET /api/games/{id}/replay`). */
 function exactSteps(rec, replay) {
@@ -69,12 +34,6 @@ function exactSteps(rec, replay) {
     return { text: said.map((d) => d.text).join(' · '), kind: kind ? kind.kind : s.kind, exact: true };
   });
   return { viewAt, movedAt, lines };
-}
-
-/** A move text in words: "Y1 square 20 → square 25" (both halves of a double move; the arrow follows the language). */
-function moveWords(text) {
-  const parts = parseMoveText(text);
-  return parts.length ? parts.map((m) => `${pieceName(m.piece)} ${t('path', { from: placeName(m.from), to: placeName(m.to) })}`).join(' + ') : text;
 }
 
 /**

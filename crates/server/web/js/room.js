@@ -7,8 +7,8 @@ import { BoardView } from './board.js';
 import { COLOURS, slotColours } from './geometry.js';
 import { describe } from './events.js';
 import { verifySeed } from './sha256.js';
-import { navigate, banner, announce } from './app.js';
-import { historyFromRecord } from './replay.js';
+import { navigate, banner, announce, exposeForTests, withdrawForTests } from './nav.js';
+import { historyFromRecord } from './gamelog.js';
 import { figuresTable } from './figures.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
@@ -51,7 +51,7 @@ export function mountRoom(main, ref) {
     preselected: null, autoSentFor: null, timerId: null, mode: null, board: null, els: {}, error: '',
     proof: null, recordLoaded: false, watch: params.has('watch'),
   };
-  window.__parchis = ctx;
+  exposeForTests(ctx);
   ctx.attention = new Attention(() => t('title'));
   // One chat panel for the room's life: it moves between the waiting room and the game screens.
   ctx.chat = new ChatPanel({
@@ -861,6 +861,6 @@ export function mountRoom(main, ref) {
     clearInterval(ctx.restPoll);
     document.removeEventListener('visibilitychange', onVis);
     if (ctx.onKey) document.removeEventListener('keydown', ctx.onKey);
-    if (window.__parchis === ctx) window.__parchis = null;
+    withdrawForTests(ctx);
   };
 }
