@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
 use crate::model::Rating;
-use crate::rooms::hub::LastRoll;
+use crate::rooms::public_state::LastRoll;
 use crate::rooms::tally::Tally;
 use crate::settings::RoomSettings;
 

@@ -13,6 +13,7 @@ mod roll;
 use std::time::Instant;
 
 use super::hub::ConnId;
+use super::messages;
 use super::protocol::{self, ClientCommand, ClientMessage, CommandError, ErrorCode, Outbound};
 use super::room::Room;
 use super::table::ActError;
@@ -44,7 +45,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
     };
     match result {
         Ok(after) => {
-            room.reply(conn, protocol::ack(&message.id, room.hub.version()));
+            room.reply(conn, messages::ack(&message.id, room.hub.version()));
             if let After::Close = after {
                 room.drop_conn(conn, Some(Outbound::Close(protocol::Close::Left)));
             }
@@ -52,7 +53,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
         Err(err) => {
             metrics::counter!("parchis_commands_refused_total", "code" => err.code.as_str())
                 .increment(1);
-            room.reply(conn, protocol::error(&message.id, &err));
+            room.reply(conn, messages::error(&message.id, &err));
         }
     }
 }
