@@ -70,16 +70,27 @@ fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize
     {
         return seat;
     }
-    if let Some(version) = version
-        && (version < room.game_version || version > room.hub.version())
-    {
-        return Err(CommandError::new(
-            ErrorCode::StaleVersion,
-            format!(
-                "That was decided at version {version}, but the game changed at version {}.",
-                room.game_version
-            ),
-        ));
+    if let Some(version) = version {
+        let now = room.hub.version();
+        if version > now {
+            // A client that counts versions itself, or kept one from before a restart (another epoch).
+            return Err(CommandError::new(
+                ErrorCode::StaleVersion,
+                format!(
+                    "That was decided at version {version}, but the room is only at version {now}: \
+                     send the version of the latest state you received."
+                ),
+            ));
+        }
+        if version < room.game_version {
+            return Err(CommandError::new(
+                ErrorCode::StaleVersion,
+                format!(
+                    "That was decided at version {version}, but the game changed at version {}.",
+                    room.game_version
+                ),
+            ));
+        }
     }
     seat
 }
