@@ -1,6 +1,7 @@
 //! Live rooms: one task per room owns its state (lobby, game, connections);
 //! handlers reach it only through the [`registry::RoomRegistry`] interface.
 
+pub mod access;
 pub mod bot;
 pub mod chat;
 mod commands;
