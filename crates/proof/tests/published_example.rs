@@ -20,9 +20,7 @@ fn published_example() -> Example {
         section
             .lines()
             .map(str::split_whitespace)
-            .find_map(|mut words| {
-                (words.next() == Some(label)).then(|| words.collect::<Vec<_>>())
-            })
+            .find_map(|mut words| (words.next() == Some(label)).then(|| words.collect::<Vec<_>>()))
             .unwrap_or_else(|| panic!("§5's example has no `{label}` line"))
     };
     Example {
@@ -39,7 +37,11 @@ fn published_example() -> Example {
 fn the_published_seed_gives_the_published_commitment_and_rolls() {
     let example = published_example();
     let seed = decode_seed(&example.seed).expect("64 hex characters");
-    assert_eq!(seed, std::array::from_fn(|i| i as u8), "the seed is the bytes 0, 1, …, 31");
+    assert_eq!(
+        seed,
+        std::array::from_fn(|i| i as u8),
+        "the seed is the bytes 0, 1, …, 31"
+    );
     assert_eq!(seed_hash(&seed), example.seed_hash);
     assert_eq!(example.rolls.len(), 12, "rolls 0 to 11 are published");
     let derived: Vec<u8> = (0..12).map(|i| roll(&seed, i)).collect();
