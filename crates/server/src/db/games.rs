@@ -194,6 +194,7 @@ macro_rules! select_games {
 impl Db {
     /// In one transaction: rewrites the room's seats (empty ones now bots),
     /// inserts the game and marks the room `playing`.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn start_game(&self, game: &NewGame, seats: &[SeatRow]) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -223,6 +224,7 @@ impl Db {
     /// duplicate `seq` fails instead of silently forking the log. Returns once
     /// the entry is committed (by the group-commit writer task, together with
     /// whatever other rooms appended meanwhile).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn append_log(
         &self,
         game_id: &str,
@@ -255,6 +257,7 @@ impl Db {
     /// rated game, `ratings` (each person's seat and rating before and after), and the people's ratings
     /// as the game left them, read in the same transaction.
     #[allow(clippy::too_many_arguments)]
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn finish_game(
         &self,
         game_id: &str,
@@ -491,6 +494,7 @@ impl Db {
     /// The most wins among players with an account, in games of `rules` (without house rules) with at
     /// least two people finished since `since` (Unix ms): `(username, display_name, games, wins)`, best first (then
     /// fewer games, then the username).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn leaderboard(
         &self,
         rules: &str,
@@ -521,6 +525,7 @@ impl Db {
     /// The best ratings of `rules` among players with an account who have at least `min_games` rated
     /// games and finished one since `since` (Unix ms), with their games and wins counted as the wins
     /// leaderboard counts them over the same period: best first (then more rated games, then the username).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rating_leaderboard(
         &self,
         rules: &str,
@@ -552,6 +557,7 @@ impl Db {
     }
 
     /// A player's ratings, in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, RatingRow>(
@@ -564,6 +570,7 @@ impl Db {
     }
 
     /// A player's rating in `rules`, if they have finished a rated game of them.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_rating(
         &self,
         player_id: &str,
@@ -581,6 +588,7 @@ impl Db {
     }
 
     /// A player's `limit` latest rated games of `rules`, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rating_history(
         &self,
         player_id: &str,
@@ -607,6 +615,7 @@ impl Db {
 
     /// A player's finished games per rule set: `(rules, games, wins, games with people, wins with
     /// people, last finished)`, in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_record(&self, player_id: &str) -> Result<Vec<RecordRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, RecordRow>(
@@ -624,6 +633,7 @@ impl Db {
 
     /// A player's figures per rule set, over the games of their record that have them (the seats they
     /// held in them), in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_figures(&self, player_id: &str) -> Result<Vec<FiguresRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, FiguresRow>(
@@ -640,6 +650,7 @@ impl Db {
     }
 
     /// A player's `limit` latest finished games, newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_results(
         &self,
         player_id: &str,
@@ -661,6 +672,7 @@ impl Db {
     }
 
     /// The game with this id.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
         let sql = select_games!("WHERE id = $1");
         Ok(on_pool!(self, pool => {
@@ -669,6 +681,7 @@ impl Db {
     }
 
     /// The most recently started game of a room.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn latest_game_of_room(&self, room_id: &str) -> Result<Option<GameRow>, DbError> {
         let sql = select_games!("WHERE room_id = $1 ORDER BY started_at DESC, id LIMIT 1");
         Ok(on_pool!(self, pool => {
@@ -677,6 +690,7 @@ impl Db {
     }
 
     /// How many entries the game's log holds.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM game_log WHERE game_id = $1")
@@ -687,6 +701,7 @@ impl Db {
     }
 
     /// A game's log in order.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game_log(&self, game_id: &str) -> Result<Vec<LogRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, LogRow>(

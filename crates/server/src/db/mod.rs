@@ -265,6 +265,7 @@ pub fn now_ms() -> i64 {
 impl Db {
     /// Opens a pool for `url` (a SQLite file is created if missing) and starts
     /// its game-log writer task (it ends when the last clone of the `Db` is dropped).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn connect(url: &str) -> Result<Self, DbError> {
         let pool = Self::open(url).await?;
         let log = log_writer::LogWriter::spawn(pool.clone());
@@ -272,6 +273,7 @@ impl Db {
     }
 
     /// Opens the pool for `url`.
+    #[tracing::instrument(level = "debug", skip_all)]
     async fn open(url: &str) -> Result<Pool, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
@@ -348,6 +350,7 @@ impl Db {
     }
 
     /// Applies the embedded migrations of this backend.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn migrate(&self) -> Result<(), DbError> {
         match &self.pool {
             Pool::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
@@ -357,6 +360,7 @@ impl Db {
     }
 
     /// `SELECT 1`, for readiness checks.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn ping(&self) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query("SELECT 1").execute(pool).await?;
@@ -365,6 +369,7 @@ impl Db {
     }
 
     /// Waits for connections to be returned and closes the pool.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn close(&self) {
         on_pool!(self, pool => pool.close().await)
     }

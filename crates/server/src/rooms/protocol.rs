@@ -192,6 +192,8 @@ close_reasons! {
     RoomClosed => (1011, "room_closed"),
     /// The token the socket was opened with was revoked.
     TokenRevoked => (4001, "token_revoked"),
+    /// The server holds as many connections as it can (`MAX_CONNECTIONS`): opened only to say so.
+    ServerFull => (1013, "server_full"),
 }
 
 /// What a connection's writer sends: a prepared text frame or a close.

@@ -102,7 +102,7 @@ fn ws_token<'a>(query: &'a WsQuery, headers: &'a HeaderMap) -> Result<Option<&'a
 Protocols` the server sends a `snapshot` (or the missed `update`s when `since` and `epoch` match), `hello`, \
 `chat_history` and, where the room shows the next roll, `preview`; clients send `roll`, `move`, `preselect`, \
 `resync`, `chat` and `leave` commands as JSON text frames and get `ack` or `error`. The messages, versions and \
-close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `too_big`, 1011 `room_closed`, \
+close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `too_big`, 1011 `room_closed`, 1013 `server_full` (the server holds `MAX_CONNECTIONS`), \
 4001 `token_revoked`) are specified in PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a token of the owner or a seated player.\n\n\
 The player's token goes in the `Sec-WebSocket-Protocol` header, offered as `parchis.token.<token>` next to `parchis` \
 (a browser: `new WebSocket(url, [\"parchis\", \"parchis.token.\" + token])`); the server answers `Sec-WebSocket-Protocol: parchis`, \
