@@ -1,13 +1,14 @@
 //! Checks a game record (`GET /api/games/{id}/record`) for honesty: the seed
 //! matches its commitment, every roll is the one the seed gives, and every
 //! move is legal when replayed through the rules crate. Used by
-//! `parchis verify`, by `GET /api/games/{id}/replay` (through [`replay_record`],
-//! which also reports every step) and by the tests.
+//! `parchis verify`, by the server's `GET /api/games/{id}/replay` and analyses
+//! (through [`replay_record`], which also reports every step; a running game's
+//! replay through [`replay_running_record`]) and by the tests.
 
 use parchis_rules::{Event, Game, Mode, RuleSet};
 use serde_json::Value;
 
-use crate::fairness;
+use crate::dice;
 
 /// What an honest record contained.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,12 +48,12 @@ pub fn replay_record(
     let seed_hex = record["seed"]
         .as_str()
         .ok_or("the seed is not revealed (is the game finished?)")?;
-    let seed = fairness::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
+    let seed = dice::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
     let committed = text(record, "seed_hash")?;
-    if fairness::seed_hash(&seed) != committed {
+    if dice::seed_hash(&seed) != committed {
         return Err(format!(
             "the seed hashes to {} but the record committed to {committed}",
-            fairness::seed_hash(&seed)
+            dice::seed_hash(&seed)
         ));
     }
     replay(record, Some(&seed), on_step)
@@ -70,7 +71,7 @@ pub fn replay_running_record(
 /// The replay itself; with a `seed`, every roll must be the one it gives.
 fn replay(
     record: &Value,
-    seed: Option<&[u8; 32]>,
+    seed: Option<&[u8; dice::SEED_LEN]>,
     mut on_step: impl FnMut(ReplayedStep<'_>),
 ) -> Result<Verified, String> {
     let settings = &record["settings"];
@@ -137,7 +138,7 @@ fn replay(
                     ));
                 }
                 let fair = match seed {
-                    Some(seed) => fairness::roll(seed, rolls),
+                    Some(seed) => dice::roll(seed, rolls),
                     None => u8::try_from(die).map_err(|_| format!("{at}: die {die}"))?,
                 };
                 if die != u64::from(fair) {
