@@ -235,20 +235,6 @@ pub fn storage_unavailable_message(maybe_stored: bool) -> &'static str {
 pub const STORAGE_NOTHING_CHANGED: &str =
     "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
 
-/// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
-/// constraint violated, a value that does not decode) is a fault of the server, `internal_error`.
-impl From<crate::db::DbError> for AppError {
-    fn from(err: crate::db::DbError) -> Self {
-        match err.outage() {
-            Some(outage) => AppError::StorageUnavailable {
-                maybe_stored: outage == crate::db::Outage::MaybeStored,
-                detail: err.to_string(),
-            },
-            None => AppError::Internal(err.to_string()),
-        }
-    }
-}
-
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
@@ -311,6 +297,14 @@ enum Fault {
     Server(String),
     /// Storage out of reach for a while (`storage_unavailable`).
     Storage(String),
+}
+
+/// The code of an error answer made by [`AppError::into_response`] (before [`log_errors`] has logged it).
+pub fn code_of(response: &Response) -> Option<&'static str> {
+    response
+        .extensions()
+        .get::<Logged>()
+        .map(|logged| logged.code)
 }
 
 /// Middleware: logs each error answer in the request's span (a server fault at `error`, storage out of

@@ -5,16 +5,8 @@ use sqlx::types::Json;
 
 use super::rooms::{SeatRow, seat_update};
 use super::{Db, DbError, on_pool};
-use crate::ratings::{self, RatedSeat, Skill, is_rated};
-use crate::rooms::tally::SeatTally;
-
-/// A person's rating change in a rated game (the `ratings` of its stored result).
-#[derive(Debug, Clone, sqlx::FromRow)]
-struct ChangeRow {
-    seat: i64,
-    mu_before: f64,
-    mu_after: f64,
-}
+use crate::model::SeatTally;
+use crate::ratings::{self, RatingChange, Skill, is_rated};
 
 /// A game as stored. Deliberately not `Serialize`: `seed` is secret until the
 /// game ends, and API types decide what to reveal.
@@ -280,15 +272,13 @@ impl Db {
             .bind(game_id)
             .execute(&mut *tx)
             .await?;
-            let mut people: Vec<(i64, String)> = sqlx::query_as(
+            let seated: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT s.seat, s.player_id FROM room_seats s JOIN games g ON g.room_id = s.room_id \
                  WHERE g.id = $1 AND s.player_id IS NOT NULL",
             )
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
-            // People who left the game while it ran: it counts for them, as a loss (their seats went to
-            // bots, so none of them is among the seated above).
             let leavers: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT seat, player_id FROM game_leavers WHERE game_id = $1",
             )
@@ -297,7 +287,7 @@ impl Db {
             .await?;
             // Each seat's figures belong to the person holding it at the end; a seat left is a bot's by
             // then, so a leaver gets none (the bot played part of the game for it).
-            for (seat, player_id) in &people {
+            for (seat, player_id) in &seated {
                 let Some(tally) = figures.iter().find(|t| i64::from(t.seat) == *seat) else {
                     continue;
                 };
@@ -317,17 +307,9 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             }
-            let left_seats: Vec<i64> = leavers.iter().map(|(seat, _)| *seat).collect();
-            let held: Vec<i64> = people.iter().map(|(seat, _)| *seat).collect();
-            people.extend(leavers.into_iter().filter(|(seat, _)| !held.contains(seat)));
-            let has_left = |seat: i64| left_seats.contains(&seat);
-            // Players in one order in every transaction: two games finishing at once lock their
-            // shared players' ratings in the same order (no deadlock on PostgreSQL).
-            people.sort_by(|a, b| a.1.cmp(&b.1));
-            let side_of = |seat: i64| usize::try_from(seat).ok().and_then(|s| sides.get(s)).copied();
+            let people = ratings::counted(seated, leavers);
             let how_many = i32::try_from(people.len()).unwrap_or(i32::MAX);
-            for (seat, player_id) in &people {
-                let won = !has_left(*seat) && side_of(*seat) == Some(winner_side);
+            for person in &people {
                 // A result stored once already (the game replayed after a restart) stays as it is.
                 sqlx::query(
                     "INSERT INTO player_results \
@@ -335,9 +317,9 @@ impl Db {
                      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
                 )
                 .bind(game_id)
-                .bind(player_id)
+                .bind(&person.player_id)
                 .bind(rules)
-                .bind(i32::from(won))
+                .bind(i32::from(person.won(sides, winner_side)))
                 .bind(finished_at)
                 .bind(how_many)
                 .bind(i32::from(house_rules))
@@ -349,30 +331,19 @@ impl Db {
                 // rating rows are locked in).
                 let seated: Vec<(usize, &str)> = people
                     .iter()
-                    .filter_map(|(seat, id)| {
-                        let s = usize::try_from(*seat).ok().filter(|&s| s < sides.len())?;
-                        Some((s, id.as_str()))
-                    })
+                    .filter_map(|p| Some((p.seat_index(sides.len())?, p.player_id.as_str())))
                     .collect();
-                let mut seats: Vec<RatedSeat> = sides
-                    .iter()
-                    .map(|&side| RatedSeat {
-                        side,
-                        skill: None,
-                        left: false,
-                    })
-                    .collect();
-                for &(s, _) in &seated {
-                    seats[s].skill = Some(Skill::NEW);
-                    seats[s].left = has_left(s as i64);
-                }
+                let mut seats = ratings::rated_seats(sides, &people);
                 // Already rated (the game replayed after a restart): the changes as they were.
-                let mut changes: Vec<ChangeRow> = sqlx::query_as(
+                let mut changes: Vec<RatingChange> = sqlx::query_as::<_, (i64, f64, f64)>(
                     "SELECT seat, mu_before, mu_after FROM rating_changes WHERE game_id = $1",
                 )
                 .bind(game_id)
                 .fetch_all(&mut *tx)
-                .await?;
+                .await?
+                .into_iter()
+                .map(|(seat, mu_before, mu_after)| RatingChange { seat, mu_before, mu_after })
+                .collect();
                 if changes.is_empty() && is_rated(&seats) {
                     let mut games_before = vec![0i64; sides.len()];
                     for &(s, player_id) in &seated {
@@ -423,7 +394,7 @@ impl Db {
                         .bind(after.sigma)
                         .execute(&mut *tx)
                         .await?;
-                        changes.push(ChangeRow {
+                        changes.push(RatingChange {
                             seat: s as i64,
                             mu_before: before.mu,
                             mu_after: after.mu,
@@ -454,23 +425,8 @@ impl Db {
                     }
                 }
                 if !changes.is_empty() {
-                    changes.sort_by_key(|c| c.seat);
                     now_rated.sort_by_key(|r| r.seat);
-                    result["ratings"] = changes
-                        .iter()
-                        .map(|c| {
-                            let mut line = serde_json::json!({
-                                "seat": c.seat,
-                                "before": ratings::points(c.mu_before),
-                                "after": ratings::points(c.mu_after),
-                            });
-                            // The seat's name is now its bot's: say whose change this is.
-                            if has_left(c.seat) {
-                                line["left"] = true.into();
-                            }
-                            line
-                        })
-                        .collect();
+                    result["ratings"] = ratings::result_lines(&changes, &people);
                 }
             }
             // Stored once already (a retry after a commit whose answer was lost, or a restart): kept.

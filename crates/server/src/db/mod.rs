@@ -35,6 +35,8 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+use crate::error::AppError;
+
 pub use accounts::{AccountRow, DeviceRow};
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
@@ -132,6 +134,21 @@ impl DbError {
             | DbError::NoSqliteFile(_)
             | DbError::SqliteReadOnly { .. }
             | DbError::UniqueViolation => None,
+        }
+    }
+}
+
+/// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
+/// constraint violated, a value that does not decode) is a fault of the server, `internal_error`. Written
+/// here, with storage's errors, so that the API's errors do not depend on storage.
+impl From<DbError> for AppError {
+    fn from(err: DbError) -> Self {
+        match err.outage() {
+            Some(outage) => AppError::StorageUnavailable {
+                maybe_stored: outage == Outage::MaybeStored,
+                detail: err.to_string(),
+            },
+            None => AppError::Internal(err.to_string()),
         }
     }
 }

@@ -3,8 +3,8 @@
 use sqlx::types::Json;
 
 use super::{Db, DbError, classify, on_pool};
-use crate::model::RoomStatus;
-use crate::settings::RoomSettings;
+use crate::model::{Rating, RoomStatus, SeatView};
+use crate::settings::{BotLevel, Colour, RoomSettings};
 
 /// The query that stores a seat as `seat` (a `SeatRow`) says, in room `room_id`: one statement for every
 /// place that writes a seat (on either backend).
@@ -62,6 +62,20 @@ pub struct SeatRow {
 }
 
 impl SeatRow {
+    /// The seat as clients see it, its person at `rating` (`None` in a game record, whose result says
+    /// what the game did to the ratings).
+    pub fn view(&self, rating: Option<Rating>) -> SeatView {
+        SeatView {
+            seat: u8::try_from(self.seat).unwrap_or(u8::MAX),
+            player_id: self.player_id.clone(),
+            local_of: self.local_of.clone(),
+            display_name: self.display_name.clone(),
+            bot: self.bot_level.as_deref().and_then(BotLevel::parse),
+            preferred_colour: self.preferred_colour.as_deref().and_then(Colour::from_name),
+            rating,
+        }
+    }
+
     /// Whether the seat is left for a human: neither a player, a person on a player's device, nor a bot
     /// sits there.
     pub fn is_free(&self) -> bool {

@@ -19,6 +19,7 @@ use crate::auth;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::ApiPath;
 use crate::rooms::ConnectRequest;
+use crate::rooms::access;
 
 /// Largest client frame/message accepted (bigger ones close the connection with 1009).
 pub const MAX_MESSAGE: usize = 4096;
@@ -137,13 +138,13 @@ pub async fn room_ws(
         Some(hash) => Some(crate::extract::authenticate(&state, hash).await?.id),
         None => None,
     };
-    let (room_id, by_code) = crate::routes::rooms::resolve(&state, &id_or_code).await?;
+    let (room_id, by_code) = access::resolve(&state.db, &id_or_code).await?;
     let snapshot = state
         .rooms
         .lookup(&room_id)
         .await?
         .ok_or(AppError::RoomNotFound)?;
-    crate::routes::rooms::check_private_access(&snapshot, player_id.as_deref(), by_code)?;
+    access::check_private_access(&snapshot, player_id.as_deref(), by_code)?;
     // Checked after authentication so a bad token is a 401 whatever the request.
     let upgrade = upgrade.map_err(|_| AppError::UpgradeRequired)?;
     let resume = match (query.since, query.epoch) {
