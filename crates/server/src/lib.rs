@@ -12,6 +12,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod fairness;
+pub mod healthcheck;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
