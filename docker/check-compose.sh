@@ -147,10 +147,8 @@ else
     NGINX_IMAGE=parchis-standin/nginx:1.22 RUST_IMAGE=parchis-standin/rust:$have
   ok "stand-in images ready in $(seconds "$t0")s: $debian (debootstrap), $POSTGRES_IMAGE, $NATS_IMAGE, $NGINX_IMAGE, $RUST_IMAGE (host toolchain)"
   # The crates, vendored here, for the build inside (crates.io is not reachable from a container).
-  if [ ! -d vendor ]; then
-    made_vendor=yes
-    cargo vendor --locked --versioned-dirs vendor >/dev/null 2>"$tmp/vendor.log" || { cat "$tmp/vendor.log"; die "cargo vendor"; }
-  fi
+  [ -d vendor ] || made_vendor=yes
+  cargo vendor --locked --versioned-dirs vendor >/dev/null 2>"$tmp/vendor.log" || { cat "$tmp/vendor.log"; die "cargo vendor"; }
   build_args=(--build-arg CARGO_VENDOR_DIR=vendor)
 fi
 

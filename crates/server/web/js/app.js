@@ -211,7 +211,7 @@ function signOutOthersPart(onSignedOut) {
         try {
           const n = await signOutOthers();
           onSignedOut();
-          done.textContent = n === 0 ? t('others_signed_out_none') : n === 1 ? t('others_signed_out_one') : t('others_signed_out', { n });
+          done.textContent = t('others_signed_out', { n });
         } catch (x) { err.textContent = t('error', { msg: x.message }); }
       },
     }, t('sign_out_others_confirm'))),
