@@ -129,14 +129,15 @@ def stored(base, path):
     print(f"ok the record: {len(record['log'])} entries, {rolls} rolls and the result as played")
 
 
-def sockets_per_node(nodes):
-    counts = {}
-    for name, url in nodes.items():
+def gauge(nodes, name):
+    """Each node's value of the gauge `name` on its /metrics (0 when absent)."""
+    values = {}
+    for node, url in nodes.items():
         with urllib.request.urlopen(url, timeout=5) as resp:
             text = resp.read().decode()
-        found = re.search(r"^parchis_ws_connections (\d+)", text, re.M)
-        counts[name] = int(found.group(1)) if found else 0
-    return counts
+        found = re.search(rf"^{name} (\d+)", text, re.M)
+        values[node] = int(found.group(1)) if found else 0
+    return values
 
 
 async def cluster(base, nodes, kill):
@@ -154,11 +155,20 @@ async def cluster(base, nodes, kill):
     status, body = rest(base, "POST", f"/api/rooms/{rid}/start", {}, players["Ana"]["token"])
     expect("POST /api/rooms/{id}/start", status, body, 200)
 
-    seats, node_of, before = {}, {}, sockets_per_node(nodes)
+    # The room's owner (its task runs there) and, for each socket, the node nginx gave it: the one
+    # whose count of sockets grew (the owner counts a socket relayed to it too: then the other one).
+    owned = gauge(nodes, "parchis_cluster_rooms_owned")
+    owners = [n for n in nodes if owned[n] > 0]
+    if len(owners) != 1:
+        raise SystemExit(f"rooms owned per node: {owned}, want one owner")
+    print(f"ok the room runs on {owners[0]}")
+    seats, node_of, before = {}, {}, gauge(nodes, "parchis_ws_connections")
     for name in ("Ana", "Bea"):
         seats[name] = await connect(base, rid, name, players[name]["token"])
-        after = sockets_per_node(nodes)
+        after = gauge(nodes, "parchis_ws_connections")
         grew = [n for n in nodes if after[n] > before[n]]
+        if len(grew) == 2 and owners[0] in grew:
+            grew.remove(owners[0])
         if len(grew) != 1:
             raise SystemExit(f"{name}'s socket: sockets per node went from {before} to {after}")
         node_of[name], before = grew[0], after
@@ -190,11 +200,12 @@ async def cluster(base, nodes, kill):
                     while s is not actor and s.version < actor.version:
                         await s.read()
             except (asyncio.TimeoutError, websockets.exceptions.ConnectionClosed) as err:
-                name = next(n for n, s in seats.items() if s is actor or s.ws.closed)
-                print(f"-- {name}'s socket: {type(err).__name__}; reconnecting")
-                for n, s in list(seats.items()):
-                    if s.ws.closed or s is actor:
-                        await reconnect(n)
+                # The closed sockets (or, after a silence, the actor's) connect again.
+                lost = [n for n, s in seats.items() if s.ws.closed] or [
+                    n for n, s in seats.items() if s is actor]
+                print(f"-- {' and '.join(lost)}: {type(err).__name__}; reconnecting")
+                for n in lost:
+                    await reconnect(n)
         return moves
 
     moves = await play_moves(6, 60)
