@@ -12,7 +12,6 @@ pub mod device;
 pub mod docs;
 pub mod error;
 pub mod extract;
-pub mod fairness;
 pub mod healthcheck;
 pub mod metrics;
 pub mod model;
@@ -26,7 +25,6 @@ pub mod serve;
 pub mod session_expiry;
 pub mod settings;
 pub mod sign_in_guard;
-pub mod verify;
 pub mod web;
 pub mod ws;
 

@@ -458,7 +458,7 @@ async fn kill_9_loses_no_acked_action(database_url: &str) {
     let record = server
         .get(&format!("/api/games/{}/record", table.game))
         .await;
-    let verified = parchis_server::verify::verify_record(&record).expect("an honest record");
+    let verified = parchis_proof::verify_record(&record).expect("an honest record");
     assert_eq!(
         serde_json::to_value(verified.game.view()).unwrap(),
         table.acked.view
