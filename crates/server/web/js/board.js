@@ -392,6 +392,9 @@ export class BoardView {
       const label = el('text', { class: 'target-label', x: (0.2 + w / 2).toFixed(3), y: -0.44, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, tg);
       label.textContent = name;
       label.setAttribute('font-size', '0.27');
+      // A movable piece standing there keeps its taps: the marker lets them through to it.
+      const onPiece = [...movable].some((id) => id !== m.piece && this.positions.get(id)?.key === this.geo.placeKey(m.to, piece.path_slot, this.homeSlot(piece.colour, piece.path_slot)));
+      if (onPiece) tg.classList.add('over-piece');
       tg.addEventListener('click', () => this.chooseTarget(m));
       tg.addEventListener('pointerenter', () => this.pair(m.piece));
       tg.addEventListener('pointerleave', () => this.pair(null));

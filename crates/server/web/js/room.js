@@ -85,6 +85,12 @@ export function mountRoom(main, ref) {
         ctx.dead = true;
         return;
       }
+      // The address bar names a private room by its code, so that it is the link to share: opened on another
+      // device it lets in whoever has it (an id would let in only the room's own players).
+      const code = ctx.rest.join_code;
+      if (code && !ctx.rest.settings.public && decodeURIComponent(location.pathname.split('/').pop()) !== code) {
+        history.replaceState(history.state, '', `/room/${encodeURIComponent(code)}${location.search}`);
+      }
       if (!ctx.state || ctx.state.rest) { ctx.state = stateFromRest(ctx.rest); render([]); }
     } catch (x) {
       // A private room by its bare id, and we are neither its owner nor seated (nor came with the code).

@@ -47,6 +47,11 @@ export function endCard(r) {
           button.disabled = true;
           try {
             const next = await api.rematch(st.room.id);
+            // Against bots (and people at this device) there is no one to wait for: the new game starts at
+            // once. With other people it waits for them in the waiting room, where they come back to.
+            const who = mySeatIndex();
+            const alone = next.status === 'waiting' && next.seats.every((s) => s.seat === who || s.bot || s.local_of);
+            if (alone) await api.start(next.id).catch(() => null);
             navigate(`/room/${next.id}`);
           } catch (err) {
             banner(err.message, 'error');

@@ -1,7 +1,7 @@
 // The room page's live game: the board, the action bar (turn, timer, die, roll, moves), players, log.
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName, rulesAndMode } from './i18n.js';
-import { api } from './api.js';
+import { api, me } from './api.js';
 import { BoardView } from './board.js';
 import { slotColours } from './geometry.js';
 import { describe } from './events.js';
@@ -95,7 +95,13 @@ export function gameScreen(r) {
     ctx.board.render(v, { bottomSlot: bottom, moved, captured, mySeat: mine });
     showCounts(events, v);
     const line = lastEventLine(events);
-    if (line) ctx.els.last.textContent = line;
+    const late = timedOut(events);
+    if (late) {
+      ctx.log.push({ text: late, kind: 'info', type: 'timed_out' });
+      announce(late);
+    }
+    if (line) ctx.els.last.textContent = late ? `${late} ${line}` : line;
+    ctx.lastDeadline = { seat: v.turn.seat, ms: g.deadline_ms, person: !(st.seats[v.turn.seat] || {}).bot };
     ctx.board.svg.setAttribute('data-version', ctx.version ?? '');
     for (const e of events) {
       const d = describe(e, seatName, sideNames);
@@ -130,6 +136,17 @@ export function gameScreen(r) {
     }
   }
 
+  /**
+   * "Time's up: the server played for Ana." when an update acts for a person's seat at (or after) the moment the
+   * server said it would act for them (`game.deadline_ms`), so that everyone knows who played that turn.
+   */
+  function timedOut(events) {
+    const was = ctx.lastDeadline;
+    if (!was || !was.ms || !was.person || Date.now() < was.ms - 300) return '';
+    const acted = events.find((e) => (e.type === 'rolled' || e.type === 'moved') && e.seat === was.seat);
+    return acted ? t('timed_out', { name: seatName(was.seat) }) : '';
+  }
+
   /** The update's story in one line: its most telling event, with the count it earned ("… : +20"). */
   function lastEventLine(events) {
     const rank = ['captured', 'three_sixes', 'reached_goal', 'game_won', 'moved', 'no_legal_move', 'blockade_formed', 'rolled'];
@@ -146,6 +163,11 @@ export function gameScreen(r) {
 
   async function loadHistory(gameId) {
     ctx.recordLoaded = true;
+    // A private room's running game is recorded for its owner and seated players only (PROTOCOL §8): a
+    // spectator who came with the code does not ask, and its log starts with what it sees.
+    const who = me();
+    const member = mySeatIndex() !== null || (who && ctx.state.room.owner_id === who.id);
+    if (!ctx.state.room.settings.public && !member && ctx.state.room.status === 'playing') return;
     try {
       const rec = await api.record(gameId);
       const past = historyFromRecord(rec, seatName);
