@@ -11,16 +11,24 @@ const WEB = new URL('../../crates/server/web/', import.meta.url);
 globalThis.navigator = { languages: ['en'] };
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.document = { documentElement: {} };
-const { STRINGS, LANGS } = await import(new URL('js/i18n.js', WEB));
+const { STRINGS, LANGS, isPlural } = await import(new URL('js/i18n.js', WEB));
 const { HOWTO_TEXT } = await import(new URL('js/howto.js', WEB));
 
-/** `{ 'a.b': 'text', … }` of a nested table. */
+/** `{ 'a.b': 'text', … }` of a nested table; a text with plural forms is one text, its forms joined. */
 function flat(table, prefix = '') {
-  return Object.entries(table).flatMap(([k, v]) => (typeof v === 'object' ? Object.entries(flat(v, `${prefix}${k}.`)) : [[`${prefix}${k}`, v]]))
+  return Object.entries(table).flatMap(([k, v]) => (typeof v !== 'object' ? [[`${prefix}${k}`, v]]
+    : isPlural(v) ? [[`${prefix}${k}`, Object.values(v).join(' | ')]] : Object.entries(flat(v, `${prefix}${k}.`))))
     .reduce((o, [k, v]) => Object.assign(o, { [k]: v }), {});
 }
 
-const holes = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** The holes of a text (once each: a plural form may leave out the number its other forms show). */
+const holes = (text) => [...new Set([...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+/** Every `key: { one: …, other: … }` of a language, with its path. */
+function plurals(table, prefix = '') {
+  return Object.entries(table).flatMap(([k, v]) => (typeof v !== 'object' ? []
+    : isPlural(v) ? [[`${prefix}${k}`, v]] : plurals(v, `${prefix}${k}.`)));
+}
 
 test('every language has every text of every other, none empty, with the same {holes}', () => {
   const en = flat(STRINGS.en);
@@ -34,6 +42,38 @@ test('every language has every text of every other, none empty, with the same {h
       assert.deepEqual(holes(text), holes(en[key]), `${lang}.${key} has other holes than English`);
     }
   }
+});
+
+test('a text that depends on a number has only its language\'s plural forms, and the other one', () => {
+  for (const lang of Object.keys(STRINGS)) {
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const [key, forms] of plurals(STRINGS[lang])) {
+      assert.ok(forms.other, `${lang}.${key} has no "other" form`);
+      const foreign = Object.keys(forms).filter((f) => !f.startsWith('=') && !categories.includes(f));
+      assert.deepEqual(foreign, [], `${lang}.${key}: forms ${lang} does not use`);
+    }
+  }
+});
+
+test('French counts 0 and 1 in the singular, English 1 only; exact zero has its own sentence', async () => {
+  globalThis.navigator = { languages: ['fr-FR'] };
+  globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+  globalThis.document = { documentElement: {} };
+  const i18n = await import(new URL('js/i18n.js?plural', WEB));
+  assert.equal(i18n.getLang(), 'fr');
+  assert.equal(i18n.t('spectators', { n: 1 }), '1 spectateur');
+  assert.equal(i18n.t('spectators', { n: 0 }), '0 spectateur');
+  assert.equal(i18n.t('spectators', { n: 3 }), '3 spectateurs');
+  assert.equal(i18n.t('rating_games', { n: 1 }), '1 partie classée');
+  assert.equal(i18n.winnersText(['Ana']), 'Vainqueur : Ana');
+  assert.equal(i18n.winnersText(['Ana', 'Bea']), 'Vainqueurs : Ana, Bea');
+  assert.equal(i18n.t('others_signed_out', { n: 0 }), 'Aucun autre appareil n’était connecté.');
+  assert.equal(i18n.t('others_signed_out', { n: 1 }), '1 autre appareil a été déconnecté.');
+  i18n.setLang('en');
+  assert.equal(i18n.t('rating_games', { n: 0 }), '0 rated games');
+  assert.equal(i18n.t('rating_games', { n: 1 }), '1 rated game');
+  assert.equal(i18n.t('expert_choices', { n: 2 }), '2 legal moves');
+  assert.equal(i18n.t('others_signed_out', { n: 2 }), '2 other devices were signed out.');
 });
 
 test('every text the client asks for by name exists', () => {

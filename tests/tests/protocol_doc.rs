@@ -4,12 +4,17 @@
 //!
 //! A new code or route fails here until it is documented: add its row to PROTOCOL.md (WebSocket) or its
 //! `#[utoipa::path]` to `openapi.rs` (REST); a REST code joins `AppError::CODES`.
+//!
+//! The JSON PROTOCOL.md shows of the game (every event, place and turn phase) is the JSON the rules crate
+//! writes, field for field, and every kind of each is shown; its move texts are moves the rules crate reads;
+//! its limits and defaults are the server's.
 
 mod common;
 
 use std::collections::BTreeSet;
 
 use common::{TestServer, status_and_json};
+use parchis_rules::{Event, Game, MoveParseError, Phase, Place};
 use parchis_server::AppError;
 use parchis_server::rooms::protocol::{Close, ErrorCode};
 use serde_json::Value;
@@ -42,6 +47,23 @@ fn table_after(doc: &str, heading: &str) -> Vec<Vec<String>> {
 /// `` `code` `` → `code`.
 fn unquote(cell: &str) -> String {
     cell.trim_matches('`').to_owned()
+}
+
+/// `$value` read as a `$type` and written again, unchanged: PROTOCOL.md shows exactly what the server
+/// writes. (A macro: the tests do not depend on `serde` itself.)
+macro_rules! written_as_documented {
+    ($type:ty, $value:expr) => {{
+        let value: &Value = $value;
+        let read: $type = serde_json::from_value(value.clone()).unwrap_or_else(|e| {
+            panic!("PROTOCOL.md shows {value}, which the server cannot write: {e}")
+        });
+        assert_eq!(
+            &serde_json::to_value(read).unwrap(),
+            value,
+            "PROTOCOL.md's JSON and what the server writes differ"
+        );
+        read
+    }};
 }
 
 #[test]
@@ -442,6 +464,7 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
 
     // Play on: a `preview` when Ana is to roll, an `update` with each change, an `illegal_move` with its
     // `reason`, the last roll and a turn of each phase, and at the end the result.
+    let events = documented_events(&repo_file("PROTOCOL.md"));
     let mut refused_a_move = false;
     let mut turns: BTreeSet<String> = BTreeSet::new();
     while !ana.over() {
@@ -473,8 +496,13 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
                 has_fields(
                     "legal_moves[0]",
                     legal,
-                    &["text", "piece", "from", "to", "captures"],
+                    &[
+                        "text", "piece", "from", "to", "captures", "goal", "safe", "blockade", "bonus",
+                    ],
                 );
+                // `from` and `to` are places as §2 shows them.
+                written_as_documented!(Place, &legal["from"]);
+                written_as_documented!(Place, &legal["to"]);
                 let version = ana.version;
                 let error = ana
                     .request(serde_json::json!({ "type": "move", "move": "y1:no-where", "version": version }))
@@ -492,6 +520,17 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
             let message = ana.next().await;
             if message["type"] == "update" {
                 has_fields("update", &message, &["type", "version", "events", "patch"]);
+                for event in message["events"].as_array().unwrap() {
+                    let (_, example) = events
+                        .iter()
+                        .find(|(kind, _)| event["type"] == kind.as_str())
+                        .unwrap_or_else(|| panic!("an event PROTOCOL.md does not show: {event}"));
+                    has_fields(
+                        "event",
+                        event,
+                        &keys(example).into_iter().collect::<Vec<_>>(),
+                    );
+                }
             }
         }
     }
@@ -513,6 +552,219 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
         "result.seats[0]",
         &result["seats"][0],
         &["seat", "home", "captures", "captured", "sixes"],
+    );
+    server.finish().await;
+}
+
+/// The JSON of a table cell (`` `{…}` ``), parsed.
+#[track_caller]
+fn cell_json(cell: &str) -> Value {
+    serde_json::from_str(&unquote(cell)).unwrap_or_else(|e| panic!("{cell}: {e}"))
+}
+
+/// Every kind of event, by its `type` (a new `Event` fails to compile in `event_type` until it is here).
+const EVENT_TYPES: [&str; 14] = [
+    "rolled",
+    "no_legal_move",
+    "moved",
+    "captured",
+    "reached_goal",
+    "blockade_formed",
+    "blockade_opened",
+    "bonus_granted",
+    "bonus_lost",
+    "reroll_lost",
+    "three_sixes",
+    "extra_roll",
+    "turn_passed",
+    "game_won",
+];
+
+fn event_type(event: &Event) -> &'static str {
+    match event {
+        Event::Rolled { .. } => "rolled",
+        Event::NoLegalMove { .. } => "no_legal_move",
+        Event::Moved { .. } => "moved",
+        Event::Captured { .. } => "captured",
+        Event::ReachedGoal { .. } => "reached_goal",
+        Event::BlockadeFormed { .. } => "blockade_formed",
+        Event::BlockadeOpened { .. } => "blockade_opened",
+        Event::BonusGranted { .. } => "bonus_granted",
+        Event::BonusLost { .. } => "bonus_lost",
+        Event::RerollLost { .. } => "reroll_lost",
+        Event::ThreeSixes { .. } => "three_sixes",
+        Event::ExtraRoll { .. } => "extra_roll",
+        Event::TurnPassed { .. } => "turn_passed",
+        Event::GameWon { .. } => "game_won",
+    }
+}
+
+/// PROTOCOL.md's events table: each documented event's JSON by its type (the last row of a type).
+fn documented_events(doc: &str) -> Vec<(String, Value)> {
+    table_after(doc, "#### Events")
+        .iter()
+        .map(|row| (unquote(&row[0]), cell_json(&row[1])))
+        .collect()
+}
+
+#[test]
+fn every_event_is_in_the_events_table_with_the_json_the_server_writes() {
+    let doc = repo_file("PROTOCOL.md");
+    let mut documented = BTreeSet::new();
+    for (kind, json) in documented_events(&doc) {
+        let event = written_as_documented!(Event, &json);
+        assert_eq!(event_type(&event), kind, "the row of {kind} shows {json}");
+        documented.insert(kind);
+    }
+    let every: BTreeSet<String> = EVENT_TYPES.iter().map(|t| t.to_string()).collect();
+    assert_eq!(
+        documented, every,
+        "PROTOCOL.md's events (left) and the rules crate's (right) differ"
+    );
+}
+
+#[test]
+fn every_place_and_turn_phase_is_documented_as_the_server_writes_it() {
+    let doc = repo_file("PROTOCOL.md");
+    let mut kinds = BTreeSet::new();
+    for row in table_after(&doc, "#### Pieces, colours and places") {
+        let place = written_as_documented!(Place, &cell_json(&row[1]));
+        // The same place as move texts write it.
+        assert_eq!(unquote(&row[2]), place.to_string(), "{row:?}");
+        assert_eq!(unquote(&row[2]).parse::<Place>(), Ok(place), "{row:?}");
+        kinds.insert(match place {
+            Place::Home => "home",
+            Place::Square(_) => "square",
+            Place::Lane(_) => "lane",
+            Place::Goal => "goal",
+        });
+    }
+    assert_eq!(
+        kinds.len(),
+        4,
+        "every kind of place is documented: {kinds:?}"
+    );
+    let mut phases = BTreeSet::new();
+    for row in table_after(&doc, "#### The turn") {
+        let phase = written_as_documented!(Phase, &cell_json(&row[1]));
+        let name = match phase {
+            Phase::Roll => "roll",
+            Phase::Move { .. } => "move",
+            Phase::Count { .. } => "count",
+            Phase::Over { .. } => "over",
+        };
+        assert_eq!(row[0], name, "{row:?}");
+        phases.insert(name);
+    }
+    assert_eq!(phases.len(), 4, "every phase is documented: {phases:?}");
+}
+
+/// A position where each move text of PROTOCOL.md's examples is legal.
+fn position_for(text: &str) -> &'static str {
+    match text {
+        "y1:5-12" => {
+            "playgridia individual/4 y:5,20,30,40/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:6 sixes=0,last=-,six=-,extra=0,first=-"
+        }
+        "y3:h-5" => {
+            "playgridia individual/4 y:20,30,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:5 sixes=0,last=-,six=-,extra=0,first=-"
+        }
+        "y1" => {
+            "playgridia individual/4 y:20,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:3 sixes=0,last=-,six=-,extra=0,first=-"
+        }
+        "y1:66-l2" => {
+            "playgridia individual/4 y:66,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:4 sixes=0,last=-,six=-,extra=0,first=-"
+        }
+        "y1:l5-goal" => {
+            "playgridia individual/4 y:l5,h,h,h/b:h,h,h,h/r:h,h,h,h/g:h,h,h,h 0 move:3 sixes=0,last=-,six=-,extra=0,first=-"
+        }
+        "b1:h-5+b2:h-10" => {
+            "morocco individual/4 b:h,h,h,h/y:h,h,h,h/g:h,h,h,h/r:h,h,h,h 0 move:5 sixes=0,last=-,six=-,extra=0,first=0123"
+        }
+        other => panic!("PROTOCOL.md shows the move text {other}: give it a position here"),
+    }
+}
+
+#[test]
+fn the_move_texts_protocol_md_shows_are_legal_moves_and_its_refusals_are_the_rules_crates() {
+    let doc = repo_file("PROTOCOL.md");
+    for row in table_after(&doc, "### Move texts") {
+        let text = unquote(&row[0]);
+        let game: Game = position_for(&text).parse().expect("a position");
+        let mv = game
+            .parse_move(&text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(game.legal_moves().iter().any(|m| m.same_as(&mv)), "{text}");
+    }
+    // Every reason a move text is refused for is named in the section.
+    let section = &doc[doc.find("### Move texts").unwrap()..doc.find("## 4.").unwrap()];
+    let refusals = [
+        MoveParseError::Syntax(String::new()),
+        MoveParseError::NoSuchPiece(String::new()),
+        MoveParseError::NoLegalMoveForPiece(String::new()),
+        MoveParseError::PieceNotThere {
+            piece: String::new(),
+            at: String::new(),
+            said: String::new(),
+        },
+        MoveParseError::Ambiguous(String::new()),
+    ];
+    for refusal in &refusals {
+        // (A new refusal fails to compile here until it is in the list above.)
+        match refusal {
+            MoveParseError::Syntax(_)
+            | MoveParseError::NoSuchPiece(_)
+            | MoveParseError::NoLegalMoveForPiece(_)
+            | MoveParseError::PieceNotThere { .. }
+            | MoveParseError::Ambiguous(_) => {}
+        }
+        let code = format!("`{}`", refusal.code());
+        assert!(
+            section.contains(&code),
+            "PROTOCOL.md §3 Move texts does not name {code}"
+        );
+    }
+}
+
+#[test]
+fn the_documented_flood_limit_is_the_servers_default() {
+    let doc = repo_file("PROTOCOL.md");
+    let documented: u32 = doc
+        .split("more than **")
+        .nth(1)
+        .and_then(|rest| rest.split(" messages per second**").next())
+        .and_then(|n| n.parse().ok())
+        .expect("PROTOCOL.md §1 says `more than **N messages per second**`");
+    let config = repo_file("crates/server/src/config.rs");
+    let default: u32 = config
+        .split("env = \"WS_MESSAGES_PER_SECOND\", default_value_t = ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the default of WS_MESSAGES_PER_SECOND in config.rs");
+    assert_eq!(documented, default);
+    // And the refill PROTOCOL.md gives follows from it.
+    assert!(doc.contains(&format!("one back every {} ms", 1000 / default)));
+}
+
+#[tokio::test]
+async fn a_room_is_private_unless_created_public_as_protocol_md_says() {
+    let doc = repo_file("PROTOCOL.md");
+    assert!(
+        doc.contains(r#""public": false,"#),
+        "§2's state shows the default"
+    );
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let room = server
+        .room(
+            &ana,
+            serde_json::json!({ "rules": "playgridia", "mode": "individual", "players": 4 }),
+        )
+        .await;
+    assert_eq!(room["settings"]["public"], false, "{room}");
+    assert!(
+        room["join_code"].is_string(),
+        "a private room has a code: {room}"
     );
     server.finish().await;
 }

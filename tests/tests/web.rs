@@ -247,3 +247,47 @@ async fn every_response_forbids_content_sniffing_and_framing() {
     assert_eq!(resp.headers()["x-frame-options"], "DENY");
     server.finish().await;
 }
+
+/// The `'./…'` modules a JavaScript file imports (`from './x.js'`, `import('./x.js')`), as paths
+/// from the site's root.
+fn relative_imports(path: &str, source: &str) -> Vec<String> {
+    let dir = &path[..=path.rfind('/').unwrap()];
+    let mut found = Vec::new();
+    for quote in ['\'', '"'] {
+        for (at, _) in source.match_indices(&format!("{quote}./")) {
+            let rest = &source[at + 1..];
+            let Some(end) = rest.find(quote) else {
+                continue;
+            };
+            let before = source[..at].trim_end();
+            if before.ends_with("from") || before.ends_with("import(") || before.ends_with("import")
+            {
+                found.push(format!("{dir}{}", &rest[2..end]));
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn every_module_the_client_imports_is_served_as_javascript() {
+    let server = TestServer::sqlite().await;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue = vec!["/js/app.js".to_string()];
+    while let Some(path) = queue.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let resp = server.get(&path).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{path}");
+        let kind = resp.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(kind.contains("javascript"), "{path}: {kind}");
+        queue.extend(relative_imports(&path, &resp.text().await.unwrap()));
+    }
+    // The texts of every language, one file each (js/i18n/), come with the page.
+    for lang in ["en", "es", "fr", "ar"] {
+        assert!(seen.contains(&format!("/js/i18n/{lang}.js")), "{seen:?}");
+    }
+    assert!(seen.len() > 15, "{seen:?}");
+    server.finish().await;
+}

@@ -211,7 +211,7 @@ function signOutOthersPart(onSignedOut) {
         try {
           const n = await signOutOthers();
           onSignedOut();
-          done.textContent = n === 0 ? t('others_signed_out_none') : n === 1 ? t('others_signed_out_one') : t('others_signed_out', { n });
+          done.textContent = t('others_signed_out', { n });
         } catch (x) { err.textContent = t('error', { msg: x.message }); }
       },
     }, t('sign_out_others_confirm'))),
@@ -508,7 +508,7 @@ function createCard(onCreated, nameCardEl) {
   // The page leads with the two ways to play at once: against bots (the form's choices, the standard rules
   // unless changed below) and a quick match with people. A room of one's own is one click further, folded.
   const play = h('section.card.play-card', { 'aria-labelledby': 'play-h' },
-    h('h2', { id: 'play-h' }, t('play')),
+    h('h2', { id: 'play-h' }, t('play_title')),
     h('div.play-buttons',
       h('div', h('button.primary.big', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now')),
         h('p.muted.hint', { id: 'play-now-hint' }, t('play_now_hint'))),

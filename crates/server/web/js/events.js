@@ -4,7 +4,7 @@ import { t, pieceName, placeName, listNames } from './i18n.js';
 /** "Bot 2 wins the game!", "Ana and Bot 4 win the game!" (the verb agrees with the number of winners). */
 function wonText(names) {
   const list = Array.isArray(names) ? names : String(names || '').split(', ').filter(Boolean);
-  return t(list.length === 1 ? 'ev_won_one' : 'ev_won', { names: listNames(list) });
+  return t('ev_won', { names: listNames(list), n: list.length });
 }
 
 /** names(seat) → display name; sideNames(side) → ["Ana", "Bot 2"] (the seats of that side). */

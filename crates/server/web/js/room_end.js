@@ -75,7 +75,7 @@ export function endCard(r) {
     if (mine === null && !here.length) return null;
     const wonHere = here.filter((seat) => winners.includes(seat));
     const text = winners.includes(mine) ? t('you_won')
-      : wonHere.length ? t(wonHere.length === 1 ? 'local_won_one' : 'local_won', { names: listNames(wonHere.map(seatName)) })
+      : wonHere.length ? t('local_won', { names: listNames(wonHere.map(seatName)), n: wonHere.length })
         : t('you_lost');
     return h('p', { id: 'result-me' }, h('strong', text));
   }

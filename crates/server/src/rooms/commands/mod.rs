@@ -1,16 +1,14 @@
 //! One file per realtime command (PROTOCOL.md §3). Each handler either
 //! changes the room and returns `Ok`, or returns why not and changes nothing;
-//! [`dispatch`] turns that into the `ack` or `error`. The owner's seat commands of the REST API
-//! (`seat_bot`, `remove_player`) have a file each too: methods of [`Room`] the lobby commands call.
+//! [`dispatch`] turns that into the `ack` or `error`. The REST API's lobby commands have a file each in
+//! `room/lobby_commands/`.
 
 mod chat;
 mod leave;
 mod play;
 mod preselect;
-mod remove_player;
 mod resync;
 mod roll;
-mod seat_bot;
 
 use std::time::Instant;
 
