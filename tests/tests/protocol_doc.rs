@@ -497,7 +497,8 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
                     "legal_moves[0]",
                     legal,
                     &[
-                        "text", "piece", "from", "to", "captures", "goal", "safe", "blockade", "bonus",
+                        "text", "piece", "from", "to", "captures", "goal", "safe", "blockade",
+                        "bonus",
                     ],
                 );
                 // `from` and `to` are places as §2 shows them.

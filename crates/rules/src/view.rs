@@ -2,12 +2,12 @@
 //! of the seat to act, so a client never computes a rule.
 
 use crate::board::{BoardKind, Place};
-use crate::event::{Event, Events};
-use crate::moves::Move;
 use crate::colour::Colour;
 use crate::event::PieceRef;
+use crate::event::{Event, Events};
 use crate::game::{Game, Phase};
 use crate::mode::Mode;
+use crate::moves::Move;
 use crate::options::{Options, RuleSet};
 use serde::{Deserialize, Serialize};
 
