@@ -16,7 +16,7 @@ before(async () => {
 });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
-const phone = (width, extra = {}) => newPage(browser, { viewport: { width, height: 667 }, isMobile: true, ...extra });
+const phone = (width, extra = {}) => newPage(browser, { viewport: { width, height: 667 }, isMobile: true, customRoom: null, ...extra });
 
 /** What overflows the screen sideways, and the controls smaller than 24 × 24 CSS px (visible ones only). */
 function measure(page) {

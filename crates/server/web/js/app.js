@@ -514,8 +514,11 @@ function createCard(onCreated, nameCardEl) {
         h('p.muted.hint', { id: 'play-now-hint' }, t('play_now_hint'))),
       h('div', h('button.big', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')), qmHint)),
     playErr);
-  const custom = h('details.card.custom-room', { id: 'custom-room', open: !ONE_COLUMN.matches },
+  // Folded on a phone, open on a wider screen, unless the player chose otherwise (remembered on this device).
+  const kept = localStorage.getItem('parchis.customRoom');
+  const custom = h('details.card.custom-room', { id: 'custom-room', open: kept ? kept === 'open' : !ONE_COLUMN.matches },
     h('summary', h('h2', { id: 'create-h' }, t('create_room')), h('span.muted.hint', t('custom_room_hint'))), form, err);
+  custom.addEventListener('toggle', () => localStorage.setItem('parchis.customRoom', custom.open ? 'open' : 'closed'));
   return { play, custom };
 }
 
