@@ -387,11 +387,11 @@ export class BoardView {
       el('circle', { class: 'target-ring', r: 0.46, stroke: c.dark }, tg);
       // The name of the piece that goes there, on a tag in its colour at the marker's corner.
       const name = moves.map((x) => `${(COLOURS[this.view.pieces.find((p) => p.id === x.piece)?.colour] || c).letter}${x.piece.slice(1)}`).join('·');
-      const w = 0.22 + 0.2 * name.length;
-      el('rect', { class: 'target-tag', x: (0.2).toFixed(3), y: -0.62, width: w.toFixed(3), height: 0.36, rx: 0.12, fill: c.fill, stroke: c.dark }, tg);
-      const label = el('text', { class: 'target-label', x: (0.2 + w / 2).toFixed(3), y: -0.44, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, tg);
+      const w = 0.24 + 0.24 * name.length;
+      el('rect', { class: 'target-tag', x: (0.15).toFixed(3), y: -0.7, width: w.toFixed(3), height: 0.42, rx: 0.14, fill: c.fill, stroke: c.dark }, tg);
+      const label = el('text', { class: 'target-label', x: (0.15 + w / 2).toFixed(3), y: -0.49, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, tg);
       label.textContent = name;
-      label.setAttribute('font-size', '0.27');
+      label.setAttribute('font-size', '0.32');
       // A movable piece standing there keeps its taps: the marker lets them through to it.
       const onPiece = [...movable].some((id) => id !== m.piece && this.positions.get(id)?.key === this.geo.placeKey(m.to, piece.path_slot, this.homeSlot(piece.colour, piece.path_slot)));
       if (onPiece) tg.classList.add('over-piece');

@@ -46,7 +46,7 @@ export function gameScreen(r) {
     };
     // Focusable from script only: where a keyboard player's focus waits while there is nothing to press.
     els.panel = h('section.card.action-bar', { id: 'game-panel', 'aria-label': t('game'), tabindex: -1 },
-      h('div.turn-row', els.turn, els.secs), els.timer, els.last, els.dice, els.info, els.moves, els.toggles = h('div.toggles', { id: 'toggles' }),
+      h('div.turn-row', els.turn, els.secs), els.timer, els.last, els.info, h('div.play-row', els.dice, els.moves), els.toggles = h('div.toggles', { id: 'toggles' }),
       h('p.error', { id: 'room-error', role: 'alert' }));
     ctx.els = els;
     root.append(h('div.game',
@@ -244,6 +244,8 @@ export function gameScreen(r) {
     renderToggles(mine !== null && !over);
     ctx.attention.setMyTurn(my, local ? t('local_turn', { name: seatName(turn.seat) }) : t('your_turn'));
     clear(ctx.els.dice, els);
+    // While a move is to be chosen the roll waits: on a phone the moves take its place beside the die.
+    ctx.els.dice.classList.toggle('choosing', my && (turn.phase === 'move' || turn.phase === 'count'));
     // Info: counts, sixes, penalty, preview, pre-selection.
     const info = [];
     // A count is an order to whoever plays it; to the others it is theirs ("Bot 3 counts 20").
