@@ -87,6 +87,18 @@ pub struct Config {
     /// never signed out (their token is the only key to their player). 0: never.
     #[arg(long, env = "SESSION_IDLE_DAYS", default_value_t = 365)]
     pub session_idle_days: u32,
+    /// Cluster mode: the NATS server (`nats://host:4222`) through which several nodes on one PostgreSQL
+    /// `DATABASE_URL` share the rooms (DEPLOY.md, "Several nodes"). Unset: a single node.
+    #[arg(long, env = "NATS_URL")]
+    pub nats_url: Option<String>,
+    /// Cluster mode: the first token of every NATS subject, so that several clusters can share one NATS
+    /// server.
+    #[arg(long, env = "NATS_PREFIX", default_value = "parchis")]
+    pub nats_prefix: String,
+    /// Cluster mode: this node's name in logs and in the `cluster_nodes` table (default: host name and
+    /// port).
+    #[arg(long, env = "NODE_NAME")]
+    pub node_name: Option<String>,
 }
 
 /// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
@@ -104,6 +116,11 @@ pub const MAX_SESSION_IDLE_DAYS: u32 = 3650;
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
 impl Config {
+    /// Whether cluster mode is on (`NATS_URL` set, not empty).
+    pub fn cluster(&self) -> bool {
+        self.nats_url.as_deref().is_some_and(|u| !u.is_empty())
+    }
+
     /// The admin token, if one is set (an empty `ADMIN_TOKEN=`, as a compose file may pass, is none).
     pub fn admin_token(&self) -> Option<&str> {
         self.admin_token.as_deref().filter(|t| !t.is_empty())
@@ -111,6 +128,27 @@ impl Config {
 
     /// What is wrong with the configuration, if anything (checked before serving).
     pub fn problem(&self) -> Option<String> {
+        if self.cluster()
+            && !(self.database_url.starts_with("postgres://")
+                || self.database_url.starts_with("postgresql://"))
+        {
+            return Some(
+                "cluster mode (NATS_URL) needs a PostgreSQL DATABASE_URL (postgres://…) shared by every \
+                 node: a SQLite file cannot be shared. Unset NATS_URL to run a single node on SQLite."
+                    .to_owned(),
+            );
+        }
+        if self.cluster()
+            && (self.nats_prefix.is_empty()
+                || self
+                    .nats_prefix
+                    .contains(|c: char| c == '.' || c == '*' || c == '>' || c.is_whitespace()))
+        {
+            return Some(format!(
+                "NATS_PREFIX must be one NATS subject token (no dots, wildcards or spaces), not `{}`",
+                self.nats_prefix
+            ));
+        }
         if let Some(token) = self.admin_token()
             && token.chars().count() < MIN_ADMIN_TOKEN
         {
@@ -185,6 +223,9 @@ impl Config {
             shutdown_grace_secs: 8,
             connections_per_address: 0,
             session_idle_days: 365,
+            nats_url: None,
+            nats_prefix: "parchis".to_owned(),
+            node_name: None,
         }
     }
 }

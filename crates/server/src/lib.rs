@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod backup;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod device;
@@ -71,18 +72,15 @@ pub struct AppState {
     pub lookup_limit: Option<Arc<rate_limit::LookupLimit>>,
     /// When an account's devices unused for too long are signed out (`SESSION_IDLE_DAYS`).
     pub session_expiry: session_expiry::SessionExpiry,
+    /// Cluster mode: this node's registry, also [`AppState::rooms`] (`None`: a single node).
+    pub cluster: Option<Arc<cluster::ClusterRegistry>>,
 }
 
 impl AppState {
     /// Builds the state from an open database with a local (single-node) room registry; idle devices'
     /// time counts from `idle_counted_from` (Unix ms) at the earliest.
     pub fn new(db: Db, config: Config, idle_counted_from: i64) -> Self {
-        let timing = rooms::Timing {
-            bot_delay: std::time::Duration::from_millis(config.bot_delay_ms),
-            away_grace: std::time::Duration::from_secs(config.away_grace_secs),
-            turn_second: std::time::Duration::from_millis(config.turn_second_ms.max(1)),
-            idle_room: std::time::Duration::from_secs(config.room_idle_secs),
-        };
+        let timing = timing_of(&config);
         let rooms: Arc<dyn RoomRegistry> = Arc::new(LocalRegistry::with_timing(db.clone(), timing));
         let write_limit =
             rate_limit::write_limit(config.http_writes_per_minute, config.trust_forwarded_for)
@@ -105,6 +103,7 @@ impl AppState {
             db,
             rooms,
             session_expiry,
+            cluster: None,
             config: Arc::new(config),
             metrics: metrics::install(),
             write_limit,
@@ -119,6 +118,46 @@ impl AppState {
             )),
         }
     }
+}
+
+/// The room timing the configuration asks for.
+fn timing_of(config: &Config) -> rooms::Timing {
+    rooms::Timing {
+        bot_delay: std::time::Duration::from_millis(config.bot_delay_ms),
+        away_grace: std::time::Duration::from_secs(config.away_grace_secs),
+        turn_second: std::time::Duration::from_millis(config.turn_second_ms.max(1)),
+        idle_room: std::time::Duration::from_secs(config.room_idle_secs),
+    }
+}
+
+/// Joins the cluster when the configuration asks for it (`NATS_URL`): the rooms are then shared with
+/// the other nodes.
+async fn join_cluster(state: &mut AppState, db: &Db) -> Result<(), ServeError> {
+    let config = &state.config;
+    let Some(nats_url) = config.nats_url.clone().filter(|u| !u.is_empty()) else {
+        return Ok(());
+    };
+    let name = config
+        .node_name
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+            format!("{}:{}", host.trim(), config.port)
+        });
+    let settings = cluster::ClusterConfig {
+        nats_url,
+        prefix: config.nats_prefix.clone(),
+        name,
+    };
+    let registry =
+        cluster::ClusterRegistry::start(db, &config.database_url, settings, timing_of(config))
+            .await
+            .map_err(ServeError::Config)?;
+    let registry = Arc::new(registry);
+    state.rooms = registry.clone();
+    state.cluster = Some(registry);
+    Ok(())
 }
 
 /// The whole HTTP application, without binding any socket.
@@ -206,7 +245,8 @@ pub async fn run(
     let db = Db::connect(&config.database_url).await?;
     db.migrate().await?;
     let idle_counted_from = db.session_expiry_counted_from().await?;
-    let state = AppState::new(db.clone(), config, idle_counted_from);
+    let mut state = AppState::new(db.clone(), config, idle_counted_from);
+    join_cluster(&mut state, &db).await?;
     // Rebuild every unfinished game now, so bots and timers carry on and
     // players find their game as they left it.
     for room_id in db.playing_room_ids().await? {
@@ -272,7 +312,11 @@ pub async fn run(
             state.config.connections_per_address
         },
     };
+    let cluster = state.cluster.clone();
     serve::serve(listener, app(state), limits, shutdown).await?;
+    if let Some(cluster) = cluster {
+        cluster.leave().await;
+    }
     upkeep.abort();
     for task in [forget, sweep].into_iter().flatten() {
         task.abort();

@@ -74,7 +74,7 @@ pub struct Leader {
 
 /// A player's skill rating in one rule set (Weng-Lin, shown on a scale where everyone starts at 1500).
 /// A game is rated when it has no house rules and people sit on at least two sides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Rating {
     /// The rating shown (1500 before the first rated game).
     #[schema(example = 1563)]

@@ -25,8 +25,8 @@ macro_rules! seat_update {
 }
 pub(crate) use seat_update;
 
-/// A room as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+/// A room as stored (also as relayed between cluster nodes).
+#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct RoomRow {
     /// Room id (UUID text).
     pub id: String,
@@ -43,7 +43,7 @@ pub struct RoomRow {
 }
 
 /// One seat of a room, joined with its player's display name.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct SeatRow {
     /// Seat index, 0-based, in turn order.
     pub seat: i64,

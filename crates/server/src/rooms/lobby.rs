@@ -10,8 +10,9 @@ use crate::error::AppError;
 use crate::model::{Rating, RoomStatus, SeatView};
 use crate::settings::{BotLevel, Colour, DEFAULT_BOT_LEVEL};
 
-/// A request to a room's task. Replies carry the room's state afterwards.
-#[derive(Debug, Clone)]
+/// A request to a room's task. Replies carry the room's state afterwards. Serialisable: cluster nodes
+/// pass it to the room's owner.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum RoomCommand {
     /// Just report the current state.
     Snapshot,
@@ -96,7 +97,7 @@ pub enum RoomCommand {
 }
 
 /// The tokens of one player that a [`RoomCommand::Revoke`] revoked, by their hashes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Revoked {
     /// Every one (the player was erased).
     All,
@@ -135,8 +136,8 @@ pub enum RoomEvent {
     },
 }
 
-/// A consistent copy of a room's state, as returned to handlers.
-#[derive(Debug, Clone)]
+/// A consistent copy of a room's state, as returned to handlers (and relayed between cluster nodes).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RoomSnapshot {
     /// The room row (settings, owner, code, status).
     pub room: RoomRow,

@@ -46,15 +46,28 @@ pub struct RoomLink {
 
 /// Sends one connection's commands to its room; dropping it disconnects.
 pub struct RoomSender {
-    /// This connection's id in the room.
-    conn: ConnId,
-    /// The room's inbox.
-    inbox: mpsc::Sender<Inbox>,
-    /// Where to report the disconnect (unbounded: one message per connection).
-    gone: mpsc::UnboundedSender<ConnId>,
-    /// Counts the connection in [`LocalRegistry::connected`] while it lasts (`None` for an anonymous
-    /// spectator), so that revoking a player's token finds every room where one of its sockets is open.
-    _presence: Option<Presence>,
+    /// Where the commands go.
+    route: SenderRoute,
+}
+
+/// Where a [`RoomSender`]'s commands go.
+enum SenderRoute {
+    /// The room's task runs on this node.
+    Local {
+        /// This connection's id in the room.
+        conn: ConnId,
+        /// The room's inbox.
+        inbox: mpsc::Sender<Inbox>,
+        /// Where to report the disconnect (unbounded: one message per connection).
+        gone: mpsc::UnboundedSender<ConnId>,
+        /// Counts the connection in [`LocalRegistry::connected`] while it lasts (`None` for an
+        /// anonymous spectator), so that revoking a player's token finds every room where one of its
+        /// sockets is open.
+        _presence: Option<Presence>,
+    },
+    /// Cluster mode: a relay task passes them to the room's owner, wherever it runs (closing the
+    /// channel disconnects).
+    Relayed(mpsc::Sender<ClientMessage>),
 }
 
 /// Rooms with open realtime connections, by player id: how many sockets the player has in each room.
@@ -104,22 +117,46 @@ impl Drop for Presence {
 }
 
 impl RoomSender {
+    /// A sender whose commands a relay task reads from `tx`'s channel (cluster mode).
+    pub fn relayed(tx: mpsc::Sender<ClientMessage>) -> RoomSender {
+        RoomSender {
+            route: SenderRoute::Relayed(tx),
+        }
+    }
+
     /// Passes a command to the room (waits if the room is busy); `false` if the room is gone.
     pub async fn send(&self, message: ClientMessage) -> bool {
-        self.inbox
-            .send(Inbox::Client {
-                conn: self.conn,
-                message,
-            })
-            .await
-            .is_ok()
+        match &self.route {
+            SenderRoute::Local { conn, inbox, .. } => inbox
+                .send(Inbox::Client {
+                    conn: *conn,
+                    message,
+                })
+                .await
+                .is_ok(),
+            SenderRoute::Relayed(tx) => tx.send(message).await.is_ok(),
+        }
     }
 }
 
 impl Drop for RoomSender {
     fn drop(&mut self) {
-        let _ = self.gone.send(self.conn);
+        if let SenderRoute::Local { conn, gone, .. } = &self.route {
+            let _ = gone.send(*conn);
+        }
     }
+}
+
+/// Proof that this node owns a room, held by the room's task while it runs and dropped when it stops
+/// (cluster mode releases the room then).
+pub type OwnerGuard = Box<dyn Send + Sync>;
+
+/// Cluster mode's say in which rooms this node may run: asked before a room's task starts.
+pub trait Ownership: Send + Sync + 'static {
+    /// Claims the (existing) room for this node: `Some` when this node owns it now, `None` when
+    /// another node does.
+    fn claim<'a>(&'a self, room_id: &'a str)
+    -> BoxFuture<'a, Result<Option<OwnerGuard>, AppError>>;
 }
 
 /// How handlers reach rooms: look one up, send it a command, subscribe or
@@ -191,6 +228,8 @@ struct RoomHandle {
     events: broadcast::Sender<RoomEvent>,
     /// Which start of the room's task this is: a stopping task removes its own entry, never a newer one's.
     generation: u64,
+    /// Flipped to `true` to stop this room's task alone (cluster mode: the node lost the room).
+    stop: Arc<watch::Sender<bool>>,
 }
 
 /// Single-node registry. The map is only touched to find or insert a room's
@@ -211,7 +250,15 @@ pub struct LocalRegistry {
     connected: ConnectedRooms,
     /// Flipped to `true` to stop every room task.
     stop: watch::Sender<bool>,
+    /// Cluster mode: claims a room for this node before its task starts (`None`: single node).
+    ownership: Option<Arc<dyn Ownership>>,
+    /// A room starts under one of these (by its id's hash), so that two requests never load and claim
+    /// it twice at once.
+    starting: Vec<tokio::sync::Mutex<()>>,
 }
+
+/// How many [`LocalRegistry::starting`] locks there are.
+const START_LOCKS: usize = 64;
 
 impl LocalRegistry {
     /// An empty registry loading rooms from `db` on demand, default timing.
@@ -229,6 +276,38 @@ impl LocalRegistry {
             connections: Arc::default(),
             connected: Arc::default(),
             stop: watch::Sender::new(false),
+            ownership: None,
+            starting: (0..START_LOCKS)
+                .map(|_| tokio::sync::Mutex::new(()))
+                .collect(),
+        }
+    }
+
+    /// The same registry, claiming each room through `ownership` before running it (cluster mode).
+    pub fn with_ownership(mut self, ownership: Arc<dyn Ownership>) -> Self {
+        self.ownership = Some(ownership);
+        self
+    }
+
+    /// Whether the room's task runs on this node.
+    pub fn is_running(&self, room_id: &str) -> bool {
+        self.running(room_id).is_some()
+    }
+
+    /// The rooms whose task runs on this node.
+    pub fn running_rooms(&self) -> Vec<String> {
+        let rooms = self.rooms.read().unwrap_or_else(|e| e.into_inner());
+        rooms
+            .iter()
+            .filter(|(_, h)| !h.inbox.is_closed())
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Stops the room's task if it runs here (its connections are closed as at shutdown).
+    pub fn evict(&self, room_id: &str) {
+        if let Some(handle) = self.running(room_id) {
+            handle.stop.send_replace(true);
         }
     }
 
@@ -246,8 +325,25 @@ impl LocalRegistry {
         if *self.stop.borrow() {
             return Err(AppError::RoomBusy);
         }
+        let lock = {
+            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+            let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(room_id);
+            &self.starting[(hash % START_LOCKS as u64) as usize]
+        };
+        let _starting = lock.lock().await;
+        if let Some(handle) = self.running(room_id) {
+            return Ok(Some(handle));
+        }
         let Some(room) = self.db.room(room_id).await? else {
             return Ok(None);
+        };
+        // Cluster mode: only the room's owner runs it (another node's request is routed to it).
+        let guard = match &self.ownership {
+            None => None,
+            Some(ownership) => match ownership.claim(room_id).await? {
+                Some(guard) => Some(guard),
+                None => return Err(AppError::RoomBusy),
+            },
         };
         let seats = self.db.room_seats(room_id).await?;
         let game = self.db.latest_game_of_room(room_id).await?;
@@ -270,21 +366,29 @@ impl LocalRegistry {
         let generation = self.starts.fetch_add(1, Ordering::Relaxed);
         let map = Arc::clone(&self.rooms);
         let id = room_id.to_owned();
-        let stop = self.stop.subscribe();
+        // Its own stop, flipped by `evict` or with every other room's by `shutdown`.
+        let (stop, stop_rx) = watch::channel(*self.stop.borrow());
         tokio::spawn(async move {
-            task::run(room, receiver, gone_rx, stop).await;
+            task::run(room, receiver, gone_rx, stop_rx).await;
             let mut rooms = map.write().unwrap_or_else(|e| e.into_inner());
             if rooms.get(&id).is_some_and(|h| h.generation == generation) {
                 rooms.remove(&id);
             }
+            drop(rooms);
+            drop(guard);
         });
         let handle = RoomHandle {
             inbox,
             gone,
             events,
             generation,
+            stop: Arc::new(stop),
         };
         rooms.insert(room_id.to_owned(), handle.clone());
+        // A shutdown that came while the room was loading still reaches it.
+        if *self.stop.borrow() {
+            handle.stop.send_replace(true);
+        }
         Ok(Some(handle))
     }
 
@@ -348,10 +452,12 @@ impl LocalRegistry {
                 return Ok(RoomLink {
                     outbound,
                     sender: RoomSender {
-                        conn,
-                        inbox: handle.inbox,
-                        gone: handle.gone,
-                        _presence: presence,
+                        route: SenderRoute::Local {
+                            conn,
+                            inbox: handle.inbox,
+                            gone: handle.gone,
+                            _presence: presence,
+                        },
                     },
                 });
             }
@@ -436,6 +542,10 @@ impl RoomRegistry for LocalRegistry {
 
     fn shutdown(&self) {
         self.stop.send_replace(true);
+        let rooms = self.rooms.read().unwrap_or_else(|e| e.into_inner());
+        for handle in rooms.values() {
+            handle.stop.send_replace(true);
+        }
     }
 
     fn stats(&self) -> RegistryStats {

@@ -19,11 +19,18 @@ pub async fn healthz() -> Json<Health> {
     Json(Health { status: "ok" })
 }
 
-/// The database answers `SELECT 1` (200), or not (503).
+/// The database answers `SELECT 1` and, in cluster mode, NATS is connected (200), or not (503).
 #[utoipa::path(get, path = "/readyz", tag = "ops", responses(
     (status = 200, description = "Ready to serve", body = Health),
-    (status = 503, description = "Database not answering", body = ErrorBody)))]
+    (status = 503, description = "Database (or, in cluster mode, NATS) not answering", body = ErrorBody)))]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, AppError> {
+    // A cluster node cut off from NATS can reach no room run elsewhere.
+    if let Some(cluster) = &state.cluster
+        && !cluster.nats_connected()
+    {
+        tracing::warn!("readiness check failed: NATS is not connected");
+        return Err(AppError::Unavailable);
+    }
     match tokio::time::timeout(READY_TIMEOUT, state.db.ping()).await {
         Ok(Ok(())) => Ok(Json(Health { status: "ok" })),
         Ok(Err(err)) => {

@@ -1,0 +1,552 @@
+//! [`ClusterRegistry`]: the [`RoomRegistry`] of a cluster node. A room whose task runs here is served
+//! by the node's [`LocalRegistry`]; any other is asked of its owner over NATS, and a room nobody runs
+//! is claimed and run here.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use async_nats::RequestErrorKind;
+use futures_util::StreamExt;
+use sqlx::PgPool;
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::wire::{Frame, RoomReply, RoomRequest};
+use super::{ClusterConfig, HEARTBEAT_EVERY, NODE_TTL, REQUEST_TIMEOUT, relay, store};
+use crate::db::{Db, Pool};
+use crate::error::AppError;
+use crate::rooms::registry::{BoxFuture, OwnerGuard, Ownership};
+use crate::rooms::{
+    ConnectRequest, LocalRegistry, RegistryStats, RoomCommand, RoomEvent, RoomLink, RoomRegistry,
+    RoomSnapshot, Timing,
+};
+
+/// How many times a request is routed again while its room changes hands (the waits add up to about
+/// twice [`NODE_TTL`], so a dead owner's room is claimed within them).
+const ATTEMPTS: u32 = 40;
+
+/// The wait before the `attempt`th new try (0-based): short at first, then a quarter of a second.
+pub(super) fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis((25u64 << attempt.min(4)).min(250))
+}
+
+/// The node's cluster-wide registry.
+pub struct ClusterRegistry {
+    inner: Arc<Inner>,
+}
+
+/// Everything the registry, its relays and its upkeep share.
+pub(super) struct Inner {
+    /// This node's id (new at every start).
+    pub node: String,
+    /// Its name in logs.
+    pub name: String,
+    /// First token of every subject.
+    prefix: String,
+    /// The NATS connection.
+    pub nats: async_nats::Client,
+    /// PostgreSQL, unfenced: ownership records.
+    pg: PgPool,
+    /// The rooms whose task runs here (their storage is fenced).
+    pub local: LocalRegistry,
+    /// The nodes alive, as last read (this one included while its heartbeat holds).
+    pub alive: watch::Sender<Arc<HashSet<String>>>,
+    /// Relayed connections' frame queues, by session id (gateway and owner ends alike).
+    pub sessions: Mutex<HashMap<String, mpsc::UnboundedSender<(String, Frame)>>>,
+    /// Sockets on this node whose room runs elsewhere, by player id: how many in each room.
+    pub presence: Mutex<HashMap<String, HashMap<String, usize>>>,
+    /// How many such sockets are open.
+    pub relayed: AtomicUsize,
+    /// Flipped to `true` when the node stops.
+    pub stop: watch::Sender<bool>,
+    /// The node's own tasks (dispatch, heartbeat, takeover), ended when it leaves.
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Inner {
+    /// The subject of requests to a room's owner.
+    fn room_subject(&self, room: &str) -> String {
+        format!("{}.room.{room}", self.prefix)
+    }
+
+    /// The subject of a relayed connection's frames on `node`.
+    pub fn session_subject(&self, node: &str, session: &str) -> String {
+        format!("{}.node.{node}.{session}", self.prefix)
+    }
+
+    /// Whether `node` was alive at the last look.
+    pub fn is_alive(&self, node: &str) -> bool {
+        self.alive.borrow().contains(node)
+    }
+
+    /// Asks the room's owner (`None`: nobody serves the room, or its owner did not answer in time).
+    pub async fn ask(
+        &self,
+        room: &str,
+        request: &RoomRequest,
+    ) -> Result<Option<RoomReply>, AppError> {
+        let payload = serde_json::to_vec(request)
+            .map_err(|e| AppError::Internal(format!("cannot encode a room request: {e}")))?;
+        match self
+            .nats
+            .request(self.room_subject(room), payload.into())
+            .await
+        {
+            Ok(message) => serde_json::from_slice(&message.payload)
+                .map(Some)
+                .map_err(|e| AppError::Internal(format!("a room's owner answered nonsense: {e}"))),
+            Err(err) if matches!(err.kind(), RequestErrorKind::NoResponders) => Ok(None),
+            Err(err) if matches!(err.kind(), RequestErrorKind::TimedOut) => {
+                tracing::warn!(node = %self.name, room, "the room's owner did not answer in time");
+                Ok(None)
+            }
+            Err(err) => Err(AppError::Internal(format!("NATS: {err}"))),
+        }
+    }
+
+    /// Claims the room for this node and starts serving requests to it.
+    async fn claim(self: Arc<Self>, room: &str) -> Result<Option<OwnerGuard>, AppError> {
+        let epoch = store::claim(&self.pg, room, &self.node)
+            .await
+            .map_err(|e| AppError::from(crate::db::DbError::Sqlx(e)))?;
+        let Some(epoch) = epoch else {
+            return Ok(None);
+        };
+        let subscriber = self
+            .nats
+            .subscribe(self.room_subject(room))
+            .await
+            .map_err(|e| AppError::Internal(format!("NATS: {e}")))?;
+        // The server knows the subscription before anyone is answered (requests then find it).
+        let _ = self.nats.flush().await;
+        tracing::debug!(node = %self.name, room, epoch, "room claimed");
+        metrics::gauge!("parchis_cluster_rooms_owned").increment(1.0);
+        let serve = tokio::spawn(serve_room(
+            Arc::downgrade(&self),
+            room.to_owned(),
+            subscriber,
+        ));
+        Ok(Some(Box::new(Owned {
+            room: room.to_owned(),
+            epoch,
+            serve,
+            pg: self.pg.clone(),
+            node: self.node.clone(),
+        })))
+    }
+}
+
+/// This node's claim on a room, held by the room's task.
+struct Owned {
+    room: String,
+    epoch: i64,
+    serve: JoinHandle<()>,
+    pg: PgPool,
+    node: String,
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        self.serve.abort();
+        metrics::gauge!("parchis_cluster_rooms_owned").decrement(1.0);
+        let (pg, room, node, epoch) = (
+            self.pg.clone(),
+            std::mem::take(&mut self.room),
+            std::mem::take(&mut self.node),
+            self.epoch,
+        );
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(err) = store::release(&pg, &room, &node, epoch).await {
+                    tracing::warn!(%room, %err, "a room was not released (claimable once this node is dead)");
+                }
+            });
+        }
+    }
+}
+
+/// The [`Ownership`] the node's [`LocalRegistry`] asks.
+struct Claims(Weak<Inner>);
+
+impl Ownership for Claims {
+    fn claim<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<OwnerGuard>, AppError>> {
+        Box::pin(async move {
+            match self.0.upgrade() {
+                Some(inner) => inner.claim(room_id).await,
+                None => Err(AppError::RoomBusy),
+            }
+        })
+    }
+}
+
+/// Answers the requests to a room this node owns, each in a task of its own.
+async fn serve_room(inner: Weak<Inner>, room: String, mut subscriber: async_nats::Subscriber) {
+    while let Some(message) = subscriber.next().await {
+        let Some(inner) = inner.upgrade() else { return };
+        let room = room.clone();
+        tokio::spawn(async move {
+            let reply = match serde_json::from_slice::<RoomRequest>(&message.payload) {
+                Ok(request) => answer(&inner, &room, request).await,
+                Err(err) => {
+                    RoomReply::Error((&AppError::Internal(format!("bad request: {err}"))).into())
+                }
+            };
+            if let (Some(to), Ok(payload)) = (message.reply, serde_json::to_vec(&reply)) {
+                let _ = inner.nats.publish(to, payload.into()).await;
+            }
+        });
+    }
+}
+
+/// The owner's answer to one request.
+async fn answer(inner: &Arc<Inner>, room: &str, request: RoomRequest) -> RoomReply {
+    let result = match request {
+        RoomRequest::Command(command) => inner
+            .local
+            .send(room, command)
+            .await
+            .map(|s| RoomReply::Snapshot(Some(Box::new(s)))),
+        RoomRequest::LookupLive => inner
+            .local
+            .lookup_live(room)
+            .await
+            .map(|s| RoomReply::Snapshot(s.map(Box::new))),
+        RoomRequest::Connect {
+            gateway,
+            session,
+            request,
+        } => match inner.local.connect(room, request.into()).await {
+            Ok(link) => {
+                relay::serve_owner(Arc::clone(inner), link, gateway, session);
+                Ok(RoomReply::Connected {
+                    owner: inner.node.clone(),
+                })
+            }
+            Err(err) => Err(err),
+        },
+    };
+    result.unwrap_or_else(|err| RoomReply::Error((&err).into()))
+}
+
+impl ClusterRegistry {
+    /// Joins the cluster: records the node, connects to NATS, opens the fenced pool and starts the
+    /// node's upkeep. `db` is the node's (unfenced) PostgreSQL storage, `database_url` its URL.
+    pub async fn start(
+        db: &Db,
+        database_url: &str,
+        config: ClusterConfig,
+        timing: Timing,
+    ) -> Result<Self, String> {
+        let Pool::Postgres(pg) = Pool::of(db).clone() else {
+            return Err("cluster mode needs PostgreSQL".to_owned());
+        };
+        let node = crate::auth::new_id();
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("parchis {}", config.name))
+            .request_timeout(Some(REQUEST_TIMEOUT))
+            .connect(config.nats_url.as_str())
+            .await
+            .map_err(|e| format!("cannot connect to NATS at {}: {e}", config.nats_url))?;
+        store::register(&pg, &node, &config.name)
+            .await
+            .map_err(|e| format!("cannot record the node in PostgreSQL: {e}"))?;
+        let fenced = Db::connect(&super::fenced_url(database_url, &node))
+            .await
+            .map_err(|e| format!("cannot open the rooms' storage: {e}"))?;
+        let alive: HashSet<String> = store::alive_nodes(&pg).await.unwrap_or_default();
+        let inner = Arc::new_cyclic(|weak: &Weak<Inner>| Inner {
+            local: LocalRegistry::with_timing(fenced, timing)
+                .with_ownership(Arc::new(Claims(weak.clone()))),
+            node: node.clone(),
+            name: config.name.clone(),
+            prefix: config.prefix.clone(),
+            nats,
+            pg,
+            alive: watch::Sender::new(Arc::new(alive)),
+            sessions: Mutex::default(),
+            presence: Mutex::default(),
+            relayed: AtomicUsize::new(0),
+            stop: watch::Sender::new(false),
+            tasks: Mutex::default(),
+        });
+        let frames = inner
+            .nats
+            .subscribe(format!("{}.node.{node}.*", config.prefix))
+            .await
+            .map_err(|e| format!("cannot subscribe to NATS: {e}"))?;
+        let tasks = vec![
+            tokio::spawn(dispatch(Arc::downgrade(&inner), frames)),
+            tokio::spawn(heartbeat(Arc::downgrade(&inner))),
+            tokio::spawn(take_over(Arc::downgrade(&inner))),
+        ];
+        *inner.tasks.lock().unwrap_or_else(|e| e.into_inner()) = tasks;
+        tracing::info!(node = %config.name, id = %node, prefix = %config.prefix, "joined the cluster");
+        Ok(ClusterRegistry { inner })
+    }
+
+    /// This node's id.
+    pub fn node_id(&self) -> &str {
+        &self.inner.node
+    }
+
+    /// Whether the node's NATS connection is up (for `/readyz`).
+    pub fn nats_connected(&self) -> bool {
+        self.inner.nats.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// The node has stopped serving: its rooms are released at once and its record goes.
+    pub async fn leave(&self) {
+        for task in self
+            .inner
+            .tasks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            task.abort();
+        }
+        if let Err(err) = store::leave(&self.inner.pg, &self.inner.node).await {
+            tracing::warn!(%err, "the node's rooms were not released (claimable once it counts as dead)");
+        }
+        let _ = self.inner.nats.flush().await;
+    }
+}
+
+/// The snapshot in an owner's reply.
+fn snapshot_of(reply: RoomReply) -> Result<Option<RoomSnapshot>, AppError> {
+    match reply {
+        RoomReply::Snapshot(snapshot) => Ok(snapshot.map(|s| *s)),
+        RoomReply::Error(err) => Err(err.into()),
+        RoomReply::Connected { .. } => Err(AppError::Internal("unexpected reply".into())),
+    }
+}
+
+impl RoomRegistry for ClusterRegistry {
+    fn lookup<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
+        Box::pin(async move {
+            match self.send_inner(room_id, RoomCommand::Snapshot).await {
+                Ok(snapshot) => Ok(Some(snapshot)),
+                Err(AppError::RoomNotFound) => Ok(None),
+                Err(err) => Err(err),
+            }
+        })
+    }
+
+    fn lookup_live<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
+        Box::pin(async move {
+            let inner = &self.inner;
+            if inner.local.is_running(room_id) {
+                return inner.local.lookup_live(room_id).await;
+            }
+            // Nobody answering means nobody runs it: not live anywhere (no room is woken for this).
+            match inner.ask(room_id, &RoomRequest::LookupLive).await? {
+                None => Ok(None),
+                Some(reply) => snapshot_of(reply),
+            }
+        })
+    }
+
+    fn send<'a>(
+        &'a self,
+        room_id: &'a str,
+        command: RoomCommand,
+    ) -> BoxFuture<'a, Result<RoomSnapshot, AppError>> {
+        Box::pin(self.send_inner(room_id, command))
+    }
+
+    fn subscribe<'a>(
+        &'a self,
+        room_id: &'a str,
+    ) -> BoxFuture<'a, Result<broadcast::Receiver<RoomEvent>, AppError>> {
+        // Lobby events are for in-process subscribers: the room is run here if nobody else runs it.
+        Box::pin(self.inner.local.subscribe(room_id))
+    }
+
+    fn connect<'a>(
+        &'a self,
+        room_id: &'a str,
+        request: ConnectRequest,
+    ) -> BoxFuture<'a, Result<RoomLink, AppError>> {
+        Box::pin(relay::connect(Arc::clone(&self.inner), room_id, request))
+    }
+
+    fn connected_rooms(&self, player_id: &str) -> Vec<String> {
+        let mut rooms = self.inner.local.connected_rooms(player_id);
+        let presence = self
+            .inner
+            .presence
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for room in presence.get(player_id).into_iter().flat_map(HashMap::keys) {
+            if !rooms.contains(room) {
+                rooms.push(room.clone());
+            }
+        }
+        rooms
+    }
+
+    fn shutdown(&self) {
+        let inner = &self.inner;
+        inner.stop.send_replace(true);
+        // The others may claim this node's rooms from now on (its tasks stop below, and the fence
+        // refuses anything they still try to write).
+        let (pg, node) = (inner.pg.clone(), inner.node.clone());
+        tokio::spawn(async move {
+            if let Err(err) = store::drain(&pg, &node).await {
+                tracing::warn!(%err, "the node was not marked draining");
+            }
+        });
+        inner.local.shutdown();
+    }
+
+    fn stats(&self) -> RegistryStats {
+        let mut stats = self.inner.local.stats();
+        stats.connections += self.inner.relayed.load(Ordering::Relaxed);
+        stats
+    }
+}
+
+impl ClusterRegistry {
+    /// Has the room's owner apply `command`: this node's task when the room runs here or nobody runs
+    /// it (claiming it), else its owner over NATS; tries again while the room changes hands.
+    async fn send_inner(&self, room: &str, command: RoomCommand) -> Result<RoomSnapshot, AppError> {
+        let inner = &self.inner;
+        let request = RoomRequest::Command(command.clone());
+        for attempt in 0..ATTEMPTS {
+            let result = if inner.local.is_running(room) {
+                inner.local.send(room, command.clone()).await
+            } else {
+                match inner.ask(room, &request).await? {
+                    None => inner.local.send(room, command.clone()).await,
+                    Some(reply) => snapshot_of(reply).and_then(|s| s.ok_or(AppError::RoomNotFound)),
+                }
+            };
+            match result {
+                // Owned by a node that does not answer (yet, or any more), or busy: again shortly.
+                Err(AppError::RoomBusy) if !*inner.stop.borrow() => {}
+                other => return other,
+            }
+            tokio::time::sleep(backoff(attempt)).await;
+        }
+        Err(AppError::RoomBusy)
+    }
+}
+
+/// Hands each relayed frame that reaches this node to its session.
+async fn dispatch(inner: Weak<Inner>, mut frames: async_nats::Subscriber) {
+    while let Some(message) = frames.next().await {
+        let Some(inner) = inner.upgrade() else { return };
+        let Some(session) = message.subject.rsplit('.').next() else {
+            continue;
+        };
+        let Some(frame) = Frame::decode(&message.payload) else {
+            continue;
+        };
+        let sessions = inner.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = sessions.get(session) {
+            let _ = tx.send(frame);
+        }
+    }
+}
+
+/// Renews the node's heartbeat, reads which nodes are alive, and stops the tasks of rooms this node
+/// no longer owns. A node that could not renew its heartbeat for most of the TTL (paused, cut off)
+/// stops all its rooms first: others may own them by now.
+async fn heartbeat(inner: Weak<Inner>) {
+    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut renewed = Instant::now();
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
+        if renewed.elapsed() > NODE_TTL.saturating_sub(HEARTBEAT_EVERY * 2) {
+            let rooms = inner.local.running_rooms();
+            if !rooms.is_empty() {
+                tracing::warn!(node = %inner.name, rooms = rooms.len(), "heartbeat late: stopping this node's rooms");
+            }
+            for room in rooms {
+                inner.local.evict(&room);
+            }
+        }
+        match store::heartbeat(&inner.pg, &inner.node).await {
+            Ok(true) => renewed = Instant::now(),
+            Ok(false) => {
+                // Removed (by hand, or a node that left with the same id): record it again.
+                let _ = store::register(&inner.pg, &inner.node, &inner.name).await;
+            }
+            Err(err) => tracing::warn!(node = %inner.name, %err, "heartbeat failed"),
+        }
+        match store::alive_nodes(&inner.pg).await {
+            Ok(alive) => {
+                inner.alive.send_if_modified(|known| {
+                    let changed = **known != alive;
+                    if changed {
+                        *known = Arc::new(alive);
+                    }
+                    changed
+                });
+            }
+            Err(err) => {
+                tracing::warn!(node = %inner.name, %err, "cannot read which nodes are alive")
+            }
+        }
+        match store::owned_rooms(&inner.pg, &inner.node).await {
+            Ok(owned) => {
+                for room in inner.local.running_rooms() {
+                    if !owned.contains(&room) {
+                        tracing::warn!(node = %inner.name, %room, "room owned by another node now: stopping it here");
+                        inner.local.evict(&room);
+                    }
+                }
+            }
+            Err(err) => {
+                tracing::warn!(node = %inner.name, %err, "cannot read the rooms this node owns")
+            }
+        }
+    }
+}
+
+/// Claims the playing rooms of dead nodes, so that their games go on (bots, timers) before anyone
+/// asks for them.
+async fn take_over(inner: Weak<Inner>) {
+    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
+        if *inner.stop.borrow() {
+            return;
+        }
+        let orphans = match store::orphaned_games(&inner.pg, 64).await {
+            Ok(orphans) => orphans,
+            Err(err) => {
+                tracing::warn!(node = %inner.name, %err, "cannot look for rooms to take over");
+                continue;
+            }
+        };
+        for room in orphans {
+            // Another node may win the claim: then this one has nothing to do.
+            match inner.local.lookup(&room).await {
+                Ok(_) => {
+                    metrics::counter!("parchis_cluster_takeovers_total").increment(1);
+                    tracing::info!(node = %inner.name, %room, "took over a room whose node died");
+                }
+                Err(AppError::RoomBusy) => {}
+                Err(err) => {
+                    tracing::warn!(node = %inner.name, %room, %err, "taking a room over failed")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The cluster's records in PostgreSQL: the nodes alive (heartbeats written with the database's clock)
+//! and each room's owner, claimed by one compare-and-set.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use sqlx::PgPool;
+
+/// A node whose heartbeat is older than this is dead (its rooms may be claimed).
+pub const NODE_TTL: Duration = Duration::from_secs(5);
+
+/// `NODE_TTL` in seconds, as the queries take it.
+fn ttl_secs() -> f64 {
+    NODE_TTL.as_secs_f64()
+}
+
+/// Records this node as alive (a new id per process start).
+pub async fn register(pg: &PgPool, node: &str, name: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO cluster_nodes (node_id, name) VALUES ($1, $2)")
+        .bind(node)
+        .bind(name)
+        .execute(pg)
+        .await?;
+    Ok(())
+}
+
+/// Renews this node's heartbeat (the database's clock); `false` if the row is gone.
+pub async fn heartbeat(pg: &PgPool, node: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE cluster_nodes SET heartbeat_at = now() WHERE node_id = $1")
+        .bind(node)
+        .execute(pg)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The nodes alive now: heartbeat within the TTL, not draining.
+pub async fn alive_nodes(pg: &PgPool) -> Result<HashSet<String>, sqlx::Error> {
+    let rows: Vec<String> = sqlx::query_scalar(
+        "SELECT node_id FROM cluster_nodes \
+         WHERE NOT draining AND heartbeat_at > now() - make_interval(secs => $1)",
+    )
+    .bind(ttl_secs())
+    .fetch_all(pg)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// Claims `room` for `node` if it has no owner, its owner is dead or draining, or is `node` itself:
+/// the new epoch, or `None` when a live node owns it.
+pub async fn claim(pg: &PgPool, room: &str, node: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO room_owners (room_id, node_id, epoch) VALUES ($1, $2, 1) \
+         ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, epoch = room_owners.epoch + 1 \
+         WHERE room_owners.node_id IS NULL OR room_owners.node_id = EXCLUDED.node_id \
+            OR NOT EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.node_id = room_owners.node_id \
+                           AND NOT n.draining AND n.heartbeat_at > now() - make_interval(secs => $3)) \
+         RETURNING epoch",
+    )
+    .bind(room)
+    .bind(node)
+    .bind(ttl_secs())
+    .fetch_optional(pg)
+    .await
+}
+
+/// Gives the room up if this claim (`epoch`) is still the latest.
+pub async fn release(pg: &PgPool, room: &str, node: &str, epoch: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE room_owners SET node_id = NULL WHERE room_id = $1 AND node_id = $2 AND epoch = $3",
+    )
+    .bind(room)
+    .bind(node)
+    .bind(epoch)
+    .execute(pg)
+    .await?;
+    Ok(())
+}
+
+/// The rooms `node` owns.
+pub async fn owned_rooms(pg: &PgPool, node: &str) -> Result<HashSet<String>, sqlx::Error> {
+    let rows: Vec<String> =
+        sqlx::query_scalar("SELECT room_id FROM room_owners WHERE node_id = $1")
+            .bind(node)
+            .fetch_all(pg)
+            .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// Playing rooms whose owner is dead or draining (at most `limit`): to take over, so that their bots
+/// and timers go on.
+pub async fn orphaned_games(pg: &PgPool, limit: i64) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT o.room_id FROM room_owners o JOIN rooms r ON r.id = o.room_id \
+         WHERE r.status = 'playing' AND o.node_id IS NOT NULL \
+           AND NOT EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.node_id = o.node_id \
+                           AND NOT n.draining AND n.heartbeat_at > now() - make_interval(secs => $1)) \
+         LIMIT $2",
+    )
+    .bind(ttl_secs())
+    .bind(limit)
+    .fetch_all(pg)
+    .await
+}
+
+/// This node stops: its rooms may be claimed at once by the others.
+pub async fn drain(pg: &PgPool, node: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE cluster_nodes SET draining = TRUE WHERE node_id = $1")
+        .bind(node)
+        .execute(pg)
+        .await?;
+    Ok(())
+}
+
+/// This node has stopped: its rooms are released and its row goes.
+pub async fn leave(pg: &PgPool, node: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE room_owners SET node_id = NULL WHERE node_id = $1")
+        .bind(node)
+        .execute(pg)
+        .await?;
+    sqlx::query("DELETE FROM cluster_nodes WHERE node_id = $1")
+        .bind(node)
+        .execute(pg)
+        .await?;
+    Ok(())
+}
