@@ -113,9 +113,12 @@ export class BoardView {
       el('polygon', { points: pts(tri), fill: `url(#pat-${k})`, class: 'cell goal-tri' }, grp);
       this.squareEls.set(`goal:${k}`, grp);
     }
-    // The destinations over the pieces: a piece standing where another would go leaves its marker in sight.
-    this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    // A destination is two drawings: the circle that takes the tap under the pieces (a piece that can be
+    // picked keeps its own taps), and its mark over them (a piece standing where another would go leaves
+    // the mark in sight). Pieces that cannot be picked let taps through to the circle under them.
     this.targetLayer = el('g', { class: 'targets' }, svg);
+    this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    this.markLayer = el('g', { class: 'target-marks', 'aria-hidden': 'true' }, svg);
     this.container.appendChild(svg);
     this.pieceEls.clear();
     this.positions.clear();
@@ -342,6 +345,7 @@ export class BoardView {
 
   refreshHighlights() {
     this.targetLayer.querySelectorAll('.target').forEach((e) => e.remove());
+    this.markLayer.textContent = '';
     const movable = new Set(this.interactive ? this.moves.map((m) => m.piece) : []);
     const finger = this.fingerRadius();
     for (const [id, pe] of this.pieceEls) {
@@ -378,27 +382,26 @@ export class BoardView {
       if (m.to.kind === 'goal') xy = this.geo.goalSpots(piece.path_slot, 1)[0];
       else { const c = this.geo.placeCell(m.to, piece.path_slot); if (!c) continue; xy = c.centre; }
       const c = COLOURS[piece.colour] || COLOURS.yellow;
-      const tg = el('g', {
-        class: `target${moves.some((x) => x.captures) ? ' captures' : ''}${this.selected ? ' chosen' : ''}`,
-        transform: `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})`,
-        'data-move': m.text, 'data-to': placeAttr(m.to), 'data-pieces': moves.map((x) => x.piece).join(' '),
+      const kind = `${moves.some((x) => x.captures) ? ' captures' : ''}${this.selected ? ' chosen' : ''}`;
+      const pieces = moves.map((x) => x.piece).join(' ');
+      const tg = el('circle', {
+        class: `target${kind}`, r: Math.max(finger, 0.46).toFixed(3), cx: xy[0].toFixed(3), cy: xy[1].toFixed(3),
+        'data-move': m.text, 'data-to': placeAttr(m.to), 'data-pieces': pieces,
       }, this.targetLayer);
-      el('circle', { class: 'target-hit', r: Math.max(finger, 0.46).toFixed(3) }, tg);
-      el('circle', { class: 'target-ring', r: 0.46, stroke: c.dark }, tg);
+      const mark = el('g', { class: `target-mark${kind}`, 'data-pieces': pieces, transform: `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})` }, this.markLayer);
+      el('circle', { class: 'target-ring', r: 0.46, stroke: c.dark }, mark);
       // The name of the piece that goes there, on a tag in its colour at the marker's corner.
       const name = moves.map((x) => `${(COLOURS[this.view.pieces.find((p) => p.id === x.piece)?.colour] || c).letter}${x.piece.slice(1)}`).join('·');
       const w = 0.24 + 0.24 * name.length;
-      el('rect', { class: 'target-tag', x: (0.15).toFixed(3), y: -0.7, width: w.toFixed(3), height: 0.42, rx: 0.14, fill: c.fill, stroke: c.dark }, tg);
-      const label = el('text', { class: 'target-label', x: (0.15 + w / 2).toFixed(3), y: -0.49, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, tg);
+      el('rect', { class: 'target-tag', x: (0.15).toFixed(3), y: -0.7, width: w.toFixed(3), height: 0.42, rx: 0.14, fill: c.fill, stroke: c.dark }, mark);
+      const label = el('text', { class: 'target-label', x: (0.15 + w / 2).toFixed(3), y: -0.49, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, mark);
       label.textContent = name;
       label.setAttribute('font-size', '0.32');
-      // A movable piece standing there keeps its taps: the marker lets them through to it.
-      const onPiece = [...movable].some((id) => id !== m.piece && this.positions.get(id)?.key === this.geo.placeKey(m.to, piece.path_slot, this.homeSlot(piece.colour, piece.path_slot)));
-      if (onPiece) tg.classList.add('over-piece');
       tg.addEventListener('click', () => this.chooseTarget(m));
       tg.addEventListener('pointerenter', () => this.pair(m.piece));
       tg.addEventListener('pointerleave', () => this.pair(null));
     }
+    this.svg.classList.toggle('choosing', shown.length > 0);
     this.pair(this.paired || null);
   }
 
@@ -407,7 +410,7 @@ export class BoardView {
     this.paired = id;
     if (!this.svg) return;
     this.svg.classList.toggle('pairing', !!id && this.moves.some((m) => m.piece === id));
-    for (const tg of this.targetLayer.querySelectorAll('.target')) tg.classList.toggle('paired', !!id && tg.dataset.pieces.split(' ').includes(id));
+    for (const tg of this.svg.querySelectorAll('.target, .target-mark')) tg.classList.toggle('paired', !!id && tg.dataset.pieces.split(' ').includes(id));
     for (const [pid, pe] of this.pieceEls) pe.classList.toggle('paired', pid === id);
   }
 
