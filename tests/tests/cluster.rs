@@ -425,3 +425,120 @@ async fn a_paused_owner_that_wakes_after_its_rooms_moved_writes_nothing_more() {
     drop(nodes);
     drop_schema(schema).await;
 }
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and NATS"]
+async fn matches_codes_lists_and_signing_out_work_across_nodes() {
+    let (schema, nodes) = cluster(3).await;
+    // Quick match: Pia waits on node 1, Quim presses on node 2 and joins her.
+    let (_, pia) = nodes[0].player("Pia").await;
+    let (_, quim) = nodes[1].player("Quim").await;
+    let ask = json!({ "rules": "ludoteka", "mode": "individual", "players": 2 });
+    let (status, made) = nodes[0].post(&pia, "/api/quick-match", ask.clone()).await;
+    assert_eq!(status, 201, "{made}");
+    let matched_room = made["id"].as_str().unwrap().to_owned();
+    let mut pia_ws = WsClient::connect_url(&nodes[0].ws(&matched_room, Some(&pia))).await;
+    let (status, joined) = nodes[1].post(&quim, "/api/quick-match", ask).await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["id"], made["id"], "matched across nodes");
+    pia_ws
+        .until_state(|s| s["room"]["status"] == "playing")
+        .await;
+
+    // Ana (an account) makes a public room on node 1; its join code works on every node.
+    let (_, ana) = nodes[0].player("Ana").await;
+    let (status, body) = nodes[0]
+        .post(
+            &ana,
+            "/api/account",
+            json!({ "username": "ana", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let body = json!({ "rules": "ludoteka", "mode": "individual", "players": 4, "public": true });
+    let (status, room) = nodes[0].post(&ana, "/api/rooms", body).await;
+    assert_eq!(status, 201, "{room}");
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let code = room["join_code"].as_str().unwrap().to_owned();
+    for node in &nodes {
+        let found = node.get(&format!("/api/rooms/{code}")).await;
+        assert_eq!(found["id"].as_str(), Some(room_id.as_str()));
+    }
+    // Ana's phone (a second device) opens sockets through nodes 2 and 3, and watches Pia's game.
+    let resp = reqwest::Client::new()
+        .post(nodes[1].url("/api/sessions"))
+        .json(&json!({ "username": "ana", "password": "correct horse" }))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(resp).await;
+    assert_eq!(status, 201, "{body}");
+    let phone = body["token"].as_str().unwrap().to_owned();
+    let mut on_two = WsClient::connect_url(&nodes[1].ws(&room_id, Some(&phone))).await;
+    let mut on_three = WsClient::connect_url(&nodes[2].ws(&room_id, Some(&phone))).await;
+    let mut watching = WsClient::connect_url(&nodes[2].ws(&matched_room, Some(&phone))).await;
+    // The public rooms are in every node's lists: Ana's waiting room, Pia's game.
+    for node in &nodes {
+        let waiting = node.get("/api/rooms").await;
+        assert!(
+            waiting["rooms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["id"] == room["id"]),
+            "{waiting}"
+        );
+        let playing = node.get("/api/rooms?status=playing").await;
+        assert!(
+            playing["rooms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["id"] == made["id"]),
+            "{playing}"
+        );
+    }
+    // Ana signs her other devices out on node 2, which neither runs Pia's game nor holds the socket
+    // watching it: the phone's sockets close on every node all the same.
+    let resp = reqwest::Client::new()
+        .delete(nodes[1].url("/api/sessions/others"))
+        .bearer_auth(&ana)
+        .send()
+        .await
+        .unwrap();
+    assert!(resp.status().is_success(), "{:?}", resp.text().await);
+    on_two.assert_revoked().await;
+    on_three.assert_revoked().await;
+    watching.assert_revoked().await;
+    drop(nodes);
+    drop_schema(schema).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and NATS"]
+async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_an_error() {
+    let (schema, mut nodes) = cluster(3).await;
+    let (room, game, ana, bea) = two_humans_two_bots(&nodes[0], &nodes[1], json!({})).await;
+    let mut a = WsClient::connect_url(&nodes[1].ws(&room, Some(&ana))).await;
+    let mut b = WsClient::connect_url(&nodes[2].ws(&room, Some(&bea))).await;
+    play(&mut a, &mut b, |a| a.game()["rolls"].as_u64() >= Some(8)).await;
+    let rolls = a.game()["rolls"].as_u64().unwrap();
+    let epoch = a.epoch.clone();
+    nodes[0].signal("TERM");
+    let status = nodes[0].child.wait().expect("node 1 stops");
+    assert!(status.success(), "node 1 stopped cleanly: {status}");
+    // Its room goes on elsewhere; its players just get the room's new state, with no error and no close.
+    for client in [&mut a, &mut b] {
+        let message = client
+            .until(|m| m["type"] == "snapshot" || m["type"] == "error")
+            .await;
+        assert_eq!(message["type"], "snapshot", "{message}");
+        assert_ne!(client.epoch, epoch);
+        assert!(client.game()["rolls"].as_u64().unwrap() >= rolls);
+    }
+    play(&mut a, &mut b, |_| false).await;
+    record_replays_to(&nodes[1], &game, &a).await;
+    nodes.remove(0);
+    drop(nodes);
+    drop_schema(schema).await;
+}

@@ -1119,7 +1119,7 @@ async fn rest_fuzz(server: TestServer) {
             "{ctx}: a refused request ({code}) changed the state"
         );
         assert!(
-            AppError::CODES.contains(&code),
+            AppError::codes().any(|c| c == code),
             "{ctx}: undocumented code: {status} {answer}"
         );
         assert!(
@@ -1247,7 +1247,7 @@ async fn random_websocket_upgrades_open_or_get_a_listed_code() {
                     "{ctx}: {status} {body}"
                 );
                 assert!(
-                    AppError::CODES.contains(&code.as_str()),
+                    AppError::codes().any(|c| c == code),
                     "{ctx}: {status} {body}"
                 );
                 assert!(

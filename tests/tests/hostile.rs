@@ -113,6 +113,21 @@ async fn out_of_turn_spectator_and_illegal_commands_change_nothing() {
     let reply = a
         .request(json!({ "type": "move", "move": text, "version": 0 }))
         .await;
+    assert!(
+        reply["message"]
+            .as_str()
+            .unwrap()
+            .contains("the game changed"),
+        "{reply}"
+    );
+    refused(&mut a, reply, "stale_version").await;
+    // A version from the future is no late decision: the message says so, with the room's version.
+    let v = a.version;
+    let reply = a
+        .request(json!({ "type": "move", "move": text, "version": v + 100 }))
+        .await;
+    let message = reply["message"].as_str().unwrap();
+    assert!(message.contains(&format!("only at version {v}")), "{reply}");
     refused(&mut a, reply, "stale_version").await;
 
     // Malformed JSON and unknown types are answered, and the connection stays open.

@@ -3,7 +3,7 @@
 //! router serves (with their methods), and its error schema every REST error code.
 //!
 //! A new code or route fails here until it is documented: add its row to PROTOCOL.md (WebSocket) or its
-//! `#[utoipa::path]` to `openapi.rs` (REST); a REST code joins `AppError::CODES`.
+//! `#[utoipa::path]` to `openapi.rs` (REST); a REST code is one entry of `app_errors!` in `error.rs`.
 //!
 //! The JSON PROTOCOL.md shows of the game (every event, place and turn phase) is the JSON the rules crate
 //! writes, field for field, and every kind of each is shown; its move texts are moves the rules crate reads;
@@ -251,7 +251,7 @@ async fn the_openapi_error_schema_lists_every_rest_error_code() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    let codes: BTreeSet<&str> = AppError::CODES.iter().copied().collect();
+    let codes: BTreeSet<&str> = AppError::codes().collect();
     assert_eq!(listed, codes);
     // And every code of a route's documented answers, or of PROTOCOL.md's, is one of them: a sentence
     // naming `404 room_gone` would send clients after a code that does not exist.

@@ -81,6 +81,19 @@ pub struct Config {
     /// `TRUST_FORWARDED_FOR` (every connection then comes from the proxy: limit there). 0: no limit.
     #[arg(long, env = "CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
     pub connections_per_address: usize,
+    /// Connections the whole server may hold open at once, WebSockets included; past it a new one is
+    /// answered `503 server_full` at once and closed (a WebSocket upgrade: closed with 1013
+    /// `server_full`), while 8 more are kept for `/healthz`, `/readyz` and `/metrics`. 0 (the default):
+    /// as many as the open-file limit (`ulimit -n`, `LimitNOFILE=`) allows once 64 files are set aside
+    /// for the database, logs and the like; a higher number is lowered to that.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 0)]
+    pub max_connections: usize,
+    /// Serve `/metrics` (with `/healthz` and `/readyz`) on this address only, e.g. `127.0.0.1:9090` or a
+    /// private network's, instead of on the public port with the API: scrapes and probes then never
+    /// queue behind players' connections, and the public port does not show the server's figures.
+    /// Unset: `/metrics` is on the public port.
+    #[arg(long, env = "METRICS_ADDR")]
+    pub metrics_addr: Option<std::net::SocketAddr>,
     /// Days a device signed in to an account may go unused before it is signed out: when it comes back
     /// it is told `401 session_expired` and signs in again, and the account's list of devices no longer
     /// shows it. A lost or sold phone nobody signed out does not stay signed in for ever. Guests are
@@ -222,6 +235,8 @@ impl Config {
             http_request_timeout_secs: 30,
             shutdown_grace_secs: 8,
             connections_per_address: 0,
+            max_connections: 0,
+            metrics_addr: None,
             session_idle_days: 365,
             nats_url: None,
             nats_prefix: "parchis".to_owned(),

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 /// JSON body of every error response.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// Stable snake_case identifier clients can match on (one of [`AppError::CODES`]: the document lists
+    /// Stable snake_case identifier clients can match on (one of [`AppError::codes`]: the document lists
     /// them as this field's `enum`).
     pub code: &'static str,
     /// Human-readable sentence explaining the error.
@@ -23,326 +23,201 @@ pub struct ErrorBody {
     pub reason: Option<&'static str>,
 }
 
-/// Every failure a handler can report. Client mistakes map to 4xx; only
-/// server-side faults (`Internal`, `Unavailable`, `StorageUnavailable`, busy rooms) map to 5xx.
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
+/// Writes [`AppError`] from one list: each variant with its message, its HTTP status and its code, so
+/// that a new error is one entry here (the enum, [`AppError::STATUSES`], [`AppError::status`] and
+/// [`AppError::code`] all come from it).
+macro_rules! app_errors {
+    ($(
+        $(#[$attr:meta])*
+        $variant:ident $(($($tuple:ty),*))? $({$($field:ident: $fty:ty),* $(,)?})? => $status:ident $code:literal,
+    )*) => {
+        /// Every failure a handler can report. Client mistakes map to 4xx; only server-side faults
+        /// (`Internal`, `Unavailable`, `StorageUnavailable`, busy rooms) map to 5xx.
+        #[derive(Debug, thiserror::Error)]
+        pub enum AppError {
+            $($(#[$attr])* $variant $(($($tuple),*))? $({$($field: $fty),*})?,)*
+        }
+
+        impl AppError {
+            /// Every code an error body can carry with the status it is sent with. The OpenAPI document
+            /// lists the codes (`ErrorBody.code`).
+            pub const STATUSES: &[(&str, StatusCode)] = &[
+                $(($code, StatusCode::$status),)*
+            ];
+
+            /// HTTP status for this error.
+            pub fn status(&self) -> StatusCode {
+                match self {
+                    $(AppError::$variant { .. } => StatusCode::$status,)*
+                }
+            }
+
+            /// Stable snake_case code for this error.
+            pub fn code(&self) -> &'static str {
+                match self {
+                    $(AppError::$variant { .. } => $code,)*
+                }
+            }
+        }
+    };
+}
+
+app_errors! {
     #[error("The request body is not valid JSON: {0}")]
-    MalformedJson(String),
+    MalformedJson(String) => BAD_REQUEST "malformed_json",
     #[error("The request body does not have the expected shape: {0}")]
-    InvalidBody(String),
+    InvalidBody(String) => UNPROCESSABLE_ENTITY "invalid_body",
     #[error("The request body must be JSON with `Content-Type: application/json`.")]
-    UnsupportedMediaType,
+    UnsupportedMediaType => UNSUPPORTED_MEDIA_TYPE "unsupported_media_type",
     #[error("The request body is too large.")]
-    PayloadTooLarge,
+    PayloadTooLarge => PAYLOAD_TOO_LARGE "payload_too_large",
     #[error("The request body could not be read.")]
-    UnreadableBody,
+    UnreadableBody => BAD_REQUEST "unreadable_body",
     /// The request was not received and answered within the server's deadline (the number: seconds).
     #[error("The request took longer than {0} s to arrive and be answered; send it again, whole.")]
-    RequestTimeout(u64),
+    RequestTimeout(u64) => REQUEST_TIMEOUT "request_timeout",
     /// Room settings that cannot be played (`reason`: which check refused them, see [`ErrorBody::reason`]).
     #[error("{message}")]
     InvalidSettings {
         reason: &'static str,
         message: String,
-    },
+    } => UNPROCESSABLE_ENTITY "invalid_settings",
     #[error("{0}")]
-    InvalidDisplayName(String),
+    InvalidDisplayName(String) => UNPROCESSABLE_ENTITY "invalid_display_name",
     #[error("The query string is not valid: {0}")]
-    InvalidQuery(String),
+    InvalidQuery(String) => UNPROCESSABLE_ENTITY "invalid_query",
     /// A `Sec-WebSocket-Protocol` header that cannot be read (the text says why).
     #[error("{0}")]
-    InvalidSubprotocol(String),
+    InvalidSubprotocol(String) => BAD_REQUEST "invalid_subprotocol",
     #[error(
         "The token in the URL and the token in `Sec-WebSocket-Protocol` differ: send one token, once."
     )]
-    ConflictingTokens,
+    ConflictingTokens => BAD_REQUEST "conflicting_tokens",
     #[error("{0}")]
-    InvalidUsername(String),
+    InvalidUsername(String) => UNPROCESSABLE_ENTITY "invalid_username",
     #[error("{0}")]
-    WeakPassword(String),
+    WeakPassword(String) => UNPROCESSABLE_ENTITY "weak_password",
     #[error("That username is taken; choose another.")]
-    UsernameTaken,
+    UsernameTaken => CONFLICT "username_taken",
     #[error("You already have an account: sign in with it on other devices.")]
-    AccountExists,
+    AccountExists => CONFLICT "account_exists",
     #[error("Unknown username or wrong password.")]
-    WrongCredentials,
+    WrongCredentials => UNAUTHORIZED "wrong_credentials",
     #[error("Erasing an account needs its current password, as `password` in a JSON body.")]
-    PasswordRequired,
+    PasswordRequired => UNPROCESSABLE_ENTITY "password_required",
     #[error("That is not this account's password.")]
-    WrongPassword,
+    WrongPassword => FORBIDDEN "wrong_password",
     /// Too many wrong passwords for one username, or from one device changing its password (the number:
     /// seconds until it may be tried again).
-    #[error("Too many wrong passwords lately; try again in {} s.", retry_after(.0))]
-    TooManyAttempts(u64),
+    #[error("Too many wrong passwords lately; try again in {0} s.")]
+    TooManyAttempts(Wait) => TOO_MANY_REQUESTS "too_many_attempts",
     #[error(
         "You have no account: a guest plays on this one device only, and signing it out would lose the player for good."
     )]
-    NoAccount,
+    NoAccount => CONFLICT "no_account",
     #[error("No device signed in to your account has that id (it may be signed out already).")]
-    DeviceNotFound,
+    DeviceNotFound => NOT_FOUND "device_not_found",
     #[error("This endpoint needs an `Authorization: Bearer <token>` header.")]
-    MissingToken,
+    MissingToken => UNAUTHORIZED "missing_token",
     #[error("The bearer token is not valid.")]
-    InvalidToken,
+    InvalidToken => UNAUTHORIZED "invalid_token",
     /// The token was an account's device that went unused for longer than the host allows
     /// (`SESSION_IDLE_DAYS`): it was signed out when it came back.
     #[error("This device was signed out because it was not used for {0} days: sign in again.")]
-    SessionExpired(u32),
+    SessionExpired(u32) => UNAUTHORIZED "session_expired",
     #[error("No room has that id or join code.")]
-    RoomNotFound,
+    RoomNotFound => NOT_FOUND "room_not_found",
     #[error("No game has that id.")]
-    GameNotFound,
+    GameNotFound => NOT_FOUND "game_not_found",
     #[error("No player has that username.")]
-    AccountNotFound,
+    AccountNotFound => NOT_FOUND "account_not_found",
     #[error("No player has that id.")]
-    PlayerNotFound,
+    PlayerNotFound => NOT_FOUND "player_not_found",
     #[error("No one plays at your device at that seat.")]
-    LocalPlayerNotFound,
+    LocalPlayerNotFound => NOT_FOUND "local_player_not_found",
     #[error("This room has no seat with that number (seats count from 0).")]
-    SeatNotFound,
+    SeatNotFound => NOT_FOUND "seat_not_found",
     #[error("This needs the server's admin token.")]
-    NotAdmin,
+    NotAdmin => FORBIDDEN "not_admin",
     #[error("The game is still being played: its replay is served once it is over.")]
-    GameNotFinished,
+    GameNotFinished => CONFLICT "game_not_finished",
     #[error("No such endpoint.")]
-    NotFound,
+    NotFound => NOT_FOUND "not_found",
     #[error("Only the room owner can do that.")]
-    NotRoomOwner,
+    NotRoomOwner => FORBIDDEN "not_room_owner",
     #[error("This room is private: a correct join code is needed to join it.")]
-    WrongJoinCode,
+    WrongJoinCode => FORBIDDEN "wrong_join_code",
     #[error("Every seat in this room is taken.")]
-    RoomFull,
+    RoomFull => CONFLICT "room_full",
     /// The seat asked for is someone's (a person's, a bot's, or someone at a device).
     #[error("That seat is taken.")]
-    SeatTaken,
+    SeatTaken => CONFLICT "seat_taken",
     #[error("The room is no longer waiting for players.")]
-    RoomNotWaiting,
+    RoomNotWaiting => CONFLICT "room_not_waiting",
     #[error(
         "A person sits in that seat: only an empty seat or a bot's can be given a bot or emptied."
     )]
-    SeatHasPerson,
+    SeatHasPerson => CONFLICT "seat_has_person",
     #[error("No person sits in that seat: an empty seat or a bot's has nobody to remove.")]
-    NoPersonAtSeat,
+    NoPersonAtSeat => CONFLICT "no_person_at_seat",
     #[error("You cannot remove yourself from your own room: leave it instead.")]
-    CannotRemoveSelf,
+    CannotRemoveSelf => CONFLICT "cannot_remove_self",
     #[error("The owner of this room removed you from it: you cannot take a seat in it again.")]
-    RemovedFromRoom,
+    RemovedFromRoom => FORBIDDEN "removed_from_room",
     #[error("Another player in this room already asked for that colour.")]
-    ColourTaken,
+    ColourTaken => CONFLICT "colour_taken",
     #[error("You are not seated in this room.")]
-    NotSeated,
+    NotSeated => CONFLICT "not_seated",
     #[error("This endpoint speaks WebSocket: send an upgrade request.")]
-    UpgradeRequired,
+    UpgradeRequired => UPGRADE_REQUIRED "upgrade_required",
+    /// A connection over its address's `CONNECTIONS_PER_ADDRESS`, answered before any request is read
+    /// (see [`crate::serve`]).
+    #[error("Too many connections from this address are open; close some and try again.")]
+    TooManyConnections => TOO_MANY_REQUESTS "too_many_connections",
+    /// A connection past the server's cap on open connections (see [`crate::serve::ConnectionCap`]).
+    #[error("The server holds as many connections as it can; try again in a moment.")]
+    ServerFull => SERVICE_UNAVAILABLE "server_full",
     #[error("The room is busy; try again shortly.")]
-    RoomBusy,
+    RoomBusy => SERVICE_UNAVAILABLE "room_busy",
     /// Too many writes from one address (the number: seconds until the next is allowed).
-    #[error("Too many requests from your address; try again in {} s.", retry_after(.0))]
-    RateLimited(u64),
+    #[error("Too many requests from your address; try again in {0} s.")]
+    RateLimited(Wait) => TOO_MANY_REQUESTS "rate_limited",
     #[error("The database is not answering.")]
-    Unavailable,
+    Unavailable => SERVICE_UNAVAILABLE "service_unavailable",
     /// Storage is out of reach for a while (see [`crate::db::Outage`]): the database is down or
     /// restarting, its pool exhausted, its file locked. `maybe_stored`: the connection broke mid-way, so a
     /// write may have landed all the same. `detail` is logged, never shown.
     #[error("{}", storage_unavailable_message(*maybe_stored))]
-    StorageUnavailable { maybe_stored: bool, detail: String },
+    StorageUnavailable { maybe_stored: bool, detail: String } => SERVICE_UNAVAILABLE "storage_unavailable",
     #[error("The server is busy analysing other games; try again shortly.")]
-    AnalysisBusy,
+    AnalysisBusy => SERVICE_UNAVAILABLE "analysis_busy",
     #[error("No chat message has that number in that room (or its writer's data was erased).")]
-    MessageNotFound,
+    MessageNotFound => NOT_FOUND "message_not_found",
     #[error("You cannot report your own message.")]
-    OwnMessage,
+    OwnMessage => UNPROCESSABLE_ENTITY "own_message",
     /// A report's reason that cannot be kept (the text says why).
     #[error("{0}")]
-    InvalidReport(String),
+    InvalidReport(String) => UNPROCESSABLE_ENTITY "invalid_report",
     #[error("No report stands against that message.")]
-    ReportNotFound,
+    ReportNotFound => NOT_FOUND "report_not_found",
     /// The log entry asked for is not a move (the text says which it is).
     #[error("{0}")]
-    NotAMove(String),
+    NotAMove(String) => UNPROCESSABLE_ENTITY "not_a_move",
     #[error("This address does not take that HTTP method.")]
-    MethodNotAllowed,
+    MethodNotAllowed => METHOD_NOT_ALLOWED "method_not_allowed",
     #[error("internal error: {0}")]
-    Internal(String),
+    Internal(String) => INTERNAL_SERVER_ERROR "internal_error",
 }
-
-/// The code of the answer to a connection over its address's limit, written before any request is read
-/// (see [`crate::serve`]): the one error body that is no [`AppError`].
-pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
 
 impl AppError {
-    /// Every code an error body can carry: each of [`AppError::code`] and [`TOO_MANY_CONNECTIONS`]. The
-    /// OpenAPI document lists them (`ErrorBody.code`); a test checks this list against `code`, so a new
-    /// variant needs its code here.
-    pub const CODES: &[&str] = &[
-        "malformed_json",
-        "invalid_body",
-        "unsupported_media_type",
-        "payload_too_large",
-        "unreadable_body",
-        "request_timeout",
-        "invalid_settings",
-        "invalid_display_name",
-        "invalid_username",
-        "invalid_query",
-        "invalid_subprotocol",
-        "conflicting_tokens",
-        "weak_password",
-        "username_taken",
-        "account_exists",
-        "wrong_credentials",
-        "password_required",
-        "wrong_password",
-        "too_many_attempts",
-        "no_account",
-        "device_not_found",
-        "missing_token",
-        "invalid_token",
-        "room_not_found",
-        "game_not_found",
-        "account_not_found",
-        "player_not_found",
-        "local_player_not_found",
-        "seat_not_found",
-        "not_admin",
-        "game_not_finished",
-        "not_found",
-        "not_room_owner",
-        "wrong_join_code",
-        "room_full",
-        "seat_taken",
-        "room_not_waiting",
-        "seat_has_person",
-        "no_person_at_seat",
-        "cannot_remove_self",
-        "removed_from_room",
-        "colour_taken",
-        "not_seated",
-        "upgrade_required",
-        "room_busy",
-        "rate_limited",
-        "service_unavailable",
-        "session_expired",
-        "storage_unavailable",
-        "analysis_busy",
-        "message_not_found",
-        "own_message",
-        "invalid_report",
-        "report_not_found",
-        "not_a_move",
-        "method_not_allowed",
-        "internal_error",
-        TOO_MANY_CONNECTIONS,
-    ];
-
-    /// HTTP status for this error.
-    pub fn status(&self) -> StatusCode {
-        use AppError::*;
-        match self {
-            MalformedJson(_) | UnreadableBody | InvalidSubprotocol(_) | ConflictingTokens => {
-                StatusCode::BAD_REQUEST
-            }
-            InvalidBody(_)
-            | InvalidSettings { .. }
-            | InvalidDisplayName(_)
-            | InvalidUsername(_)
-            | InvalidQuery(_)
-            | NotAMove(_)
-            | OwnMessage
-            | InvalidReport(_)
-            | WeakPassword(_)
-            | PasswordRequired => StatusCode::UNPROCESSABLE_ENTITY,
-            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            MissingToken | InvalidToken | SessionExpired(_) | WrongCredentials => {
-                StatusCode::UNAUTHORIZED
-            }
-            NotRoomOwner | WrongJoinCode | NotAdmin | WrongPassword | RemovedFromRoom => {
-                StatusCode::FORBIDDEN
-            }
-            RoomNotFound | GameNotFound | AccountNotFound | PlayerNotFound
-            | LocalPlayerNotFound | SeatNotFound | NotFound | MessageNotFound | ReportNotFound
-            | DeviceNotFound => StatusCode::NOT_FOUND,
-            RoomFull | SeatTaken | RoomNotWaiting | SeatHasPerson | NoPersonAtSeat
-            | CannotRemoveSelf | ColourTaken | NotSeated | GameNotFinished | UsernameTaken
-            | AccountExists | NoAccount => StatusCode::CONFLICT,
-            UpgradeRequired => StatusCode::UPGRADE_REQUIRED,
-            RoomBusy | Unavailable | StorageUnavailable { .. } | AnalysisBusy => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            RateLimited(_) | TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
-            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// Stable snake_case code for this error.
-    pub fn code(&self) -> &'static str {
-        use AppError::*;
-        match self {
-            MalformedJson(_) => "malformed_json",
-            InvalidBody(_) => "invalid_body",
-            UnsupportedMediaType => "unsupported_media_type",
-            PayloadTooLarge => "payload_too_large",
-            UnreadableBody => "unreadable_body",
-            RequestTimeout(_) => "request_timeout",
-            InvalidSettings { .. } => "invalid_settings",
-            InvalidDisplayName(_) => "invalid_display_name",
-            InvalidUsername(_) => "invalid_username",
-            InvalidQuery(_) => "invalid_query",
-            InvalidSubprotocol(_) => "invalid_subprotocol",
-            ConflictingTokens => "conflicting_tokens",
-            WeakPassword(_) => "weak_password",
-            UsernameTaken => "username_taken",
-            AccountExists => "account_exists",
-            WrongCredentials => "wrong_credentials",
-            PasswordRequired => "password_required",
-            WrongPassword => "wrong_password",
-            TooManyAttempts(_) => "too_many_attempts",
-            NoAccount => "no_account",
-            DeviceNotFound => "device_not_found",
-            MissingToken => "missing_token",
-            InvalidToken => "invalid_token",
-            SessionExpired(_) => "session_expired",
-            RoomNotFound => "room_not_found",
-            GameNotFound => "game_not_found",
-            AccountNotFound => "account_not_found",
-            PlayerNotFound => "player_not_found",
-            LocalPlayerNotFound => "local_player_not_found",
-            SeatNotFound => "seat_not_found",
-            NotAdmin => "not_admin",
-            GameNotFinished => "game_not_finished",
-            NotFound => "not_found",
-            NotRoomOwner => "not_room_owner",
-            WrongJoinCode => "wrong_join_code",
-            RoomFull => "room_full",
-            SeatTaken => "seat_taken",
-            RoomNotWaiting => "room_not_waiting",
-            SeatHasPerson => "seat_has_person",
-            NoPersonAtSeat => "no_person_at_seat",
-            CannotRemoveSelf => "cannot_remove_self",
-            RemovedFromRoom => "removed_from_room",
-            ColourTaken => "colour_taken",
-            NotSeated => "not_seated",
-            UpgradeRequired => "upgrade_required",
-            RoomBusy => "room_busy",
-            RateLimited(_) => "rate_limited",
-            Unavailable => "service_unavailable",
-            StorageUnavailable { .. } => "storage_unavailable",
-            AnalysisBusy => "analysis_busy",
-            MessageNotFound => "message_not_found",
-            OwnMessage => "own_message",
-            InvalidReport(_) => "invalid_report",
-            ReportNotFound => "report_not_found",
-            NotAMove(_) => "not_a_move",
-            MethodNotAllowed => "method_not_allowed",
-            Internal(_) => "internal_error",
-        }
+    /// Every code an error body can carry (see [`AppError::STATUSES`]).
+    pub fn codes() -> impl Iterator<Item = &'static str> {
+        Self::STATUSES.iter().map(|&(code, _)| code)
     }
 }
 
-/// Seconds a client is asked to wait (`Retry-After`) before trying again after `storage_unavailable`.
+/// Seconds a client is asked to wait (`Retry-After`) before trying again after `storage_unavailable`,
+/// `server_full` or `too_many_connections`.
 pub const STORAGE_RETRY_AFTER_SECS: u64 = 5;
 
 /// The sentence of `storage_unavailable` (REST and WebSocket alike): `maybe_stored` when the connection
@@ -360,34 +235,20 @@ pub fn storage_unavailable_message(maybe_stored: bool) -> &'static str {
 pub const STORAGE_NOTHING_CHANGED: &str =
     "The server cannot reach its database just now; nothing was changed. Try again in a moment.";
 
-/// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
-/// constraint violated, a value that does not decode) is a fault of the server, `internal_error`.
-impl From<crate::db::DbError> for AppError {
-    fn from(err: crate::db::DbError) -> Self {
-        match err.outage() {
-            Some(outage) => AppError::StorageUnavailable {
-                maybe_stored: outage == crate::db::Outage::MaybeStored,
-                detail: err.to_string(),
-            },
-            None => AppError::Internal(err.to_string()),
-        }
-    }
-}
-
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let message = match &self {
-            // Never leak internal details to clients; log them instead.
-            AppError::Internal(detail) => {
-                tracing::error!(%detail, "internal error");
-                "Something went wrong on the server.".to_owned()
-            }
+        // Never leak internal details to clients: they ride in the response's extensions to
+        // [`log_errors`], which logs them and drops them.
+        let (message, detail) = match &self {
+            AppError::Internal(detail) => (
+                "Something went wrong on the server.".to_owned(),
+                Some(Fault::Server(detail.clone())),
+            ),
             AppError::StorageUnavailable { detail, .. } => {
-                tracing::error!(%detail, "storage unavailable");
-                self.to_string()
+                (self.to_string(), Some(Fault::Storage(detail.clone())))
             }
-            other => other.to_string(),
+            other => (other.to_string(), None),
         };
         let reason = match &self {
             AppError::InvalidSettings { reason, .. } => Some(*reason),
@@ -402,11 +263,15 @@ impl IntoResponse for AppError {
             reason,
         };
         let mut response = (status, Json(body)).into_response();
+        response.extensions_mut().insert(Logged {
+            code: self.code(),
+            fault: detail,
+        });
         let wait = match self {
-            AppError::RateLimited(secs) | AppError::TooManyAttempts(secs) => {
-                Some(retry_after(&secs))
-            }
-            AppError::StorageUnavailable { .. } => Some(STORAGE_RETRY_AFTER_SECS),
+            AppError::RateLimited(wait) | AppError::TooManyAttempts(wait) => Some(wait.secs()),
+            AppError::StorageUnavailable { .. }
+            | AppError::ServerFull
+            | AppError::TooManyConnections => Some(STORAGE_RETRY_AFTER_SECS),
             _ => None,
         };
         if let Some(secs) = wait {
@@ -418,10 +283,56 @@ impl IntoResponse for AppError {
     }
 }
 
+/// What [`log_errors`] logs of an error answer: its code, and what went wrong on the server, never sent.
+#[derive(Debug, Clone)]
+struct Logged {
+    code: &'static str,
+    fault: Option<Fault>,
+}
+
+/// What went wrong on the server's side, in words for the log only.
+#[derive(Debug, Clone)]
+enum Fault {
+    /// A fault of the server (`internal_error`).
+    Server(String),
+    /// Storage out of reach for a while (`storage_unavailable`).
+    Storage(String),
+}
+
+/// Middleware: logs each error answer in the request's span (a server fault at `error`, storage out of
+/// reach at `warn`, a client's mistake at `debug`), so that handlers and [`AppError::into_response`] only
+/// say what went wrong.
+pub async fn log_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    if let Some(Logged { code, fault }) = response.extensions_mut().remove::<Logged>() {
+        let status = response.status().as_u16();
+        match fault {
+            Some(Fault::Server(detail)) => tracing::error!(status, code, %detail, "internal error"),
+            Some(Fault::Storage(detail)) => {
+                tracing::warn!(status, code, %detail, "storage unavailable")
+            }
+            None => tracing::debug!(status, code, "refused"),
+        }
+    }
+    response
+}
+
 /// The wait a refusal names, in its message and its `Retry-After` alike: whole seconds, at least one (a
 /// wait under a second would read "try again in 0 s").
-fn retry_after(secs: &u64) -> u64 {
-    (*secs).max(1)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wait(pub u64);
+
+impl Wait {
+    /// The seconds to wait, at least one.
+    pub fn secs(self) -> u64 {
+        self.0.max(1)
+    }
+}
+
+impl std::fmt::Display for Wait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.secs())
+    }
 }
 
 #[cfg(test)]
@@ -557,139 +468,6 @@ mod tests {
         }
     }
 
-    /// One error of each kind. The `match` below names every variant without a wildcard, so a new
-    /// variant does not compile until it is added there, next to the list it must join too.
-    fn one_of_each() -> Vec<AppError> {
-        use AppError::*;
-        let all = vec![
-            MalformedJson(String::new()),
-            InvalidBody(String::new()),
-            UnsupportedMediaType,
-            PayloadTooLarge,
-            UnreadableBody,
-            RequestTimeout(30),
-            InvalidSettings {
-                reason: "players",
-                message: String::new(),
-            },
-            InvalidDisplayName(String::new()),
-            InvalidQuery(String::new()),
-            InvalidSubprotocol(String::new()),
-            ConflictingTokens,
-            InvalidUsername(String::new()),
-            WeakPassword(String::new()),
-            UsernameTaken,
-            AccountExists,
-            WrongCredentials,
-            PasswordRequired,
-            WrongPassword,
-            TooManyAttempts(1),
-            NoAccount,
-            DeviceNotFound,
-            MissingToken,
-            InvalidToken,
-            SessionExpired(365),
-            RoomNotFound,
-            GameNotFound,
-            AccountNotFound,
-            PlayerNotFound,
-            LocalPlayerNotFound,
-            SeatNotFound,
-            NotAdmin,
-            GameNotFinished,
-            NotFound,
-            NotRoomOwner,
-            WrongJoinCode,
-            RoomFull,
-            SeatTaken,
-            RoomNotWaiting,
-            SeatHasPerson,
-            NoPersonAtSeat,
-            CannotRemoveSelf,
-            RemovedFromRoom,
-            ColourTaken,
-            NotSeated,
-            UpgradeRequired,
-            RoomBusy,
-            RateLimited(1),
-            Unavailable,
-            StorageUnavailable {
-                maybe_stored: false,
-                detail: String::new(),
-            },
-            AnalysisBusy,
-            MessageNotFound,
-            OwnMessage,
-            InvalidReport(String::new()),
-            ReportNotFound,
-            NotAMove(String::new()),
-            MethodNotAllowed,
-            Internal(String::new()),
-        ];
-        for err in &all {
-            match err {
-                MalformedJson(_)
-                | InvalidBody(_)
-                | UnsupportedMediaType
-                | PayloadTooLarge
-                | UnreadableBody
-                | RequestTimeout(_)
-                | InvalidSettings { .. }
-                | InvalidDisplayName(_)
-                | InvalidQuery(_)
-                | InvalidSubprotocol(_)
-                | ConflictingTokens
-                | InvalidUsername(_)
-                | WeakPassword(_)
-                | UsernameTaken
-                | AccountExists
-                | WrongCredentials
-                | PasswordRequired
-                | WrongPassword
-                | TooManyAttempts(_)
-                | NoAccount
-                | DeviceNotFound
-                | MissingToken
-                | InvalidToken
-                | SessionExpired(_)
-                | RoomNotFound
-                | GameNotFound
-                | AccountNotFound
-                | PlayerNotFound
-                | LocalPlayerNotFound
-                | SeatNotFound
-                | NotAdmin
-                | GameNotFinished
-                | NotFound
-                | NotRoomOwner
-                | WrongJoinCode
-                | RoomFull
-                | SeatTaken
-                | RoomNotWaiting
-                | SeatHasPerson
-                | NoPersonAtSeat
-                | CannotRemoveSelf
-                | RemovedFromRoom
-                | ColourTaken
-                | NotSeated
-                | UpgradeRequired
-                | RoomBusy
-                | RateLimited(_)
-                | Unavailable
-                | StorageUnavailable { .. }
-                | AnalysisBusy
-                | MessageNotFound
-                | OwnMessage
-                | InvalidReport(_)
-                | ReportNotFound
-                | NotAMove(_)
-                | MethodNotAllowed
-                | Internal(_) => {}
-            }
-        }
-        all
-    }
-
     /// The text between pairs of backticks, outside fenced code blocks (a pair may span two lines).
     fn quoted(text: &str) -> Vec<String> {
         let mut fenced = false;
@@ -717,10 +495,9 @@ mod tests {
     /// description of their status. Both must give each code the status it is sent with.
     #[test]
     fn the_documents_give_each_rest_code_its_status() {
-        let status_of: std::collections::HashMap<&str, u16> = one_of_each()
+        let status_of: std::collections::HashMap<&str, u16> = AppError::STATUSES
             .iter()
-            .map(|e| (e.code(), e.status().as_u16()))
-            .chain([(TOO_MANY_CONNECTIONS, 429)])
+            .map(|&(code, status)| (code, status.as_u16()))
             .collect();
         let mut wrong = Vec::new();
         let mut checked = 0;
@@ -774,15 +551,11 @@ mod tests {
     }
 
     #[test]
-    fn codes_lists_every_code_an_error_can_have_and_no_other() {
-        let mut made: Vec<&str> = one_of_each().iter().map(AppError::code).collect();
-        made.push(TOO_MANY_CONNECTIONS);
-        made.sort_unstable();
-        let before = made.len();
-        made.dedup();
-        assert_eq!(made.len(), before, "two variants share a code");
-        let mut listed = AppError::CODES.to_vec();
-        listed.sort_unstable();
-        assert_eq!(listed, made, "AppError::CODES and AppError::code differ");
+    fn no_two_errors_share_a_code() {
+        let mut codes: Vec<&str> = AppError::codes().collect();
+        codes.sort_unstable();
+        let before = codes.len();
+        codes.dedup();
+        assert_eq!(codes.len(), before, "two variants share a code");
     }
 }

@@ -38,6 +38,7 @@ use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS};
 use tokio::net::TcpListener;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
 
 pub use config::Config;
 pub use db::Db;
@@ -175,6 +176,21 @@ pub fn app(state: AppState) -> Router {
             serve::request_deadline,
         ))
         .layer(axum::middleware::from_fn(metrics::track_requests))
+        .layer(axum::middleware::from_fn(error::log_errors))
+        // One span per request, so that what is logged while answering it names the request. Its path
+        // only: a query string may hold a token (`/api/rooms/{id}/ws?token=…`). Errors are logged by
+        // `log_errors`, not by the layer's own failure hook.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &axum::http::Request<_>| {
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = %request.uri().path(),
+                    )
+                })
+                .on_failure(()),
+        )
         // The web client is ~300 KB of text (a fifth of it gzipped); replays and records are JSON.
         .layer(tower_http::compression::CompressionLayer::new())
         // Headers every answer carries unless its handler set its own: no content sniffing (a JSON body
@@ -195,6 +211,19 @@ pub fn app(state: AppState) -> Router {
             CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
         ))
+        .with_state(state)
+}
+
+/// The routes of `METRICS_ADDR`: `/metrics` and the health checks, nothing else.
+fn operations_app(state: AppState) -> Router {
+    use axum::routing::get;
+    Router::new()
+        .route("/metrics", get(metrics::render))
+        .route("/healthz", get(routes::health::healthz))
+        .route("/readyz", get(routes::health::readyz))
+        .fallback(|| async { AppError::NotFound })
+        .layer(axum::Extension(metrics::OnMetricsAddr))
+        .layer(axum::middleware::from_fn(error::log_errors))
         .with_state(state)
 }
 
@@ -254,6 +283,21 @@ pub async fn run(
             tracing::error!(room = %room_id, %err, "cannot resume room");
         }
     }
+    let operations = match state.config.metrics_addr {
+        None => None,
+        Some(addr) => {
+            let listener = TcpListener::bind(addr).await?;
+            if let Ok(bound) = listener.local_addr() {
+                tracing::info!("metrics listening on {bound}");
+            }
+            let app = operations_app(state.clone());
+            Some(tokio::spawn(async move {
+                if let Err(err) = axum::serve(listener, app).await {
+                    tracing::warn!(%err, "the metrics address stopped serving");
+                }
+            }))
+        }
+    };
     let rooms = state.rooms.clone();
     let upkeep = tokio::spawn(metrics::upkeep(state.metrics.clone()));
     let limits: Vec<_> = [state.write_limit.clone(), state.analysis_limit.clone()]
@@ -311,14 +355,19 @@ pub async fn run(
         } else {
             state.config.connections_per_address
         },
+        max_connections: serve::ConnectionCap::for_this_process(state.config.max_connections),
     };
+    tracing::info!(
+        most = limits.max_connections,
+        "connections served at once (MAX_CONNECTIONS)"
+    );
     let cluster = state.cluster.clone();
     serve::serve(listener, app(state), limits, shutdown).await?;
     if let Some(cluster) = cluster {
         cluster.leave().await;
     }
     upkeep.abort();
-    for task in [forget, sweep].into_iter().flatten() {
+    for task in [forget, sweep, operations].into_iter().flatten() {
         task.abort();
     }
     db.close().await;

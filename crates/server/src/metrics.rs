@@ -46,7 +46,7 @@ pub fn install() -> PrometheusHandle {
             );
             metrics::describe_counter!(
                 "parchis_connections_refused_total",
-                "Connections refused with 429 because their address held CONNECTIONS_PER_ADDRESS open."
+                "Connections refused: `per_address` (429, their address held CONNECTIONS_PER_ADDRESS open) or `server_full` (503, the server held MAX_CONNECTIONS)."
             );
             metrics::describe_gauge!("parchis_ws_connections", "Open WebSocket connections.");
             metrics::describe_counter!(
@@ -124,7 +124,14 @@ fn method_label(method: &Method) -> &'static str {
 /// `GET /metrics`: Prometheus text exposition format.
 #[utoipa::path(get, path = "/metrics", tag = "ops",
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
-pub async fn render(State(state): State<AppState>) -> impl IntoResponse {
+pub async fn render(
+    State(state): State<AppState>,
+    on_metrics_addr: Option<axum::Extension<OnMetricsAddr>>,
+) -> Result<impl IntoResponse, crate::AppError> {
+    // With an address of their own, the figures are not shown on the public port.
+    if state.config.metrics_addr.is_some() && on_metrics_addr.is_none() {
+        return Err(crate::AppError::NotFound);
+    }
     let stats = state.rooms.stats();
     // Gauges are sampled at scrape time from the registry, so they cannot drift.
     #[allow(clippy::cast_precision_loss)]
@@ -134,8 +141,12 @@ pub async fn render(State(state): State<AppState>) -> impl IntoResponse {
         metrics::gauge!("parchis_ws_connections").set(stats.connections as f64);
     }
     state.metrics.run_upkeep();
-    (
+    Ok((
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         state.metrics.render(),
-    )
+    ))
 }
+
+/// Marks the requests that came to `METRICS_ADDR`, the one place `/metrics` answers when it is set.
+#[derive(Debug, Clone, Copy)]
+pub struct OnMetricsAddr;

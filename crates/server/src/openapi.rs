@@ -20,7 +20,7 @@ use crate::settings::{BotLevel, BotPace, CreateRoomRequest, QuickMatchRequest, R
 /// The API document served at `/api-docs/openapi.json`.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PUT, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header. Any request that takes longer than `HTTP_REQUEST_TIMEOUT_SECS` (default 30 s) to arrive and be answered gets `408` with code `request_timeout`; a client address holding `CONNECTIONS_PER_ADDRESS` (default 256) connections open has a new one answered `429` with code `too_many_connections` and closed. Any request that needs the database while it is out of reach for a moment (PostgreSQL down, restarting or out of connections, the SQLite file locked by another process, a failing disk) gets `503` with code `storage_unavailable` and `Retry-After: 5`: nothing was changed and the same request is worth sending again, unless the body's `reason` is `maybe_stored` (the connection to the database broke mid-way, so a change asked for may have been made all the same: read it back first). A fault of the server itself gets `500` with code `internal_error` (sending it again is no use). Neither says more: the details are in the server's log."),
+    info(title = "Parchís server API", description = "Authoritative online Parchís server. Every POST, PUT, PATCH and DELETE is limited per client address (`HTTP_WRITES_PER_MINUTE`, default 60 a minute): past it, `429` with code `rate_limited` and a `Retry-After` header. Any request that takes longer than `HTTP_REQUEST_TIMEOUT_SECS` (default 30 s) to arrive and be answered gets `408` with code `request_timeout`; a client address holding `CONNECTIONS_PER_ADDRESS` (default 256) connections open has a new one answered `429` with code `too_many_connections` and closed; past `MAX_CONNECTIONS` open connections in all (by default what the open-file limit allows) a new one is answered `503` with code `server_full` and `Retry-After: 5` and closed. Any request that needs the database while it is out of reach for a moment (PostgreSQL down, restarting or out of connections, the SQLite file locked by another process, a failing disk) gets `503` with code `storage_unavailable` and `Retry-After: 5`: nothing was changed and the same request is worth sending again, unless the body's `reason` is `maybe_stored` (the connection to the database broke mid-way, so a change asked for may have been made all the same: read it back first). A fault of the server itself gets `500` with code `internal_error` (sending it again is no use). Neither says more: the details are in the server's log."),
     paths(
         crate::routes::health::healthz,
         crate::routes::health::readyz,
@@ -101,7 +101,7 @@ impl Modify for BearerAuth {
     }
 }
 
-/// Lists every error code ([`AppError::CODES`]) as the `enum` of `ErrorBody.code`, so that a client
+/// Lists every error code ([`AppError::codes`]) as the `enum` of `ErrorBody.code`, so that a client
 /// sees all the codes it may have to handle in one place.
 struct ErrorCodes;
 
@@ -123,10 +123,10 @@ impl Modify for ErrorCodes {
                  answers is in its responses; besides those, any route may answer the generic ones of \
                  PROTOCOL.md (`malformed_json`, `invalid_body`, `unsupported_media_type`, \
                  `payload_too_large`, `unreadable_body`, `invalid_query`, `not_found`, \
-                 `method_not_allowed`, `request_timeout`, `rate_limited`, `too_many_connections`, \
+                 `method_not_allowed`, `request_timeout`, `rate_limited`, `too_many_connections`, `server_full`, \
                  `internal_error`).",
             ))
-            .enum_values(Some(AppError::CODES.iter().copied()))
+            .enum_values(Some(AppError::codes()))
             .build();
         body.properties.insert("code".to_owned(), code.into());
     }

@@ -132,7 +132,7 @@ fn refusal(error: GovernorError) -> Response<Body> {
     match error {
         GovernorError::TooManyRequests { wait_time, .. } => {
             metrics::counter!("parchis_http_rate_limited_total").increment(1);
-            AppError::RateLimited(wait_time).into_response()
+            AppError::RateLimited(crate::error::Wait(wait_time)).into_response()
         }
         other => AppError::Internal(format!("rate limiter: {other}")).into_response(),
     }
@@ -229,5 +229,5 @@ pub async fn limit_lookups(
 fn lookup_refusal(wait: Duration) -> Response<Body> {
     metrics::counter!("parchis_http_rate_limited_total").increment(1);
     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    AppError::RateLimited(secs).into_response()
+    AppError::RateLimited(crate::error::Wait(secs)).into_response()
 }

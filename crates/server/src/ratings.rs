@@ -69,6 +69,103 @@ impl RatedSeat {
     }
 }
 
+/// A person a finished game counts for: in their record, and in their rating when the game is rated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// Their seat (turn order, from 0).
+    pub seat: i64,
+    /// Their player.
+    pub player_id: String,
+    /// They left the game while it ran (a bot finished their seat): a loss, whatever their side did.
+    pub left: bool,
+}
+
+impl Counted {
+    /// Whether the game is a win for them: their seat's side won, and they stayed to the end.
+    pub fn won(&self, sides: &[u8], winner_side: u8) -> bool {
+        let side = usize::try_from(self.seat).ok().and_then(|s| sides.get(s));
+        !self.left && side == Some(&winner_side)
+    }
+
+    /// Their seat's index among the game's `seats` seats, if it is one.
+    pub fn seat_index(&self, seats: usize) -> Option<usize> {
+        usize::try_from(self.seat).ok().filter(|&s| s < seats)
+    }
+}
+
+/// The people a finished game counts for: those `seated` at its end and those who left it while it ran
+/// (`leavers`: their seats went to bots, so none of them is among the seated). In order of player id:
+/// the order their rating rows are locked in, so that two games finishing at once lock their shared
+/// players in the same order (no deadlock on PostgreSQL).
+pub fn counted(seated: Vec<(i64, String)>, leavers: Vec<(i64, String)>) -> Vec<Counted> {
+    let left_seats: Vec<i64> = leavers.iter().map(|(seat, _)| *seat).collect();
+    let held: Vec<i64> = seated.iter().map(|(seat, _)| *seat).collect();
+    let mut people: Vec<Counted> = seated
+        .into_iter()
+        .chain(leavers.into_iter().filter(|(seat, _)| !held.contains(seat)))
+        .map(|(seat, player_id)| Counted {
+            seat,
+            player_id,
+            left: left_seats.contains(&seat),
+        })
+        .collect();
+    people.sort_by(|a, b| a.player_id.cmp(&b.player_id));
+    people
+}
+
+/// The seats of a game whose seats are on `sides`, as the rating sees them before the people's stored
+/// skills are read: a newcomer's skill where one of `people` sits (replaced by their own), none for a
+/// bot's seat.
+pub fn rated_seats(sides: &[u8], people: &[Counted]) -> Vec<RatedSeat> {
+    let mut seats: Vec<RatedSeat> = sides
+        .iter()
+        .map(|&side| RatedSeat {
+            side,
+            skill: None,
+            left: false,
+        })
+        .collect();
+    for person in people {
+        if let Some(s) = person.seat_index(sides.len()) {
+            seats[s].skill = Some(Skill::NEW);
+            seats[s].left = person.left;
+        }
+    }
+    seats
+}
+
+/// How a rated game moved one person's skill estimate (μ).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    /// Their seat.
+    pub seat: i64,
+    /// μ before the game.
+    pub mu_before: f64,
+    /// μ after it.
+    pub mu_after: f64,
+}
+
+/// A rated game's `result.ratings`: each change in points, in seat order, `left` marking the seat of a
+/// person who left (its name is a bot's by then, so the line says whose change it is).
+pub fn result_lines(changes: &[RatingChange], people: &[Counted]) -> serde_json::Value {
+    let mut changes = changes.to_vec();
+    changes.sort_by_key(|c| c.seat);
+    changes
+        .iter()
+        .map(|c| {
+            let mut line = serde_json::json!({
+                "seat": c.seat,
+                "before": points(c.mu_before),
+                "after": points(c.mu_after),
+            });
+            if people.iter().any(|p| p.seat == c.seat && p.left) {
+                line["left"] = true.into();
+            }
+            line
+        })
+        .collect()
+}
+
 /// Whether a game between these seats is rated (house rules aside): people on at least two sides.
 pub fn is_rated(seats: &[RatedSeat]) -> bool {
     let mut sides = seats

@@ -125,6 +125,11 @@ pub fn draws_seats_by_default(rules: RuleSet, mode: Mode) -> bool {
 }
 
 impl RoomSettings {
+    /// A fresh game for the settings (validated at room creation).
+    pub fn new_game(&self) -> Result<parchis_rules::Game, parchis_rules::SetupError> {
+        parchis_rules::Game::with_options(self.rules, self.mode, self.players, self.options()?)
+    }
+
     /// The referee's options for this room: the preset for the mode with the house rules applied.
     pub fn options(&self) -> Result<Options, OptionError> {
         self.rules.options_for(self.mode).with_house_rules(
@@ -282,7 +287,7 @@ pub fn validate_settings(
         bot_pace: req.bot_pace,
     };
     // The referee has the last word on whether rules × mode × players is playable.
-    if let Err(err) = crate::rooms::table::new_game(&settings) {
+    if let Err(err) = settings.new_game() {
         return invalid(err.code(), format!("{err}."));
     }
     Ok(settings)

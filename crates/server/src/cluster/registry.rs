@@ -27,6 +27,9 @@ use crate::rooms::{
 /// twice [`NODE_TTL`], so a dead owner's room is claimed within them).
 const ATTEMPTS: u32 = 40;
 
+/// How long a node waits for the others to say where a player is connected.
+const PRESENCE_WAIT: Duration = Duration::from_millis(500);
+
 /// The wait before the `attempt`th new try (0-based): short at first, then a quarter of a second.
 pub(super) fn backoff(attempt: u32) -> Duration {
     Duration::from_millis((25u64 << attempt.min(4)).min(250))
@@ -104,6 +107,67 @@ impl Inner {
             }
             Err(err) => Err(AppError::Internal(format!("NATS: {err}"))),
         }
+    }
+
+    /// The rooms where `player` has a socket open on this node (its room here or elsewhere).
+    fn connected_rooms(&self, player: &str) -> Vec<String> {
+        let mut rooms = self.local.connected_rooms(player);
+        let presence = self.presence.lock().unwrap_or_else(|e| e.into_inner());
+        for room in presence.get(player).into_iter().flat_map(HashMap::keys) {
+            if !rooms.contains(room) {
+                rooms.push(room.clone());
+            }
+        }
+        rooms
+    }
+
+    /// Adds to `rooms` those where `player` has a socket open on the other nodes alive (each answers
+    /// on `<prefix>.presence`; a node that does not answer within [`PRESENCE_WAIT`] is left out).
+    async fn ask_every_node(
+        &self,
+        player: &str,
+        rooms: &mut Vec<String>,
+    ) -> Result<(), async_nats::Error> {
+        let others = self
+            .alive
+            .borrow()
+            .iter()
+            .filter(|n| **n != self.node)
+            .count();
+        if others == 0 {
+            return Ok(());
+        }
+        let inbox = self.nats.new_inbox();
+        let mut answers = self.nats.subscribe(inbox.clone()).await?;
+        self.nats
+            .publish_with_reply(
+                format!("{}.presence", self.prefix),
+                inbox,
+                player.to_owned().into(),
+            )
+            .await?;
+        let deadline = tokio::time::Instant::now() + PRESENCE_WAIT;
+        let mut heard = 0;
+        while heard < others {
+            let Ok(Some(answer)) = tokio::time::timeout_at(deadline, answers.next()).await else {
+                break;
+            };
+            let Ok((node, theirs)) =
+                serde_json::from_slice::<(String, Vec<String>)>(&answer.payload)
+            else {
+                continue;
+            };
+            if node == self.node {
+                continue;
+            }
+            heard += 1;
+            for room in theirs {
+                if !rooms.contains(&room) {
+                    rooms.push(room);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Claims the room for this node and starts serving requests to it.
@@ -279,14 +343,36 @@ impl ClusterRegistry {
             .subscribe(format!("{}.node.{node}.*", config.prefix))
             .await
             .map_err(|e| format!("cannot subscribe to NATS: {e}"))?;
+        let presence = inner
+            .nats
+            .subscribe(format!("{}.presence", config.prefix))
+            .await
+            .map_err(|e| format!("cannot subscribe to NATS: {e}"))?;
         let tasks = vec![
             tokio::spawn(dispatch(Arc::downgrade(&inner), frames)),
+            tokio::spawn(answer_presence(Arc::downgrade(&inner), presence)),
             tokio::spawn(heartbeat(Arc::downgrade(&inner))),
             tokio::spawn(take_over(Arc::downgrade(&inner))),
         ];
         *inner.tasks.lock().unwrap_or_else(|e| e.into_inner()) = tasks;
         tracing::info!(node = %config.name, id = %node, prefix = %config.prefix, "joined the cluster");
         Ok(ClusterRegistry { inner })
+    }
+
+    /// Waits until no other node holds `key`, then holds it until the answer is dropped (a PostgreSQL
+    /// transaction-level advisory lock: released at the end of the transaction, or if the node dies).
+    pub async fn exclusive(
+        &self,
+        key: &str,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, AppError> {
+        let db = |e| AppError::from(crate::db::DbError::Sqlx(e));
+        let mut tx = self.inner.pg.begin().await.map_err(db)?;
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(format!("{}:{key}", self.inner.prefix))
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        Ok(tx)
     }
 
     /// This node's id.
@@ -382,18 +468,18 @@ impl RoomRegistry for ClusterRegistry {
     }
 
     fn connected_rooms(&self, player_id: &str) -> Vec<String> {
-        let mut rooms = self.inner.local.connected_rooms(player_id);
-        let presence = self
-            .inner
-            .presence
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        for room in presence.get(player_id).into_iter().flat_map(HashMap::keys) {
-            if !rooms.contains(room) {
-                rooms.push(room.clone());
+        self.inner.connected_rooms(player_id)
+    }
+
+    fn connected_rooms_everywhere<'a>(&'a self, player_id: &'a str) -> BoxFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let inner = &self.inner;
+            let mut rooms = inner.connected_rooms(player_id);
+            if let Err(err) = inner.ask_every_node(player_id, &mut rooms).await {
+                tracing::warn!(node = %inner.name, %err, "not every node said where a player is connected");
             }
-        }
-        rooms
+            rooms
+        })
     }
 
     fn shutdown(&self) {
@@ -440,6 +526,21 @@ impl ClusterRegistry {
             tokio::time::sleep(backoff(attempt)).await;
         }
         Err(AppError::RoomBusy)
+    }
+}
+
+/// Tells the node that asks where a player has sockets open on this node.
+async fn answer_presence(inner: Weak<Inner>, mut questions: async_nats::Subscriber) {
+    while let Some(question) = questions.next().await {
+        let Some(inner) = inner.upgrade() else { return };
+        let (Some(reply), Ok(player)) = (question.reply, std::str::from_utf8(&question.payload))
+        else {
+            continue;
+        };
+        let answer = (&inner.node, inner.connected_rooms(player));
+        if let Ok(payload) = serde_json::to_vec(&answer) {
+            let _ = inner.nats.publish(reply, payload.into()).await;
+        }
     }
 }
 

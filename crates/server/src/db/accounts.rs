@@ -60,6 +60,7 @@ pub struct DeviceRow {
 impl Db {
     /// Stores an account for `player_id`; [`DbError::UniqueViolation`] when the username (folded to
     /// lower case in `username_key`) or the player already has one.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_account(
         &self,
         account: &AccountRow,
@@ -84,6 +85,7 @@ impl Db {
     }
 
     /// The account of a player, if they made one.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn account_of_player(&self, player_id: &str) -> Result<Option<AccountRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, AccountRow>(
@@ -96,6 +98,7 @@ impl Db {
     }
 
     /// The account whose username folds to `username_key`, if any.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn account_by_username(
         &self,
         username_key: &str,
@@ -112,6 +115,7 @@ impl Db {
 
     /// Stores the hash of a token handed out by signing in, with the `User-Agent` it was handed out to
     /// (last used as it is created).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_session(
         &self,
         token_hash: &str,
@@ -138,6 +142,7 @@ impl Db {
     /// The tokens of `player_id` that still work, in no particular order: the first one unless revoked,
     /// and every signed-in device's; only those last used at or after `used_since` (Unix ms: an
     /// account's device unused for longer than the host allows is signed out, `i64::MIN` for none).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn devices(
         &self,
         player_id: &str,
@@ -163,6 +168,7 @@ impl Db {
     /// A new password for the account of `player_id`, and every other device of the player signed out
     /// (as [`Db::sign_out_others`]): only the device that changed it stays signed in. One transaction:
     /// a failure changes nothing.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn change_password(
         &self,
         player_id: &str,
@@ -187,6 +193,7 @@ impl Db {
     /// deleted and the first token, unless it is the one kept or already revoked, is replaced by
     /// `unusable_hash` (an [`unusable_token_hash`](crate::auth::unusable_token_hash)). How many tokens
     /// stopped working. One transaction.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn sign_out_others(
         &self,
         player_id: &str,
@@ -203,6 +210,7 @@ impl Db {
 
     /// Unix ms from which an account's devices' idle time counts (migration 0016: when the database got
     /// a limit on it).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn session_expiry_counted_from(&self) -> Result<i64, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>("SELECT counted_from FROM session_expiry")
@@ -214,6 +222,7 @@ impl Db {
     /// Signs out every device of an account last used before `cutoff` (Unix ms): sessions are deleted,
     /// a first token is made unusable (`revoked:idle:<player id>`, unique as player ids are). Guests'
     /// tokens stay. Returns how many devices were signed out.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn sign_out_idle(&self, cutoff: i64) -> Result<u64, DbError> {
         Ok(on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -242,6 +251,7 @@ impl Db {
     /// Makes a token useless: a signed-in device's session is deleted; a player's first token (kept in
     /// `players`) is replaced by `unusable_hash` (an [`unusable_token_hash`](crate::auth::unusable_token_hash):
     /// no token hashes to it).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn revoke_token(&self, token_hash: &str, unusable_hash: &str) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let deleted = sqlx::query("DELETE FROM sessions WHERE token_hash = $1")

@@ -25,6 +25,7 @@ pub struct ChatRow {
 
 impl Db {
     /// Stores a message of `room_id`'s chat. [`DbError::UniqueViolation`] if its `seq` is taken.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn insert_chat(&self, room_id: &str, row: &ChatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query(
@@ -46,6 +47,7 @@ impl Db {
     }
 
     /// The last `limit` messages of `room_id`'s chat, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn recent_chat(&self, room_id: &str, limit: i64) -> Result<Vec<ChatRow>, DbError> {
         let mut rows = on_pool!(self, pool => {
             sqlx::query_as::<_, ChatRow>(

@@ -76,6 +76,7 @@ pub struct ExportRemovalRow {
 
 impl Db {
     /// The rooms the player was removed from, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_removals(&self, player_id: &str) -> Result<Vec<ExportRemovalRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportRemovalRow>(
@@ -89,6 +90,7 @@ impl Db {
     }
 
     /// The player's figures in each finished game that has them, per seat they held, newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_figures(&self, player_id: &str) -> Result<Vec<ExportFiguresRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportFiguresRow>(
@@ -103,6 +105,7 @@ impl Db {
     }
 
     /// The games the player left while they ran, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_games_left(
         &self,
         player_id: &str,
@@ -119,6 +122,7 @@ impl Db {
     }
 
     /// The seats people played at the player's device, by room and seat.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_local_players(
         &self,
         player_id: &str,
@@ -136,6 +140,7 @@ impl Db {
 
     /// The player's account, if they made one, counting the devices signed in to it that were used at or
     /// after `used_since` (Unix ms; older ones are signed out).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_account(
         &self,
         player_id: &str,
@@ -156,6 +161,7 @@ impl Db {
     }
 
     /// Every rating of the player, by rule set.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_ratings(&self, player_id: &str) -> Result<Vec<ExportRatingRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportRatingRow>(
@@ -168,6 +174,7 @@ impl Db {
     }
 
     /// Every chat message the player wrote, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_messages(&self, player_id: &str) -> Result<Vec<ExportMessageRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportMessageRow>(
@@ -181,6 +188,7 @@ impl Db {
     }
 
     /// Every report the player made, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn export_reports(&self, player_id: &str) -> Result<Vec<ExportReportRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ExportReportRow>(

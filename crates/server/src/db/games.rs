@@ -5,16 +5,8 @@ use sqlx::types::Json;
 
 use super::rooms::{SeatRow, seat_update};
 use super::{Db, DbError, on_pool};
-use crate::ratings::{self, RatedSeat, Skill, is_rated};
-use crate::rooms::tally::SeatTally;
-
-/// A person's rating change in a rated game (the `ratings` of its stored result).
-#[derive(Debug, Clone, sqlx::FromRow)]
-struct ChangeRow {
-    seat: i64,
-    mu_before: f64,
-    mu_after: f64,
-}
+use crate::model::SeatTally;
+use crate::ratings::{self, RatingChange, Skill, is_rated};
 
 /// A game as stored. Deliberately not `Serialize`: `seed` is secret until the
 /// game ends, and API types decide what to reveal.
@@ -194,6 +186,7 @@ macro_rules! select_games {
 impl Db {
     /// In one transaction: rewrites the room's seats (empty ones now bots),
     /// inserts the game and marks the room `playing`.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn start_game(&self, game: &NewGame, seats: &[SeatRow]) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -223,6 +216,7 @@ impl Db {
     /// duplicate `seq` fails instead of silently forking the log. Returns once
     /// the entry is committed (by the group-commit writer task, together with
     /// whatever other rooms appended meanwhile).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn append_log(
         &self,
         game_id: &str,
@@ -255,6 +249,7 @@ impl Db {
     /// rated game, `ratings` (each person's seat and rating before and after), and the people's ratings
     /// as the game left them, read in the same transaction.
     #[allow(clippy::too_many_arguments)]
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn finish_game(
         &self,
         game_id: &str,
@@ -277,15 +272,13 @@ impl Db {
             .bind(game_id)
             .execute(&mut *tx)
             .await?;
-            let mut people: Vec<(i64, String)> = sqlx::query_as(
+            let seated: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT s.seat, s.player_id FROM room_seats s JOIN games g ON g.room_id = s.room_id \
                  WHERE g.id = $1 AND s.player_id IS NOT NULL",
             )
             .bind(game_id)
             .fetch_all(&mut *tx)
             .await?;
-            // People who left the game while it ran: it counts for them, as a loss (their seats went to
-            // bots, so none of them is among the seated above).
             let leavers: Vec<(i64, String)> = sqlx::query_as(
                 "SELECT seat, player_id FROM game_leavers WHERE game_id = $1",
             )
@@ -294,7 +287,7 @@ impl Db {
             .await?;
             // Each seat's figures belong to the person holding it at the end; a seat left is a bot's by
             // then, so a leaver gets none (the bot played part of the game for it).
-            for (seat, player_id) in &people {
+            for (seat, player_id) in &seated {
                 let Some(tally) = figures.iter().find(|t| i64::from(t.seat) == *seat) else {
                     continue;
                 };
@@ -314,17 +307,9 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             }
-            let left_seats: Vec<i64> = leavers.iter().map(|(seat, _)| *seat).collect();
-            let held: Vec<i64> = people.iter().map(|(seat, _)| *seat).collect();
-            people.extend(leavers.into_iter().filter(|(seat, _)| !held.contains(seat)));
-            let has_left = |seat: i64| left_seats.contains(&seat);
-            // Players in one order in every transaction: two games finishing at once lock their
-            // shared players' ratings in the same order (no deadlock on PostgreSQL).
-            people.sort_by(|a, b| a.1.cmp(&b.1));
-            let side_of = |seat: i64| usize::try_from(seat).ok().and_then(|s| sides.get(s)).copied();
+            let people = ratings::counted(seated, leavers);
             let how_many = i32::try_from(people.len()).unwrap_or(i32::MAX);
-            for (seat, player_id) in &people {
-                let won = !has_left(*seat) && side_of(*seat) == Some(winner_side);
+            for person in &people {
                 // A result stored once already (the game replayed after a restart) stays as it is.
                 sqlx::query(
                     "INSERT INTO player_results \
@@ -332,9 +317,9 @@ impl Db {
                      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
                 )
                 .bind(game_id)
-                .bind(player_id)
+                .bind(&person.player_id)
                 .bind(rules)
-                .bind(i32::from(won))
+                .bind(i32::from(person.won(sides, winner_side)))
                 .bind(finished_at)
                 .bind(how_many)
                 .bind(i32::from(house_rules))
@@ -346,30 +331,19 @@ impl Db {
                 // rating rows are locked in).
                 let seated: Vec<(usize, &str)> = people
                     .iter()
-                    .filter_map(|(seat, id)| {
-                        let s = usize::try_from(*seat).ok().filter(|&s| s < sides.len())?;
-                        Some((s, id.as_str()))
-                    })
+                    .filter_map(|p| Some((p.seat_index(sides.len())?, p.player_id.as_str())))
                     .collect();
-                let mut seats: Vec<RatedSeat> = sides
-                    .iter()
-                    .map(|&side| RatedSeat {
-                        side,
-                        skill: None,
-                        left: false,
-                    })
-                    .collect();
-                for &(s, _) in &seated {
-                    seats[s].skill = Some(Skill::NEW);
-                    seats[s].left = has_left(s as i64);
-                }
+                let mut seats = ratings::rated_seats(sides, &people);
                 // Already rated (the game replayed after a restart): the changes as they were.
-                let mut changes: Vec<ChangeRow> = sqlx::query_as(
+                let mut changes: Vec<RatingChange> = sqlx::query_as::<_, (i64, f64, f64)>(
                     "SELECT seat, mu_before, mu_after FROM rating_changes WHERE game_id = $1",
                 )
                 .bind(game_id)
                 .fetch_all(&mut *tx)
-                .await?;
+                .await?
+                .into_iter()
+                .map(|(seat, mu_before, mu_after)| RatingChange { seat, mu_before, mu_after })
+                .collect();
                 if changes.is_empty() && is_rated(&seats) {
                     let mut games_before = vec![0i64; sides.len()];
                     for &(s, player_id) in &seated {
@@ -420,7 +394,7 @@ impl Db {
                         .bind(after.sigma)
                         .execute(&mut *tx)
                         .await?;
-                        changes.push(ChangeRow {
+                        changes.push(RatingChange {
                             seat: s as i64,
                             mu_before: before.mu,
                             mu_after: after.mu,
@@ -451,23 +425,8 @@ impl Db {
                     }
                 }
                 if !changes.is_empty() {
-                    changes.sort_by_key(|c| c.seat);
                     now_rated.sort_by_key(|r| r.seat);
-                    result["ratings"] = changes
-                        .iter()
-                        .map(|c| {
-                            let mut line = serde_json::json!({
-                                "seat": c.seat,
-                                "before": ratings::points(c.mu_before),
-                                "after": ratings::points(c.mu_after),
-                            });
-                            // The seat's name is now its bot's: say whose change this is.
-                            if has_left(c.seat) {
-                                line["left"] = true.into();
-                            }
-                            line
-                        })
-                        .collect();
+                    result["ratings"] = ratings::result_lines(&changes, &people);
                 }
             }
             // Stored once already (a retry after a commit whose answer was lost, or a restart): kept.
@@ -491,6 +450,7 @@ impl Db {
     /// The most wins among players with an account, in games of `rules` (without house rules) with at
     /// least two people finished since `since` (Unix ms): `(username, display_name, games, wins)`, best first (then
     /// fewer games, then the username).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn leaderboard(
         &self,
         rules: &str,
@@ -521,6 +481,7 @@ impl Db {
     /// The best ratings of `rules` among players with an account who have at least `min_games` rated
     /// games and finished one since `since` (Unix ms), with their games and wins counted as the wins
     /// leaderboard counts them over the same period: best first (then more rated games, then the username).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rating_leaderboard(
         &self,
         rules: &str,
@@ -552,6 +513,7 @@ impl Db {
     }
 
     /// A player's ratings, in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, RatingRow>(
@@ -564,6 +526,7 @@ impl Db {
     }
 
     /// A player's rating in `rules`, if they have finished a rated game of them.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_rating(
         &self,
         player_id: &str,
@@ -581,6 +544,7 @@ impl Db {
     }
 
     /// A player's `limit` latest rated games of `rules`, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rating_history(
         &self,
         player_id: &str,
@@ -607,6 +571,7 @@ impl Db {
 
     /// A player's finished games per rule set: `(rules, games, wins, games with people, wins with
     /// people, last finished)`, in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_record(&self, player_id: &str) -> Result<Vec<RecordRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, RecordRow>(
@@ -624,6 +589,7 @@ impl Db {
 
     /// A player's figures per rule set, over the games of their record that have them (the seats they
     /// held in them), in the order of the rule sets' names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_figures(&self, player_id: &str) -> Result<Vec<FiguresRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, FiguresRow>(
@@ -640,6 +606,7 @@ impl Db {
     }
 
     /// A player's `limit` latest finished games, newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_results(
         &self,
         player_id: &str,
@@ -661,6 +628,7 @@ impl Db {
     }
 
     /// The game with this id.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
         let sql = select_games!("WHERE id = $1");
         Ok(on_pool!(self, pool => {
@@ -669,6 +637,7 @@ impl Db {
     }
 
     /// The most recently started game of a room.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn latest_game_of_room(&self, room_id: &str) -> Result<Option<GameRow>, DbError> {
         let sql = select_games!("WHERE room_id = $1 ORDER BY started_at DESC, id LIMIT 1");
         Ok(on_pool!(self, pool => {
@@ -677,6 +646,7 @@ impl Db {
     }
 
     /// How many entries the game's log holds.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM game_log WHERE game_id = $1")
@@ -687,6 +657,7 @@ impl Db {
     }
 
     /// A game's log in order.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn game_log(&self, game_id: &str) -> Result<Vec<LogRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, LogRow>(

@@ -51,6 +51,7 @@ impl LogWriter {
     }
 
     /// Queues `append` and waits for its commit.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn append(
         &self,
         append: Append,

@@ -35,6 +35,8 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+use crate::error::AppError;
+
 pub use accounts::{AccountRow, DeviceRow};
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
@@ -132,6 +134,21 @@ impl DbError {
             | DbError::NoSqliteFile(_)
             | DbError::SqliteReadOnly { .. }
             | DbError::UniqueViolation => None,
+        }
+    }
+}
+
+/// An outage of storage is `storage_unavailable` (503, worth a retry); any other storage failure (a
+/// constraint violated, a value that does not decode) is a fault of the server, `internal_error`. Written
+/// here, with storage's errors, so that the API's errors do not depend on storage.
+impl From<DbError> for AppError {
+    fn from(err: DbError) -> Self {
+        match err.outage() {
+            Some(outage) => AppError::StorageUnavailable {
+                maybe_stored: outage == Outage::MaybeStored,
+                detail: err.to_string(),
+            },
+            None => AppError::Internal(err.to_string()),
         }
     }
 }
@@ -265,6 +282,7 @@ pub fn now_ms() -> i64 {
 impl Db {
     /// Opens a pool for `url` (a SQLite file is created if missing) and starts
     /// its game-log writer task (it ends when the last clone of the `Db` is dropped).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn connect(url: &str) -> Result<Self, DbError> {
         let pool = Self::open(url).await?;
         let log = log_writer::LogWriter::spawn(pool.clone());
@@ -272,6 +290,7 @@ impl Db {
     }
 
     /// Opens the pool for `url`.
+    #[tracing::instrument(level = "debug", skip_all)]
     async fn open(url: &str) -> Result<Pool, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
@@ -348,6 +367,7 @@ impl Db {
     }
 
     /// Applies the embedded migrations of this backend.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn migrate(&self) -> Result<(), DbError> {
         match &self.pool {
             Pool::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
@@ -357,6 +377,7 @@ impl Db {
     }
 
     /// `SELECT 1`, for readiness checks.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn ping(&self) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query("SELECT 1").execute(pool).await?;
@@ -365,6 +386,7 @@ impl Db {
     }
 
     /// Waits for connections to be returned and closes the pool.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn close(&self) {
         on_pool!(self, pool => pool.close().await)
     }

@@ -28,6 +28,7 @@ pub struct TokenHolder {
 impl Db {
     /// Stores a new player with the hash of their token and the `User-Agent` it is handed out to (the
     /// player's first device, last used as it is created).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_player(
         &self,
         player: &PlayerRow,
@@ -53,6 +54,7 @@ impl Db {
     }
 
     /// A player by id.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, PlayerRow>(
@@ -65,6 +67,7 @@ impl Db {
     }
 
     /// Gives the player another display name; false when no such player exists.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rename_player(&self, id: &str, display_name: &str) -> Result<bool, DbError> {
         let changed = on_pool!(self, pool => {
             sqlx::query("UPDATE players SET display_name = $1 WHERE id = $2")
@@ -83,6 +86,7 @@ impl Db {
     /// stops working (the first replaced by `unusable_hash` and its User-Agent forgotten, sessions
     /// deleted), their reports of others' messages go, their ratings go and the account goes, so its
     /// username is free. The games they played stay whole (results and rating changes included).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn erase_player(
         &self,
         id: &str,
@@ -138,6 +142,7 @@ impl Db {
     /// The player whose token hashes to `token_hash`, if any: the token the player was created with, or
     /// one handed out by signing in (`sessions`); with when that token was last recorded as used, and
     /// whether the player has an account.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_by_token_hash(
         &self,
         token_hash: &str,
@@ -160,6 +165,7 @@ impl Db {
 
     /// Records that the token hashing to `token_hash` was used at `now` (Unix ms), a signed-in device's
     /// or a player's first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn token_used(&self, token_hash: &str, now: i64) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let updated = sqlx::query("UPDATE sessions SET last_used_at = $1 WHERE token_hash = $2")

@@ -36,6 +36,7 @@ pub enum Reported {
 
 impl Db {
     /// `reporter_id` reports message `seq` of `room_id`'s chat, once.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn report_chat(
         &self,
         room_id: &str,
@@ -80,6 +81,7 @@ impl Db {
     }
 
     /// Every report of a message still standing (its writer not erased), newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn chat_reports(&self) -> Result<Vec<ReportRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, ReportRow>(
@@ -94,6 +96,7 @@ impl Db {
     }
 
     /// Drops the reports of message `seq` of `room_id`'s chat; whether there were any.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn dismiss_reports(&self, room_id: &str, seq: i64) -> Result<bool, DbError> {
         let gone = on_pool!(self, pool => {
             sqlx::query("DELETE FROM chat_reports WHERE room_id = $1 AND seq = $2")

@@ -3,8 +3,8 @@
 use sqlx::types::Json;
 
 use super::{Db, DbError, classify, on_pool};
-use crate::model::RoomStatus;
-use crate::settings::RoomSettings;
+use crate::model::{Rating, RoomStatus, SeatView};
+use crate::settings::{BotLevel, Colour, RoomSettings};
 
 /// The query that stores a seat as `seat` (a `SeatRow`) says, in room `room_id`: one statement for every
 /// place that writes a seat (on either backend).
@@ -62,6 +62,20 @@ pub struct SeatRow {
 }
 
 impl SeatRow {
+    /// The seat as clients see it, its person at `rating` (`None` in a game record, whose result says
+    /// what the game did to the ratings).
+    pub fn view(&self, rating: Option<Rating>) -> SeatView {
+        SeatView {
+            seat: u8::try_from(self.seat).unwrap_or(u8::MAX),
+            player_id: self.player_id.clone(),
+            local_of: self.local_of.clone(),
+            display_name: self.display_name.clone(),
+            bot: self.bot_level.as_deref().and_then(BotLevel::parse),
+            preferred_colour: self.preferred_colour.as_deref().and_then(Colour::from_name),
+            rating,
+        }
+    }
+
     /// Whether the seat is left for a human: neither a player, a person on a player's device, nor a bot
     /// sits there.
     pub fn is_free(&self) -> bool {
@@ -114,6 +128,7 @@ macro_rules! select_rooms {
 impl Db {
     /// Inserts a room and its seats in one transaction.
     /// A join-code collision yields [`DbError::UniqueViolation`].
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_room(&self, new: &NewRoom) -> Result<(), DbError> {
         self.insert_room(new, None).await
     }
@@ -121,11 +136,13 @@ impl Db {
     /// [`Db::create_room`] for the rematch of the finished room `of`, linked to it in the same
     /// transaction. [`DbError::UniqueViolation`] when the join code is taken or `of` already has a
     /// rematch ([`Db::rematch_of`] tells which).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_rematch(&self, of: &str, new: &NewRoom) -> Result<(), DbError> {
         self.insert_room(new, Some(of)).await
     }
 
     /// The room the players of `room_id` moved on to, if someone asked for a rematch.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn rematch_of(&self, room_id: &str) -> Result<Option<String>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, String>("SELECT next_room_id FROM rematches WHERE room_id = $1")
@@ -136,6 +153,7 @@ impl Db {
     }
 
     /// Inserts a room, its seats and, for a rematch, its link from the room it follows.
+    #[tracing::instrument(level = "debug", skip_all)]
     async fn insert_room(&self, new: &NewRoom, rematch_of: Option<&str>) -> Result<(), DbError> {
         let room = &new.room;
         on_pool!(self, pool => {
@@ -183,6 +201,7 @@ impl Db {
     }
 
     /// The room with this id.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn room(&self, id: &str) -> Result<Option<RoomRow>, DbError> {
         let sql = select_rooms!("WHERE id = $1");
         Ok(on_pool!(self, pool => {
@@ -191,6 +210,7 @@ impl Db {
     }
 
     /// The room with this join code.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn room_by_code(&self, code: &str) -> Result<Option<RoomRow>, DbError> {
         let sql = select_rooms!("WHERE join_code = $1");
         Ok(on_pool!(self, pool => {
@@ -199,6 +219,7 @@ impl Db {
     }
 
     /// Ids of the `limit` newest public rooms in `status` (waiting for players, or playing), newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn public_room_ids(
         &self,
         status: RoomStatus,
@@ -223,6 +244,7 @@ impl Db {
     }
 
     /// The waiting rooms `player_id` is seated in, oldest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn waiting_rooms_of_player(&self, player_id: &str) -> Result<Vec<RoomRow>, DbError> {
         let sql = select_rooms!(
             "WHERE status = 'waiting' AND id IN (SELECT room_id FROM room_seats WHERE player_id = $1) \
@@ -234,6 +256,7 @@ impl Db {
     }
 
     /// Ids of rooms whose game is running (rebuilt at start-up).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn playing_room_ids(&self) -> Result<Vec<String>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, String>("SELECT id FROM rooms WHERE status = 'playing' ORDER BY created_at")
@@ -243,6 +266,7 @@ impl Db {
     }
 
     /// Seats of a room in seat order, with display names.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn room_seats(&self, room_id: &str) -> Result<Vec<SeatRow>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, SeatRow>(
@@ -259,6 +283,7 @@ impl Db {
 
     /// Overwrites one seat (who sits there, bot level, colour wish).
     /// Hands the room to another player (its owner left or went away).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn set_room_owner(&self, room_id: &str, owner_id: &str) -> Result<(), DbError> {
         on_pool!(self, pool => {
             sqlx::query("UPDATE rooms SET owner_id = $1 WHERE id = $2")
@@ -273,6 +298,7 @@ impl Db {
     /// Hands the seat `player_id` leaves in a running game to `seat` (a bot), and the seats played at
     /// their device to `others` (bots too), and records that they left `game_id` (it still counts for
     /// them, as a loss), in one transaction: a leave is stored whole or not at all.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn leave_running_game(
         &self,
         room_id: &str,
@@ -302,6 +328,7 @@ impl Db {
         Ok(())
     }
 
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn update_seat(&self, room_id: &str, seat: &SeatRow) -> Result<(), DbError> {
         on_pool!(self, pool => {
             seat_update!(room_id, seat).execute(pool).await?;
@@ -311,6 +338,7 @@ impl Db {
 
     /// Overwrites several seats in one transaction (a player leaving with the seats played at their
     /// device): all of them or none.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn update_seats(&self, room_id: &str, seats: &[SeatRow]) -> Result<(), DbError> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -324,6 +352,7 @@ impl Db {
 
     /// Empties the seats `seats` (the removed person's own, and those played at their device) and
     /// records that the owner removed `player_id` from the room, in one transaction: all of it or none.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn remove_from_room(
         &self,
         room_id: &str,
@@ -351,6 +380,7 @@ impl Db {
     }
 
     /// The people the owner removed from `room_id` (they may not take a seat there again).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn room_removals(&self, room_id: &str) -> Result<Vec<String>, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, String>(
@@ -363,6 +393,7 @@ impl Db {
     }
 
     /// Whether the owner removed `player_id` from `room_id`.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn removed_from_room(&self, room_id: &str, player_id: &str) -> Result<bool, DbError> {
         Ok(on_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>(
@@ -401,6 +432,7 @@ pub struct PlayerRoomRow {
 
 impl Db {
     /// The `limit` most recent rooms `player_id` is seated in, newest first.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_rooms(
         &self,
         player_id: &str,

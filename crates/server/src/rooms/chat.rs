@@ -6,9 +6,8 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-
-use super::protocol::{CommandError, ErrorCode, Outbound, frame};
+use super::messages;
+use super::protocol::{CommandError, ErrorCode, Outbound};
 use crate::db::ChatRow;
 
 /// Longest message, in characters: a line, not a letter.
@@ -112,18 +111,9 @@ impl ChatLog {
     pub fn history(&mut self) -> Outbound {
         let recent = &self.recent;
         self.history_frame
-            .get_or_insert_with(|| {
-                Outbound::Text(frame(
-                    &json!({ "type": "chat_history", "messages": recent }),
-                ))
-            })
+            .get_or_insert_with(|| messages::chat_history(recent))
             .clone()
     }
-}
-
-/// `{"type":"chat","message":{…}}`: one new message, for everyone in the room.
-pub fn message(row: &ChatRow) -> Outbound {
-    Outbound::Text(frame(&json!({ "type": "chat", "message": row })))
 }
 
 /// What a player typed, made into one clean line: control characters (new lines included) become

@@ -2,27 +2,27 @@
 //! bounded ring of recent updates for reconnecting clients. Each update is
 //! serialised once and the same bytes are queued to every connection.
 //!
-//! The public state is kept typed, in parts (room/seats/spectators, the game's
-//! small fields, the game's [`View`]). An update compares each part with the
-//! one last published as plain structs and writes RFC 6902 operations only for
-//! the fields that differ, serialising just those values straight into the
-//! message bytes: no `serde_json::Value` tree is built or diffed. The view is
-//! rebuilt only when the game changed. The whole state is serialised only for
-//! snapshots.
+//! The public state is kept typed, in parts ([`super::public_state`]). An update
+//! compares each part with the one last published and writes RFC 6902
+//! operations only for the fields that differ, serialising just those values
+//! straight into the message bytes: no `serde_json::Value` tree is built or
+//! diffed. The game's [`View`] is rebuilt only when the game changed. The whole
+//! state is serialised only for snapshots.
 
 use std::collections::{HashMap, VecDeque};
 
-use parchis_rules::view::{PieceView, TurnView};
 use parchis_rules::{Event, Game, View};
-use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
-use super::patch::{PatchWriter, Seg, into_text, write_json};
+use super::messages;
+use super::patch::PatchWriter;
 use super::protocol::Outbound;
-use crate::model::Rating;
-use crate::settings::{BotLevel, RoomSettings};
+use super::public_state::{
+    GAME, GameFields, GamePart, GameRef, LobbyState, PublicParts, StateRef, diff_game_fields,
+    diff_lobby, diff_view,
+};
 
 /// Identifies one connection within its room.
 pub type ConnId = u64;
@@ -45,138 +45,12 @@ pub struct Conn {
     pub token_hash: Option<String>,
 }
 
-/// The top-level fields of the public state other than `game`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LobbyState {
-    /// `room`.
-    pub room: RoomState,
-    /// `seats`, in seat order.
-    pub seats: Vec<SeatState>,
-    /// `spectators`: connections that are not a seated player's.
-    pub spectators: usize,
-}
-
-/// `room` of the public state.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RoomState {
-    /// Room id.
-    pub id: String,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
-    /// Owner's player id.
-    pub owner_id: String,
-    /// The room's settings.
-    pub settings: RoomSettings,
-}
-
-/// One entry of `seats`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SeatState {
-    /// Seat index.
-    pub seat: i64,
-    /// Seated human, if any.
-    pub player_id: Option<String>,
-    /// The player at whose device a person without a player of their own plays this seat (pass and
-    /// play): that player's client shows the seat's turns as its own.
-    pub local_of: Option<String>,
-    /// Their display name (or the name given for the person playing at `local_of`'s device).
-    pub display_name: Option<String>,
-    /// Their rating in the room's rules (`None`: a bot, an empty seat, or no rated game yet).
-    pub rating: Option<Rating>,
-    /// Bot level of a bot seat.
-    pub bot: Option<BotLevel>,
-    /// `bot`, `empty`, `connected` or `away`.
-    pub status: &'static str,
-    /// Whether the server plays this seat (bot seat, or away player covered by a bot).
-    pub bot_playing: bool,
-    /// Text to show for the status.
-    pub label: &'static str,
-}
-
-/// Fields of `game` other than `view`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GameFields {
-    /// Game id.
-    pub id: String,
-    /// Commitment to the seed.
-    pub seed_hash: String,
-    /// The seed, once the game is over.
-    pub seed: Option<String>,
-    /// Rolls made so far.
-    pub rolls: u64,
-    /// The latest roll, so that a client that connects (or reloads) shows the die the others see.
-    pub last_roll: Option<LastRoll>,
-    /// When the current decision's timer runs out, Unix ms.
-    pub deadline_ms: Option<i64>,
-    /// Result once finished.
-    pub result: Option<Value>,
-}
-
-/// The latest roll of a game (`game.last_roll`): it stays the die shown after the move phase that
-/// `view.turn.die` ends, e.g. while the seat that rolled a six rolls again or plays a count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct LastRoll {
-    /// The seat that rolled.
-    pub seat: u8,
-    /// The die it rolled.
-    pub die: u8,
-}
-
-/// The public state as the room builds it (see [`Hub`]).
-#[derive(Debug)]
-pub struct PublicParts {
-    /// Top-level fields other than `game`.
-    pub lobby: LobbyState,
-    /// The game, if one was started.
-    pub game: Option<GamePart>,
-}
-
-/// The `game` part of the public state.
-#[derive(Debug)]
-pub struct GamePart {
-    /// Fields of `game` other than `view`.
-    pub fields: GameFields,
-    /// The game, whose `view()` is `game.view`.
-    pub game: Game,
-}
-
 /// The last published game part, with its view built.
 #[derive(Debug)]
 struct PublishedGame {
     fields: GameFields,
     game: Game,
     view: View,
-}
-
-/// The public state as serialised (PROTOCOL.md §2 `snapshot.state`).
-#[derive(Serialize)]
-struct StateRef<'a> {
-    room: &'a RoomState,
-    seats: &'a [SeatState],
-    spectators: usize,
-    game: Option<GameRef<'a>>,
-}
-
-/// `game` as serialised.
-#[derive(Serialize)]
-struct GameRef<'a> {
-    id: &'a str,
-    seed_hash: &'a str,
-    seed: Option<&'a str>,
-    rolls: u64,
-    last_roll: Option<LastRoll>,
-    deadline_ms: Option<i64>,
-    result: Option<&'a Value>,
-    view: &'a View,
-}
-
-/// A `snapshot` message.
-#[derive(Serialize)]
-struct SnapshotRef<'a> {
-    r#type: &'static str,
-    version: u64,
-    epoch: &'a str,
-    state: StateRef<'a>,
 }
 
 /// Versioned public state plus the connections watching it.
@@ -201,9 +75,6 @@ pub struct Hub {
     /// Next connection id to hand out.
     next_id: ConnId,
 }
-
-const GAME: Seg = Seg::Key("game");
-const VIEW: Seg = Seg::Key("view");
 
 impl Hub {
     /// A hub at version 0 with `state`.
@@ -289,15 +160,7 @@ impl Hub {
             return Vec::new();
         }
         self.version += 1;
-        let mut buf = Vec::with_capacity(patch.ops().len() + 64 + 96 * events.len());
-        buf.extend_from_slice(b"{\"type\":\"update\",\"version\":");
-        write_json(&mut buf, &self.version);
-        buf.extend_from_slice(b",\"events\":");
-        write_json(&mut buf, events);
-        buf.extend_from_slice(b",\"patch\":[");
-        buf.extend_from_slice(patch.ops());
-        buf.extend_from_slice(b"]}");
-        let message = Outbound::Text(into_text(buf));
+        let message = messages::update(self.version, events, patch.ops());
         if self.ring.len() == RING {
             self.ring.pop_front();
         }
@@ -330,17 +193,7 @@ impl Hub {
         {
             return snapshot.clone();
         }
-        let mut buf = Vec::with_capacity(4096);
-        write_json(
-            &mut buf,
-            &SnapshotRef {
-                r#type: "snapshot",
-                version: self.version,
-                epoch: &self.epoch,
-                state: self.state_ref(),
-            },
-        );
-        let snapshot = Outbound::Text(into_text(buf));
+        let snapshot = messages::snapshot(self.version, &self.epoch, self.state_ref());
         self.snapshot = Some((self.version, snapshot.clone()));
         snapshot
     }
@@ -448,148 +301,14 @@ impl PublishedGame {
     }
 }
 
-/// Patch of the top-level fields other than `game`.
-fn diff_lobby(old: &LobbyState, new: &LobbyState, patch: &mut PatchWriter) {
-    use Seg::{Index, Key};
-    let LobbyState {
-        room,
-        seats,
-        spectators,
-    } = new;
-    if old.room != *room {
-        let RoomState {
-            id,
-            status,
-            owner_id,
-            settings,
-        } = room;
-        let r = Key("room");
-        patch.replace_if(&[r, Key("id")], &old.room.id, id);
-        patch.replace_if(&[r, Key("status")], &old.room.status, status);
-        patch.replace_if(&[r, Key("owner_id")], &old.room.owner_id, owner_id);
-        patch.replace_if(&[r, Key("settings")], &old.room.settings, settings);
-    }
-    if old.seats.len() == seats.len() {
-        for (i, (o, n)) in old.seats.iter().zip(seats).enumerate() {
-            patch.replace_if(&[Key("seats"), Index(i)], o, n);
-        }
-    } else {
-        patch.replace(&[Key("seats")], seats);
-    }
-    patch.replace_if(&[Key("spectators")], &old.spectators, spectators);
-}
-
-/// Patch of `game`'s fields other than `view`.
-fn diff_game_fields(old: &GameFields, new: &GameFields, patch: &mut PatchWriter) {
-    use Seg::Key;
-    let GameFields {
-        id,
-        seed_hash,
-        seed,
-        rolls,
-        last_roll,
-        deadline_ms,
-        result,
-    } = new;
-    patch.replace_if(&[GAME, Key("id")], &old.id, id);
-    patch.replace_if(&[GAME, Key("seed_hash")], &old.seed_hash, seed_hash);
-    patch.replace_if(&[GAME, Key("seed")], &old.seed, seed);
-    patch.replace_if(&[GAME, Key("rolls")], &old.rolls, rolls);
-    patch.replace_if(&[GAME, Key("last_roll")], &old.last_roll, last_roll);
-    patch.replace_if(&[GAME, Key("deadline_ms")], &old.deadline_ms, deadline_ms);
-    patch.replace_if(&[GAME, Key("result")], &old.result, result);
-}
-
-/// Patch of `game.view`: only the pieces, turn fields and moves that changed.
-fn diff_view(old: &View, new: &View, patch: &mut PatchWriter) {
-    use Seg::Key;
-    // Destructured so that a field added to `View` fails to compile here until handled.
-    let View {
-        rules,
-        mode,
-        board,
-        options,
-        seats,
-        pieces,
-        turn,
-        legal_moves,
-        notation,
-    } = new;
-    patch.replace_if(&[GAME, VIEW, Key("rules")], &old.rules, rules);
-    patch.replace_if(&[GAME, VIEW, Key("mode")], &old.mode, mode);
-    patch.replace_if(&[GAME, VIEW, Key("board")], &old.board, board);
-    patch.replace_if(&[GAME, VIEW, Key("options")], &old.options, options);
-    patch.replace_if(&[GAME, VIEW, Key("seats")], &old.seats, seats);
-    if old.pieces.len() == pieces.len() {
-        for (i, (o, n)) in old.pieces.iter().zip(pieces).enumerate() {
-            if o != n {
-                diff_piece(o, n, i, patch);
-            }
-        }
-    } else {
-        patch.replace(&[GAME, VIEW, Key("pieces")], pieces);
-    }
-    if old.turn != *turn {
-        diff_turn(&old.turn, turn, patch);
-    }
-    patch.replace_if(
-        &[GAME, VIEW, Key("legal_moves")],
-        &old.legal_moves,
-        legal_moves,
-    );
-    patch.replace_if(&[GAME, VIEW, Key("notation")], &old.notation, notation);
-}
-
-/// Patch of `game.view.pieces[i]`.
-fn diff_piece(old: &PieceView, new: &PieceView, i: usize, patch: &mut PatchWriter) {
-    use Seg::{Index, Key};
-    let PieceView {
-        id,
-        colour,
-        path_slot,
-        place,
-        last_arrived,
-        in_blockade,
-    } = new;
-    let at = |key| [GAME, VIEW, Key("pieces"), Index(i), Key(key)];
-    patch.replace_if(&at("id"), &old.id, id);
-    patch.replace_if(&at("colour"), &old.colour, colour);
-    patch.replace_if(&at("path_slot"), &old.path_slot, path_slot);
-    patch.replace_if(&at("place"), &old.place, place);
-    patch.replace_if(&at("last_arrived"), &old.last_arrived, last_arrived);
-    patch.replace_if(&at("in_blockade"), &old.in_blockade, in_blockade);
-}
-
-/// Patch of `game.view.turn`.
-fn diff_turn(old: &TurnView, new: &TurnView, patch: &mut PatchWriter) {
-    use Seg::Key;
-    let TurnView {
-        seat,
-        phase,
-        queued_counts,
-        sixes_in_a_row,
-        first_roll,
-        winner_side,
-    } = new;
-    if old.phase != *phase {
-        // The phase is flattened into `turn` and its variants have different
-        // fields: replace the whole (small) object.
-        patch.replace(&[GAME, VIEW, Key("turn")], new);
-        return;
-    }
-    let at = |key| [GAME, VIEW, Key("turn"), Key(key)];
-    patch.replace_if(&at("seat"), &old.seat, seat);
-    patch.replace_if(&at("queued_counts"), &old.queued_counts, queued_counts);
-    patch.replace_if(&at("sixes_in_a_row"), &old.sixes_in_a_row, sixes_in_a_row);
-    patch.replace_if(&at("first_roll"), &old.first_roll, first_roll);
-    patch.replace_if(&at("winner_side"), &old.winner_side, winner_side);
-}
-
 #[cfg(test)]
 mod tests {
     use parchis_rules::{Mode, Phase, RuleSet};
 
     use super::*;
+    use crate::model::Rating;
+    use crate::rooms::public_state::{LastRoll, RoomState, SeatState};
+    use crate::settings::RoomSettings;
 
     fn lobby(status: &str, connected: usize, spectators: usize) -> LobbyState {
         LobbyState {

@@ -451,7 +451,7 @@ impl Lobby {
         self.seats
             .iter()
             .enumerate()
-            .map(|(i, s)| SeatView::rated(s, self.rating(i)))
+            .map(|(i, s)| s.view(self.rating(i)))
             .collect()
     }
 

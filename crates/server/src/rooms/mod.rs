@@ -1,13 +1,16 @@
 //! Live rooms: one task per room owns its state (lobby, game, connections);
 //! handlers reach it only through the [`registry::RoomRegistry`] interface.
 
+pub mod access;
 pub mod bot;
 pub mod chat;
 mod commands;
 pub mod hub;
 pub mod lobby;
+pub mod messages;
 pub mod patch;
 pub mod protocol;
+pub mod public_state;
 pub mod registry;
 pub mod room;
 pub mod table;

@@ -1,10 +1,9 @@
-//! Messages of the realtime protocol (PROTOCOL.md §2–3): parsing client
-//! commands and rendering the small per-connection replies.
+//! The realtime protocol's vocabulary (PROTOCOL.md §2–3): parsing client commands, the error codes and
+//! close codes, and what a connection's writer sends. The messages themselves are built in
+//! [`super::messages`].
 
 use axum::extract::ws::Utf8Bytes;
-use serde_json::{Value, json};
-
-use super::patch::{into_text, write_json};
+use serde_json::Value;
 
 /// A command a client sent, with the `id` its reply echoes.
 #[derive(Debug, Clone)]
@@ -192,6 +191,8 @@ close_reasons! {
     RoomClosed => (1011, "room_closed"),
     /// The token the socket was opened with was revoked.
     TokenRevoked => (4001, "token_revoked"),
+    /// The server holds as many connections as it can (`MAX_CONNECTIONS`): opened only to say so.
+    ServerFull => (1013, "server_full"),
 }
 
 /// What a connection's writer sends: a prepared text frame or a close.
@@ -277,44 +278,11 @@ pub fn parse(text: &str) -> Result<ClientMessage, (Value, CommandError)> {
     Ok(ClientMessage { id, command })
 }
 
-/// Serialises a message once into a shareable text frame.
-pub fn frame(value: &Value) -> Utf8Bytes {
-    Utf8Bytes::from(value.to_string())
-}
-
-/// `{"type":"ack","id":…,"version":…}` (written directly: one per command).
-pub fn ack(id: &Value, version: u64) -> Outbound {
-    let mut buf = Vec::with_capacity(64);
-    buf.extend_from_slice(b"{\"type\":\"ack\",\"id\":");
-    write_json(&mut buf, id);
-    buf.extend_from_slice(b",\"version\":");
-    write_json(&mut buf, &version);
-    buf.push(b'}');
-    Outbound::Text(into_text(buf))
-}
-
-/// `{"type":"error","id":…,"code":…,"reason"?:…,"message":…}`.
-pub fn error(id: &Value, err: &CommandError) -> Outbound {
-    let mut body =
-        json!({ "type": "error", "id": id, "code": err.code.as_str(), "message": err.message });
-    if let Some(reason) = err.reason {
-        body["reason"] = json!(reason);
-    }
-    Outbound::Text(frame(&body))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::json;
 
-    #[test]
-    fn ack_is_json() {
-        let Outbound::Text(text) = ack(&json!("a\"b"), 7) else {
-            panic!("text")
-        };
-        let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value, json!({"type": "ack", "id": "a\"b", "version": 7}));
-    }
+    use super::*;
 
     #[test]
     fn commands_parse_and_bad_ones_say_why() {

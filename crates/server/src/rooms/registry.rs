@@ -199,6 +199,12 @@ pub trait RoomRegistry: Send + Sync + 'static {
     /// revoked token must lose every socket it opened, wherever).
     fn connected_rooms(&self, player_id: &str) -> Vec<String>;
 
+    /// [`RoomRegistry::connected_rooms`] of every node (cluster mode asks them all; a single node
+    /// answers for itself).
+    fn connected_rooms_everywhere<'a>(&'a self, player_id: &'a str) -> BoxFuture<'a, Vec<String>> {
+        Box::pin(async move { self.connected_rooms(player_id) })
+    }
+
     /// Stops every room task (server shutdown); their connections are closed.
     fn shutdown(&self);
 

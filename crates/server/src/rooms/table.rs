@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
 use crate::fairness;
 use crate::model::Rating;
-use crate::rooms::hub::LastRoll;
+use crate::rooms::public_state::LastRoll;
 use crate::rooms::tally::Tally;
 use crate::settings::RoomSettings;
 
@@ -97,20 +97,10 @@ pub struct Table {
     pub log_unsure: bool,
 }
 
-/// A fresh game for the settings (validated at room creation).
-pub fn new_game(settings: &RoomSettings) -> Result<Game, parchis_rules::SetupError> {
-    Game::with_options(
-        settings.rules,
-        settings.mode,
-        settings.players,
-        settings.options()?,
-    )
-}
-
 impl Table {
     /// The table of a game that was just started.
     pub fn start(new: &NewGame, settings: &RoomSettings) -> Result<Table, String> {
-        let game = new_game(settings).map_err(|e| e.to_string())?;
+        let game = settings.new_game().map_err(|e| e.to_string())?;
         let seed = fairness::decode_seed(&new.seed).ok_or("bad seed")?;
         Ok(Table {
             game_id: new.id.clone(),

@@ -2,23 +2,8 @@
 //! (stored with the result). Nothing here judges a rule; it only counts what the rules crate reported.
 
 use parchis_rules::{Event, Game};
-use serde::Serialize;
 
-/// One seat's figures for a game.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct SeatTally {
-    /// The seat (turn order, from 0).
-    pub seat: u8,
-    /// Pieces this seat sent back to base (counted for the seat that moved, also when it moved a partner's
-    /// piece).
-    pub captures: u32,
-    /// Pieces of this seat's colours sent back to base by anyone (the three-sixes penalty not included).
-    pub captured: u32,
-    /// Sixes this seat rolled.
-    pub sixes: u32,
-    /// Pieces of this seat's colours at the goal when the game ended (filled in by [`Tally::at_end`]).
-    pub home: u8,
-}
+use crate::model::SeatTally;
 
 /// The running counts of a game, one entry per seat.
 #[derive(Debug, Clone)]

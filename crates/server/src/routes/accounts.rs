@@ -15,7 +15,7 @@ use crate::AppState;
 use crate::auth;
 use crate::db::{AccountRow, DbError, now_ms};
 use crate::device;
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, ErrorBody, Wait};
 use crate::extract::{ApiJson, ApiPath, AuthPlayer};
 use crate::model::{
     ChangePasswordRequest, CredentialsRequest, Device, Devices, PlayerView, SignedIn,
@@ -194,7 +194,7 @@ pub(crate) async fn current_password_is(
     state
         .sign_in_guard
         .attempt(&device, now)
-        .map_err(AppError::TooManyAttempts)?;
+        .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
     state.sign_in_guard.count(&key, now);
     if !password::verify(given, Some(account.password_hash)).await? {
         return Ok(false);
@@ -223,7 +223,7 @@ pub async fn sign_in(
     state
         .sign_in_guard
         .attempt(&key, Instant::now())
-        .map_err(AppError::TooManyAttempts)?;
+        .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
     let account = match username(&req.username) {
         Ok(_) => state.db.account_by_username(&key).await?,
         Err(_) => None,

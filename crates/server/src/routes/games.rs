@@ -9,7 +9,7 @@ use super::rooms::is_insider;
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiPath, AuthPlayer};
-use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep, SeatView};
+use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep};
 use crate::verify::{ReplayedStep, replay_record};
 
 /// Settings, seats, log and result of a game. The seed is only included once
@@ -131,7 +131,7 @@ pub(crate) async fn load_record(state: &AppState, id: &str) -> Result<GameRecord
         game_id: game.id,
         room_id: game.room_id,
         settings: room.settings.0,
-        seats: seats.iter().map(SeatView::from).collect(),
+        seats: seats.iter().map(|s| s.view(None)).collect(),
         seed_hash: game.seed_hash,
         // The secret seed leaves the server only after the game is over.
         seed: if finished { game.seed } else { None },

@@ -206,7 +206,7 @@ pub(crate) async fn tell_open_rooms(
         .filter(|room| finished || RoomStatus::parse(&room.status) != RoomStatus::Finished)
         .map(|room| room.room_id)
         .collect();
-    for room in state.rooms.connected_rooms(player_id) {
+    for room in state.rooms.connected_rooms_everywhere(player_id).await {
         if !rooms.contains(&room) {
             rooms.push(room);
         }

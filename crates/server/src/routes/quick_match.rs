@@ -88,6 +88,11 @@ pub async fn quick_match(
     let settings = quick_match_settings(req, state.config.turn_timeout_secs)?;
     let kind = kind_of(&settings);
     let _turn = state.match_locks.lock(kind).await;
+    // Cluster mode: one node at a time, too (two people pressing at once on two nodes meet).
+    let _cluster_turn = match &state.cluster {
+        Some(cluster) => Some(cluster.exclusive(&format!("quick-match {kind:?}")).await?),
+        None => None,
+    };
     let (status, snapshot) = match find_seat(&state, &player, kind).await? {
         Some(snapshot) => (StatusCode::OK, snapshot),
         None => (

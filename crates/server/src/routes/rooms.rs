@@ -11,7 +11,9 @@ use crate::auth;
 use crate::db::{DbError, NewRoom, RoomRow, SeatRow, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, ApiPath, AuthPlayer};
-use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView, SeatView};
+use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
+pub(crate) use crate::rooms::access::is_insider;
+use crate::rooms::access::{self, check_private_access};
 use crate::rooms::{RoomCommand, RoomSnapshot};
 use crate::settings::{Colour, CreateRoomRequest, RoomSettings, validate_settings};
 use serde::Deserialize;
@@ -43,32 +45,10 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         seats: seats
             .iter()
             .enumerate()
-            .map(|(i, s)| SeatView::rated(s, ratings.get(i).copied().flatten()))
+            .map(|(i, s)| s.view(ratings.get(i).copied().flatten()))
             .collect(),
         created_at: room.created_at,
         game_id,
-    }
-}
-
-/// Whether `player` is the owner of the room or seated in it (`seats`).
-pub(crate) fn is_insider(player: Option<&str>, owner_id: &str, seats: &[SeatRow]) -> bool {
-    player.is_some_and(|p| p == owner_id || seats.iter().any(|s| s.player_id.as_deref() == Some(p)))
-}
-
-/// A private room is shown, by its bare id, only to its owner and its seated players (anyone else
-/// needs its join code): `403 wrong_join_code` otherwise, as its WebSocket answers.
-pub(crate) fn check_private_access(
-    snapshot: &RoomSnapshot,
-    player: Option<&str>,
-    by_code: bool,
-) -> Result<(), AppError> {
-    if snapshot.room.settings.0.public
-        || by_code
-        || is_insider(player, &snapshot.room.owner_id, &snapshot.seats)
-    {
-        Ok(())
-    } else {
-        Err(AppError::WrongJoinCode)
     }
 }
 
@@ -101,22 +81,12 @@ async fn insert_with_join_code(
     Err(AppError::Internal("no free join code found".into()))
 }
 
-/// Resolves a path segment that may be a room id or a join code.
-/// Returns the room id and whether the segment was the join code.
+/// Resolves a path segment that may be a room id or a join code ([`access::resolve`]).
 pub(crate) async fn resolve(
     state: &AppState,
     id_or_code: &str,
 ) -> Result<(String, bool), AppError> {
-    if !auth::plausible_id(id_or_code) {
-        return Err(AppError::RoomNotFound);
-    }
-    let upper = id_or_code.to_ascii_uppercase();
-    if auth::looks_like_join_code(&upper)
-        && let Some(room) = state.db.room_by_code(&upper).await?
-    {
-        return Ok((room.id, true));
-    }
-    Ok((id_or_code.to_owned(), false))
+    access::resolve(&state.db, id_or_code).await
 }
 
 /// Creates a room owned by the caller, who takes the first human seat.

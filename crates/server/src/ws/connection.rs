@@ -13,6 +13,7 @@ use governor::{Quota, RateLimiter};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::rooms::RoomLink;
+use crate::rooms::messages;
 use crate::rooms::protocol::{self, Close, CommandError, ErrorCode, Outbound};
 
 /// How long the writer may take to flush a close after the reader ends.
@@ -164,7 +165,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                         ErrorCode::Malformed,
                         "send JSON text frames, not binary",
                     );
-                    let _ = local_tx.try_send(protocol::error(&serde_json::Value::Null, &err));
+                    let _ = local_tx.try_send(messages::error(&serde_json::Value::Null, &err));
                     continue;
                 }
                 Message::Close(_) => break,
@@ -177,7 +178,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                     }
                 }
                 Err((id, err)) => {
-                    let _ = local_tx.try_send(protocol::error(&id, &err));
+                    let _ = local_tx.try_send(messages::error(&id, &err));
                 }
             }
         }

@@ -19,6 +19,7 @@ use crate::auth;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::ApiPath;
 use crate::rooms::ConnectRequest;
+use crate::rooms::access;
 
 /// Largest client frame/message accepted (bigger ones close the connection with 1009).
 pub const MAX_MESSAGE: usize = 4096;
@@ -102,7 +103,7 @@ fn ws_token<'a>(query: &'a WsQuery, headers: &'a HeaderMap) -> Result<Option<&'a
 Protocols` the server sends a `snapshot` (or the missed `update`s when `since` and `epoch` match), `hello`, \
 `chat_history` and, where the room shows the next roll, `preview`; clients send `roll`, `move`, `preselect`, \
 `resync`, `chat` and `leave` commands as JSON text frames and get `ack` or `error`. The messages, versions and \
-close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `too_big`, 1011 `room_closed`, \
+close codes (1000 `left`, 1001 `no_pong`, 1008 `too_slow`/`rate_limited`, 1009 `too_big`, 1011 `room_closed`, 1013 `server_full` (the server holds `MAX_CONNECTIONS`), \
 4001 `token_revoked`) are specified in PROTOCOL.md §1–§5. Private rooms need the join code as `id_or_code`, or a token of the owner or a seated player.\n\n\
 The player's token goes in the `Sec-WebSocket-Protocol` header, offered as `parchis.token.<token>` next to `parchis` \
 (a browser: `new WebSocket(url, [\"parchis\", \"parchis.token.\" + token])`); the server answers `Sec-WebSocket-Protocol: parchis`, \
@@ -137,13 +138,13 @@ pub async fn room_ws(
         Some(hash) => Some(crate::extract::authenticate(&state, hash).await?.id),
         None => None,
     };
-    let (room_id, by_code) = crate::routes::rooms::resolve(&state, &id_or_code).await?;
+    let (room_id, by_code) = access::resolve(&state.db, &id_or_code).await?;
     let snapshot = state
         .rooms
         .lookup(&room_id)
         .await?
         .ok_or(AppError::RoomNotFound)?;
-    crate::routes::rooms::check_private_access(&snapshot, player_id.as_deref(), by_code)?;
+    access::check_private_access(&snapshot, player_id.as_deref(), by_code)?;
     // Checked after authentication so a bad token is a 401 whatever the request.
     let upgrade = upgrade.map_err(|_| AppError::UpgradeRequired)?;
     let resume = match (query.since, query.epoch) {

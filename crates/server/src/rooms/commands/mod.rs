@@ -13,6 +13,7 @@ mod roll;
 use std::time::Instant;
 
 use super::hub::ConnId;
+use super::messages;
 use super::protocol::{self, ClientCommand, ClientMessage, CommandError, ErrorCode, Outbound};
 use super::room::Room;
 use super::table::ActError;
@@ -44,7 +45,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
     };
     match result {
         Ok(after) => {
-            room.reply(conn, protocol::ack(&message.id, room.hub.version()));
+            room.reply(conn, messages::ack(&message.id, room.hub.version()));
             if let After::Close = after {
                 room.drop_conn(conn, Some(Outbound::Close(protocol::Close::Left)));
             }
@@ -52,7 +53,7 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
         Err(err) => {
             metrics::counter!("parchis_commands_refused_total", "code" => err.code.as_str())
                 .increment(1);
-            room.reply(conn, protocol::error(&message.id, &err));
+            room.reply(conn, messages::error(&message.id, &err));
         }
     }
 }
@@ -69,16 +70,27 @@ fn decided_seat(room: &Room, conn: ConnId, version: Option<u64>) -> Result<usize
     {
         return seat;
     }
-    if let Some(version) = version
-        && (version < room.game_version || version > room.hub.version())
-    {
-        return Err(CommandError::new(
-            ErrorCode::StaleVersion,
-            format!(
-                "That was decided at version {version}, but the game changed at version {}.",
-                room.game_version
-            ),
-        ));
+    if let Some(version) = version {
+        let now = room.hub.version();
+        if version > now {
+            // A client that counts versions itself, or kept one from before a restart (another epoch).
+            return Err(CommandError::new(
+                ErrorCode::StaleVersion,
+                format!(
+                    "That was decided at version {version}, but the room is only at version {now}: \
+                     send the version of the latest state you received."
+                ),
+            ));
+        }
+        if version < room.game_version {
+            return Err(CommandError::new(
+                ErrorCode::StaleVersion,
+                format!(
+                    "That was decided at version {version}, but the game changed at version {}.",
+                    room.game_version
+                ),
+            ));
+        }
     }
     seat
 }

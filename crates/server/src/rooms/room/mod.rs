@@ -21,8 +21,9 @@ use tokio::sync::broadcast;
 
 use super::bot::Bots;
 use super::chat::{CHAT_HISTORY, ChatLog};
-use super::hub::{Hub, LobbyState, PublicParts, RoomState};
+use super::hub::Hub;
 use super::lobby::{Lobby, RoomEvent};
+use super::public_state::{LobbyState, PublicParts, RoomState};
 use super::table::Table;
 use crate::db::{Db, now_ms};
 use crate::error::AppError;

@@ -4,13 +4,14 @@
 use std::time::Instant;
 
 use parchis_rules::{Event, Phase};
-use serde_json::json;
 
 use super::{Room, SPECTATORS_EVERY};
-use crate::rooms::hub::{
-    ConnId, GameFields, GamePart, LobbyState, PublicParts, RoomState, SeatState,
+use crate::rooms::hub::ConnId;
+use crate::rooms::messages;
+use crate::rooms::protocol::Outbound;
+use crate::rooms::public_state::{
+    GameFields, GamePart, LobbyState, PublicParts, RoomState, SeatState,
 };
-use crate::rooms::protocol::{Outbound, frame};
 use crate::settings::BotLevel;
 
 impl Room {
@@ -263,9 +264,7 @@ impl Room {
         let Some(player) = self.holder(seat).map(str::to_owned) else {
             return;
         };
-        let message = Outbound::Text(frame(&json!({
-            "type": "preview", "roll": table.rolls, "die": table.next_die(),
-        })));
+        let message = messages::preview(table.rolls, table.next_die());
         let targets: Vec<ConnId> = self
             .hub
             .conns()
@@ -290,7 +289,7 @@ impl Room {
 
     /// Sends a stored chat message to every connection, and keeps it for later arrivals.
     pub fn broadcast_chat(&mut self, row: crate::db::ChatRow, now: Instant) {
-        let message = crate::rooms::chat::message(&row);
+        let message = messages::chat(&row);
         self.chat.push(row, now);
         let dropped = self.hub.broadcast(&message);
         if !dropped.is_empty() {
@@ -305,13 +304,8 @@ impl Room {
     pub(super) fn send_hello(&mut self, conn: ConnId) {
         let player = self.hub.conn(conn).and_then(|c| c.player_id.clone());
         let seat = self.seat_of_conn(conn);
-        let hello = Outbound::Text(frame(&json!({
-            "type": "hello",
-            "player_id": player,
-            "seat": seat,
-            "role": if seat.is_some() { "player" } else { "spectator" },
-            "removed": player.as_ref().is_some_and(|p| self.removed.contains(p)),
-        })));
+        let removed = player.as_ref().is_some_and(|p| self.removed.contains(p));
+        let hello = messages::hello(player.as_deref(), seat, removed);
         self.reply(conn, hello);
     }
 }

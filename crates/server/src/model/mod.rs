@@ -3,11 +3,15 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::db::SeatRow;
 use crate::settings::{BotLevel, Colour, RoomSettings};
+
+mod export;
+mod games;
+
+pub use export::*;
+pub use games::*;
 
 /// Body of `POST /api/players`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -353,30 +357,6 @@ pub struct SeatView {
     pub rating: Option<Rating>,
 }
 
-impl SeatView {
-    /// The view of a seat whose person has `rating`.
-    pub fn rated(row: &SeatRow, rating: Option<Rating>) -> Self {
-        SeatView {
-            rating,
-            ..SeatView::from(row)
-        }
-    }
-}
-
-impl From<&SeatRow> for SeatView {
-    fn from(row: &SeatRow) -> Self {
-        SeatView {
-            seat: u8::try_from(row.seat).unwrap_or(u8::MAX),
-            player_id: row.player_id.clone(),
-            local_of: row.local_of.clone(),
-            display_name: row.display_name.clone(),
-            bot: row.bot_level.as_deref().and_then(BotLevel::parse),
-            preferred_colour: row.preferred_colour.as_deref().and_then(Colour::from_name),
-            rating: None,
-        }
-    }
-}
-
 /// A room as clients see it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RoomView {
@@ -417,106 +397,6 @@ pub struct RoomList {
     /// Public rooms in which a seated player is present now: waiting for players (oldest first), or
     /// playing (newest first).
     pub rooms: Vec<RoomView>,
-}
-
-/// One log entry of a game record.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LogEntry {
-    /// Position in the log.
-    pub seq: i64,
-    /// `roll` or `move`.
-    pub kind: String,
-    /// Kind-specific details.
-    pub payload: Value,
-    /// When it happened, Unix ms.
-    pub at: i64,
-}
-
-/// `GET /api/games/{id}/record`: everything `parchis verify` needs (PROTOCOL.md §8).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameRecord {
-    /// Game id.
-    pub game_id: String,
-    /// Room it was played in.
-    pub room_id: String,
-    /// Settings of the room.
-    pub settings: RoomSettings,
-    /// Seats as they were at start (bots filled in).
-    pub seats: Vec<SeatView>,
-    /// SHA-256 commitment to the seed, published from the start.
-    pub seed_hash: String,
-    /// The seed itself: `null` until the game has finished.
-    pub seed: Option<String>,
-    /// Start time, Unix ms.
-    pub started_at: i64,
-    /// End time, Unix ms, once finished.
-    pub finished_at: Option<i64>,
-    /// Result, once finished.
-    pub result: Option<Value>,
-    /// Every roll and move in order.
-    pub log: Vec<LogEntry>,
-}
-
-/// `GET /api/games/{id}/replay`: a finished game, position by position, as the rules crate replays it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct GameReplay {
-    /// Game id.
-    pub game_id: String,
-    /// Room it was played in.
-    pub room_id: String,
-    /// The result as stored: `winner_side`, `winner_seats`, `seats` (each seat's figures: pieces home,
-    /// captures made and suffered, sixes) and, for a rated game, `ratings` (each person's seat and rating
-    /// before and after).
-    #[schema(value_type = Object)]
-    pub result: Option<Value>,
-    /// The rules crate's full view of the starting position (seats, colours, board slots, pieces);
-    /// each step only repeats what changes.
-    #[schema(value_type = Object)]
-    pub initial: Value,
-    /// One entry per log entry, in order: `steps[k]` is the position after `log[k]`.
-    pub steps: Vec<ReplayStep>,
-}
-
-/// One replayed log entry and the position after it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReplayStep {
-    /// `log[].seq` of the entry.
-    pub seq: u64,
-    /// `roll` or `move`.
-    pub kind: String,
-    /// Seat that acted.
-    pub seat: u8,
-    /// The die, for a roll.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub die: Option<u8>,
-    /// The move in notation, for a move.
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    pub mv: Option<String>,
-    /// Who decided: `player`, `bot`, `timer` or `away`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
-    /// The rules crate's events for the entry (captures, three sixes, counts, turn changes…).
-    #[schema(value_type = Vec<Object>)]
-    pub events: Vec<Value>,
-    /// Every piece's place after the entry, in the order of `initial.pieces`.
-    pub pieces: Vec<ReplayPiece>,
-    /// The turn after the entry, as in the view (`seat`, `phase`, `queued_counts`, …).
-    #[schema(value_type = Object)]
-    pub turn: Value,
-}
-
-/// Where one piece is after a replay step.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReplayPiece {
-    /// Piece id, e.g. `y1`.
-    pub id: String,
-    /// `{"kind":"home"}`, `{"kind":"square","at":12}`, `{"kind":"lane","at":3}` or `{"kind":"goal"}`.
-    #[schema(value_type = Object)]
-    pub place: Value,
-    /// The piece is one of a blockade there (as `View`'s pieces say).
-    pub in_blockade: bool,
-    /// The piece is the later of the two on its square (drawn second, captured first at an exit).
-    pub last_arrived: bool,
 }
 
 /// Response of `GET /healthz` and `GET /readyz`.
@@ -619,27 +499,6 @@ pub enum HouseRuleValues {
     Number { min: u8, max: u8 },
 }
 
-/// Response of `GET /api/games/{id}/analysis`: a move of a finished game next to the expert bot's.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct MoveAnalysis {
-    /// The game.
-    pub game_id: String,
-    /// The log entry of the move.
-    pub seq: u64,
-    /// The seat that moved.
-    pub seat: u8,
-    /// The position the move was played in (RULES.md notation: `parchis legal` takes it).
-    pub position: String,
-    /// Every legal move there, in move notation.
-    pub legal: Vec<String>,
-    /// The move played.
-    pub played: String,
-    /// The move the expert bot picks there.
-    pub expert: String,
-    /// Whether they are the same move.
-    pub agrees: bool,
-}
-
 /// Body of `POST /api/rooms/{id}/chat/{seq}/report`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ReportRequest {
@@ -685,161 +544,4 @@ pub struct ReportedMessage {
 pub struct ReportList {
     /// Reported messages still standing (their writer not erased), most recently reported first.
     pub messages: Vec<ReportedMessage>,
-}
-
-/// Response of `GET /api/players/me/export`: everything the server keeps about you, as one JSON file.
-/// Secrets stay out (token and password hashes, the seeds of games still being played).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DataExport {
-    /// When it was made, Unix ms.
-    pub exported_at: i64,
-    /// You as a player.
-    pub player: ExportedPlayer,
-    /// Your account, if you made one.
-    pub account: Option<ExportedAccount>,
-    /// Every room you sat in, newest first, with its game.
-    pub rooms: Vec<ExportedRoom>,
-    /// Every finished game you sat at, newest first.
-    pub results: Vec<RecentGame>,
-    /// Your ratings, per rule set.
-    pub ratings: Vec<ExportedRating>,
-    /// Every chat message you wrote, oldest first.
-    pub chat_messages: Vec<ExportedMessage>,
-    /// Every report you made of someone's message, oldest first.
-    pub reports: Vec<ExportedReport>,
-    /// Every seat someone played at your device, under the name you gave (by room and seat).
-    pub local_players: Vec<ExportedLocalPlayer>,
-    /// Every game you left while it ran (a bot played your seat on; it counts as a loss), oldest first.
-    pub games_left: Vec<ExportedLeftGame>,
-    /// Your figures in every finished game that kept them, per seat you held to its end, newest first
-    /// (what your record adds up).
-    pub figures: Vec<ExportedFigures>,
-    /// Every device your tokens were handed out to and still work on (as `GET /api/sessions` lists
-    /// them, with the `User-Agent` each sent), most recently used first.
-    pub devices: Vec<ExportedDevice>,
-    /// Every room whose owner removed you before its game, oldest first.
-    pub removed_from_rooms: Vec<ExportedRemoval>,
-}
-
-/// A device signed in as you (`DataExport::devices`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedDevice {
-    /// What it is, as the list of devices says (`Firefox on Android`).
-    pub device: String,
-    /// The `User-Agent` it sent when its token was handed out, as stored (at most 256 bytes).
-    pub user_agent: Option<String>,
-    /// Unix ms.
-    pub signed_in_at: i64,
-    /// Unix ms, to the hour.
-    pub last_used_at: i64,
-}
-
-/// A room you were removed from (`DataExport::removed_from_rooms`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedRemoval {
-    pub room_id: String,
-    /// Unix ms.
-    pub removed_at: i64,
-}
-
-/// Your figures in one finished game (`DataExport::figures`), as its `result.seats` entry of your seat.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedFigures {
-    pub game_id: String,
-    pub seat: i64,
-    pub captures: i32,
-    pub captured: i32,
-    pub sixes: i32,
-    pub home: i32,
-}
-
-/// A game you left while it ran (`DataExport::games_left`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedLeftGame {
-    pub game_id: String,
-    pub room_id: String,
-    pub seat: i64,
-    /// When you left, Unix ms.
-    pub left_at: i64,
-}
-
-/// A seat someone played at your device (`DataExport::local_players`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedLocalPlayer {
-    pub room_id: String,
-    pub seat: i64,
-    pub display_name: Option<String>,
-}
-
-/// You as a player (`DataExport::player`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedPlayer {
-    pub id: String,
-    pub display_name: String,
-    /// Unix ms.
-    pub created_at: i64,
-}
-
-/// Your account (`DataExport::account`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedAccount {
-    pub username: String,
-    /// Unix ms.
-    pub created_at: i64,
-    /// Devices signed in to it besides the one the player was made on.
-    pub signed_in_devices: i64,
-}
-
-/// A room you sat in (`DataExport::rooms`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedRoom {
-    pub room_id: String,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
-    /// Your seat.
-    pub seat: i64,
-    /// The room's settings.
-    #[schema(value_type = Object)]
-    pub settings: Value,
-    /// Unix ms.
-    pub created_at: i64,
-    /// Its game, once started (its record: `GET /api/games/{id}/record`).
-    pub game_id: Option<String>,
-    pub started_at: Option<i64>,
-    pub finished_at: Option<i64>,
-}
-
-/// A rating of yours (`DataExport::ratings`), with the skill estimate behind it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedRating {
-    pub rules: String,
-    /// As shown.
-    pub rating: Rating,
-    /// Skill estimate (Weng-Lin μ; the rating shown is 60 μ).
-    pub mu: f64,
-    /// Its uncertainty (σ).
-    pub sigma: f64,
-    /// When a rated game last changed it, Unix ms.
-    pub updated_at: i64,
-}
-
-/// A chat message you wrote (`DataExport::chat_messages`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedMessage {
-    pub room_id: String,
-    pub seq: i64,
-    pub text: String,
-    /// Unix ms.
-    pub at: i64,
-}
-
-/// A report you made (`DataExport::reports`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedReport {
-    pub room_id: String,
-    /// The reported message's number in its room's chat.
-    pub seq: i64,
-    pub reason: String,
-    /// Unix ms.
-    pub at: i64,
 }
