@@ -227,3 +227,46 @@ async fn garbage_input_never_causes_a_5xx() {
     }
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_json_array_or_any_value_but_an_object_is_refused_422_and_makes_nothing() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    for body in [
+        serde_json::json!(["playgridia", "individual", 4]),
+        serde_json::json!("playgridia"),
+        serde_json::json!(4),
+        serde_json::Value::Null,
+    ] {
+        let (status, answer) = server.post_as(&owner, "/api/rooms", body.clone()).await;
+        assert_eq!(status, 422, "{body}: {answer}");
+        assert_eq!(answer["code"], "invalid_body", "{body}");
+        let (status, answer) = status_and_json(
+            server
+                .post("/api/players")
+                .json(&serde_json::json!(["Mallory"]))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 422, "{answer}");
+        assert_eq!(answer["code"], "invalid_body");
+    }
+    let (status, mine) = status_and_json(
+        server
+            .get("/api/players/me/rooms")
+            .bearer_auth(&owner.token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        mine["rooms"].as_array().map(Vec::len),
+        Some(0),
+        "no room was made: {mine}"
+    );
+    server.finish().await;
+}

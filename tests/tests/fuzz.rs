@@ -771,7 +771,7 @@ async fn ws_fuzz(server: TestServer) {
         client.until_state(|s| !s["game"]["result"].is_null()).await;
     }
     let record = game::record(&fuzz.server, &game_id).await;
-    let verified = parchis_server::verify::verify_record(&record)
+    let verified = parchis_proof::verify_record(&record)
         .unwrap_or_else(|e| panic!("seed {ws_seed:#x}: the record does not verify: {e}"));
     assert_eq!(
         game::view_json(&verified.game),

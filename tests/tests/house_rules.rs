@@ -49,7 +49,7 @@ async fn a_room_with_house_rules_shows_them_plays_them_and_its_record_verifies_w
     player.play_to_the_end().await;
 
     let record = record(&server, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&record).expect("the record verifies");
+    let verified = parchis_proof::verify_record(&record).expect("the record verifies");
     assert_eq!(verified.game.options().capture_bonus, 10);
     // Every capture of the game counted 10, none 20 (a whole game of four has captures).
     let (status, replay) = status_and_json(

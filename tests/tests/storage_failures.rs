@@ -150,7 +150,7 @@ async fn result_stored_later(server: &TestServer, mend: impl AsyncFnOnce()) -> S
         stored["result"]["winner_side"],
         watcher.game()["result"]["winner_side"]
     );
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     // The position everyone was shown when the game ended is the stored log's: nothing was lost.
     assert_eq!(
         watcher.game()["view"],
@@ -483,7 +483,7 @@ async fn a_move_stored_though_storage_reported_a_failure_stands_and_the_game_goe
         stored["log"][seq as usize]["payload"]["move"],
         text.as_str()
     );
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     assert_eq!(
         player.game()["view"],
         common::game::view_json(&verified.game)
@@ -520,7 +520,7 @@ async fn a_game_that_could_not_be_loaded_when_its_room_opened_is_loaded_once_sto
         .until_state(|s| s["room"]["status"] == "finished")
         .await;
     let stored = record(&again, &started.game).await;
-    parchis_server::verify::verify_record(&stored).expect("an honest record");
+    parchis_proof::verify_record(&stored).expect("an honest record");
     db.close().await.unwrap();
     again.stop_only().await;
     server.finish().await;
@@ -695,7 +695,7 @@ async fn a_roll_and_a_move_while_the_database_is_locked_are_refused_as_storage_u
     }
     player.play_to_the_end().await;
     let stored = record(&server, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     assert_eq!(
         player.game()["view"],
         common::game::view_json(&verified.game)
@@ -819,7 +819,7 @@ async fn an_outage_while_the_log_is_read_back_is_storage_unavailable_not_interna
         stored["log"][seq as usize]["payload"]["move"],
         text.as_str()
     );
-    parchis_server::verify::verify_record(&stored).expect("an honest record");
+    parchis_proof::verify_record(&stored).expect("an honest record");
     db.close().await.unwrap();
     server.finish().await;
 }
