@@ -173,6 +173,7 @@ pub fn app(state: AppState) -> Router {
             deadline,
             serve::request_deadline,
         ))
+        .layer(axum::middleware::from_fn(serve::refuse_oversized_bodies))
         .layer(axum::middleware::from_fn(metrics::track_requests))
         .layer(axum::middleware::from_fn(error::log_errors))
         // One span per request, so that what is logged while answering it names the request. Its path
