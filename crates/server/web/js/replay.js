@@ -9,7 +9,7 @@ import { api } from './api.js';
 import { describe } from './events.js';
 import { BoardView } from './board.js';
 import { verifySeed, dieOf } from './sha256.js';
-import { dieFace, swatch } from './room.js';
+import { dieFace, swatch } from './room_parts.js';
 import { ratingsList } from './rating.js';
 import { figuresTable } from './figures.js';
 import { loadRules, houseLine } from './house.js';
