@@ -188,7 +188,7 @@ mod tests {
         assert!(guard.attempt_sign_in("ana", stranger, now).is_err());
         assert_eq!(
             guard.attempt_sign_in("ana", owner, now),
-            Ok(SLOWDOWN_STEP * 0),
+            Ok(Duration::ZERO),
             "five failures in all: no wait yet"
         );
         assert_eq!(guard.attempt_sign_in("ana", owner, now), Ok(SLOWDOWN_STEP));
