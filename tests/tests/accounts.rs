@@ -2,6 +2,7 @@
 //! the same player (same seats, same games), each device with its own token that signing out revokes.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::{Player, TestServer, public_four, status_and_json};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -38,16 +39,10 @@ async fn sign_out(server: &TestServer, token: &str) -> (StatusCode, Value) {
     server.delete_as(token, "/api/sessions/current").await
 }
 
-#[tokio::test]
-async fn an_account_signs_the_same_player_in_on_another_device_with_their_rooms() {
-    same_player_on_two_devices(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn an_account_signs_the_same_player_in_on_another_device_on_postgres() {
-    same_player_on_two_devices(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    an_account_signs_the_same_player_in_on_another_device_with_their_rooms,
+    same_player_on_two_devices
+);
 
 async fn same_player_on_two_devices(server: TestServer) {
     let ana = server.player("Ana").await;
@@ -258,16 +253,10 @@ async fn change_password(server: &TestServer, token: &str, body: Value) -> (Stat
     server.patch_as(token, "/api/account", body).await
 }
 
-#[tokio::test]
-async fn a_new_password_signs_the_other_devices_out_and_keeps_this_one() {
-    new_password_elsewhere_signed_out(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_new_password_signs_the_other_devices_out_on_postgres() {
-    new_password_elsewhere_signed_out(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    a_new_password_signs_the_other_devices_out_and_keeps_this_one,
+    new_password_elsewhere_signed_out
+);
 
 async fn new_password_elsewhere_signed_out(server: TestServer) {
     let ana = server.player("Ana").await;

@@ -3,6 +3,7 @@
 mod common;
 
 use common::TestServer;
+use common::databases::sqlite_and_postgres;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use serde_json::json;
@@ -116,16 +117,10 @@ async fn empty_over_long_malformed_and_flooding_messages_are_refused_with_their_
     server.finish().await;
 }
 
-#[tokio::test]
-async fn the_last_messages_come_back_on_reconnect_and_after_a_restart() {
-    chat_survives_reconnect_and_restart(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_chat_survives_a_restart_on_postgres() {
-    chat_survives_reconnect_and_restart(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    the_last_messages_come_back_on_reconnect_and_after_a_restart,
+    chat_survives_reconnect_and_restart
+);
 
 /// Messages written, then seen in `chat_history` by a newcomer, and again after a restart.
 async fn chat_survives_reconnect_and_restart(mut server: TestServer) {

@@ -231,7 +231,7 @@ fn without_spectators(state: &Value) -> Value {
 /// Checks the stored record of `game` replays to what `client` shows.
 async fn record_replays_to(node: &Node, game: &str, client: &WsClient) {
     let record = node.get(&format!("/api/games/{game}/record")).await;
-    let verified = parchis_server::verify::verify_record(&record).expect("honest record");
+    let verified = parchis_proof::verify_record(&record).expect("honest record");
     assert_eq!(
         client.game()["view"],
         serde_json::to_value(verified.game.view()).unwrap()

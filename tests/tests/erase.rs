@@ -2,21 +2,16 @@
 //! wrote, every token) while the games they played stay whole, played by "Deleted player".
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use common::{TestServer, status_and_json};
 use serde_json::json;
 
-#[tokio::test]
-async fn an_erased_player_is_gone_everywhere_but_their_games_stay() {
-    erased_everywhere(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn an_erased_player_is_gone_everywhere_on_postgres() {
-    erased_everywhere(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    an_erased_player_is_gone_everywhere_but_their_games_stay,
+    erased_everywhere
+);
 
 async fn erased_everywhere(mut server: TestServer) {
     let (room, ana, bea) = ana_and_bea(&server).await;

@@ -227,3 +227,149 @@ async fn garbage_input_never_causes_a_5xx() {
     }
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_json_array_or_any_value_but_an_object_is_refused_422_and_makes_nothing() {
+    let server = TestServer::sqlite().await;
+    let owner = server.player("Ana").await;
+    for body in [
+        serde_json::json!(["playgridia", "individual", 4]),
+        serde_json::json!("playgridia"),
+        serde_json::json!(4),
+        serde_json::Value::Null,
+    ] {
+        let (status, answer) = server.post_as(&owner, "/api/rooms", body.clone()).await;
+        assert_eq!(status, 422, "{body}: {answer}");
+        assert_eq!(answer["code"], "invalid_body", "{body}");
+        let (status, answer) = status_and_json(
+            server
+                .post("/api/players")
+                .json(&serde_json::json!(["Mallory"]))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 422, "{answer}");
+        assert_eq!(answer["code"], "invalid_body");
+    }
+    let (status, mine) = status_and_json(
+        server
+            .get("/api/players/me/rooms")
+            .bearer_auth(&owner.token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        mine["rooms"].as_array().map(Vec::len),
+        Some(0),
+        "no room was made: {mine}"
+    );
+    server.finish().await;
+}
+
+/// Writes `request` on a new connection and reads the answer: its head (lower-cased) and body.
+async fn raw(server: &TestServer, request: &[u8]) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    // Read until the answer is whole (its head and `content-length` bytes of body), or 5 s have passed.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&chunk[..n]),
+            }
+            let text = String::from_utf8_lossy(&answer).to_lowercase();
+            if let Some((head, body)) = text.split_once("\r\n\r\n")
+                && let Some(length) = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length: "))
+                    .and_then(|l| l.trim().parse::<usize>().ok())
+                && body.len() >= length
+            {
+                break;
+            }
+        }
+    })
+    .await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (head.to_lowercase(), body.to_owned())
+}
+
+#[tokio::test]
+async fn a_body_announced_over_the_limit_is_refused_413_at_once_not_waited_for() {
+    let server = TestServer::sqlite().await;
+    let started = std::time::Instant::now();
+    let (head, body) = raw(
+        &server,
+        b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Type: application/json\r\n\
+          Content-Length: 1000000000000\r\n\r\n{\"display_name\":",
+    )
+    .await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "held {:?}",
+        started.elapsed()
+    );
+    assert!(head.starts_with("http/1.1 413"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    let body: serde_json::Value = serde_json::from_str(&body).expect("a JSON body");
+    assert_eq!(body["code"], "payload_too_large");
+    server.finish().await;
+}
+
+/// What hyper's parser answers before any route sees the request (PROTOCOL.md §1 says it as is): a status
+/// line with an empty body, and the connection closed.
+#[tokio::test]
+async fn requests_the_http_parser_refuses_get_its_bare_status_and_a_closed_connection() {
+    let server = TestServer::sqlite().await;
+    let huge_header = format!(
+        "GET /healthz HTTP/1.1\r\nHost: p\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(1 << 20)
+    );
+    let many_headers = format!(
+        "GET /healthz HTTP/1.1\r\nHost: p\r\n{}\r\n",
+        (0..500)
+            .map(|i| format!("X-H{i}: v\r\n"))
+            .collect::<String>()
+    );
+    for (what, request, status) in [
+        ("a garbage request line", b"HELLO\r\n\r\n".to_vec(), "400"),
+        (
+            "two Content-Lengths",
+            b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"
+                .to_vec(),
+            "400",
+        ),
+        (
+            "a Content-Length of 2^64",
+            b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Length: 18446744073709551616\r\n\r\n{}"
+                .to_vec(),
+            "400",
+        ),
+        ("a 1 MB header", huge_header.into_bytes(), "431"),
+        ("500 headers", many_headers.into_bytes(), "431"),
+    ] {
+        let (head, body) = raw(&server, &request).await;
+        assert!(
+            head.starts_with(&format!("http/1.1 {status}")),
+            "{what}: {head}"
+        );
+        assert!(body.is_empty(), "{what}: {body}");
+    }
+    // The server goes on serving.
+    let (head, _) = raw(
+        &server,
+        b"GET /healthz HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    server.finish().await;
+}

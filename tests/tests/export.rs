@@ -2,6 +2,7 @@
 //! no secret in it; nothing of anyone else's.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::two_play;
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
@@ -24,16 +25,11 @@ async fn export(server: &TestServer, player: &Player) -> (u16, Value, Option<Str
     (status, resp.json().await.unwrap(), disposition)
 }
 
-#[tokio::test]
-async fn a_player_downloads_everything_kept_about_them_and_nothing_secret() {
-    exported(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_export_on_postgres() {
-    exported(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    a_player_downloads_everything_kept_about_them_and_nothing_secret,
+    exported,
+    |c| c.away_grace_secs = 1
+);
 
 async fn exported(server: TestServer) {
     let ana = server.member("Ana").await;

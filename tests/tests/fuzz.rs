@@ -8,6 +8,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::databases::sqlite_and_postgres;
 use common::ws::WsClient;
 use common::{TestServer, game, status_and_json};
 use parchis_server::AppError;
@@ -620,22 +621,15 @@ impl Fuzz {
     }
 }
 
-/// Two people play a two-seat game; a spectator and a player not seated watch. A few hundred seeded random
-/// frames go to the room from all four, valid actions among them, and every one is answered as documented,
-/// the game changes only by the accepted ones, no connection is closed but for a documented reason, and at
-/// the end the server answers and the game, played to its end, verifies.
-#[tokio::test]
-async fn random_frames_from_every_kind_of_client_are_answered_as_documented() {
-    ws_fuzz(TestServer::sqlite().await).await;
-}
-
-/// [`random_frames_from_every_kind_of_client_are_answered_as_documented`] on PostgreSQL, which refuses what
-/// SQLite stores (a NUL byte in text, say).
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn random_frames_from_every_kind_of_client_are_answered_as_documented_on_postgres() {
-    ws_fuzz(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    /// Two people play a two-seat game; a spectator and a player not seated watch. A few hundred seeded
+    /// random frames go to the room from all four, valid actions among them, and every one is answered as
+    /// documented, the game changes only by the accepted ones, no connection is closed but for a documented
+    /// reason, and at the end the server answers and the game, played to its end, verifies. On PostgreSQL
+    /// too, which refuses what SQLite stores (a NUL byte in text, say).
+    random_frames_from_every_kind_of_client_are_answered_as_documented,
+    ws_fuzz
+);
 
 /// The WebSocket fuzz on `server`, which it finishes.
 async fn ws_fuzz(server: TestServer) {
@@ -771,7 +765,7 @@ async fn ws_fuzz(server: TestServer) {
         client.until_state(|s| !s["game"]["result"].is_null()).await;
     }
     let record = game::record(&fuzz.server, &game_id).await;
-    let verified = parchis_server::verify::verify_record(&record)
+    let verified = parchis_proof::verify_record(&record)
         .unwrap_or_else(|e| panic!("seed {ws_seed:#x}: the record does not verify: {e}"));
     assert_eq!(
         game::view_json(&verified.game),
@@ -990,21 +984,14 @@ async fn rest_state(server: &TestServer, token: &str, room: &str) -> Value {
     json!([room, room_status.as_u16(), me, me_status.as_u16()])
 }
 
-/// Every REST route that writes, hit with seeded random bodies, content types and tokens: every answer is a
-/// 2xx or JSON `{code, message}` with a listed code, never a 5xx, within a few seconds; and the server keeps
-/// answering.
-#[tokio::test]
-async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx() {
-    rest_fuzz(TestServer::sqlite_with(with_admin).await).await;
-}
-
-/// [`random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx`] on PostgreSQL, which refuses
-/// what SQLite stores (a NUL byte in text, say).
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx_on_postgres() {
-    rest_fuzz(TestServer::postgres_with(with_admin).await).await;
-}
+sqlite_and_postgres!(
+    /// Every REST route that writes, hit with seeded random bodies, content types and tokens: every answer is
+    /// a 2xx or JSON `{code, message}` with a listed code, never a 5xx, within a few seconds; and the server
+    /// keeps answering. On PostgreSQL too, which refuses what SQLite stores (a NUL byte in text, say).
+    random_bodies_on_every_writing_route_get_a_listed_code_and_never_a_5xx,
+    rest_fuzz,
+    with_admin
+);
 
 /// The admin token the REST fuzz sends.
 fn with_admin(config: &mut parchis_server::Config) {

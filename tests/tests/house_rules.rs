@@ -2,6 +2,7 @@
 //! record verifies with them, rematches keep them, and the leaderboard does not count them.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::{members_play, record, start_room};
 use common::ws::WsClient;
 use common::{TestServer, status_and_json};
@@ -49,7 +50,7 @@ async fn a_room_with_house_rules_shows_them_plays_them_and_its_record_verifies_w
     player.play_to_the_end().await;
 
     let record = record(&server, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&record).expect("the record verifies");
+    let verified = parchis_proof::verify_record(&record).expect("the record verifies");
     assert_eq!(verified.game.options().capture_bonus, 10);
     // Every capture of the game counted 10, none 20 (a whole game of four has captures).
     let (status, replay) = status_and_json(
@@ -185,16 +186,11 @@ async fn the_rules_catalogue_lists_every_rule_set_mode_and_house_rule() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn a_house_rule_game_counts_in_your_record_but_not_on_the_leaderboard() {
-    not_ranked(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_house_rule_game_on_postgres_counts_in_your_record_but_not_on_the_leaderboard() {
-    not_ranked(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    a_house_rule_game_counts_in_your_record_but_not_on_the_leaderboard,
+    not_ranked,
+    |c| c.away_grace_secs = 1
+);
 
 async fn not_ranked(server: TestServer) {
     let settings = json!({ "rules": "playgridia", "mode": "quick", "players": 2, "turn_time_secs": null,

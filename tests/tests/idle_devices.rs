@@ -5,7 +5,8 @@
 //! to their player. A device left unused is made by moving its recorded last use back in the database.
 mod common;
 
-use common::{Player, TestServer, execute_sql, old_database, status_and_json, token_hash};
+use common::databases::sqlite_and_postgres;
+use common::{Player, TestServer, execute_sql, status_and_json, token_hash};
 use parchis_server::Config;
 use serde_json::Value;
 
@@ -51,10 +52,6 @@ impl LongAgo {
         Self::sqlite_with(|_| {}).await
     }
 
-    async fn postgres() -> Self {
-        Self::from(TestServer::postgres().await, |_| {}).await
-    }
-
     async fn from(mut first: TestServer, tweak: impl FnOnce(&mut Config)) -> Self {
         first.stop().await;
         execute_sql(
@@ -98,18 +95,13 @@ async fn ana_on_two_devices(server: &TestServer) -> (Player, String) {
     (laptop, phone)
 }
 
-#[tokio::test]
-async fn a_device_unused_for_longer_than_the_host_allows_is_signed_out_when_it_comes_back() {
-    unused_device_comes_back(LongAgo::sqlite().await).await;
-}
+sqlite_and_postgres!(
+    a_device_unused_for_longer_than_the_host_allows_is_signed_out_when_it_comes_back,
+    unused_device_comes_back
+);
 
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_device_unused_for_longer_than_the_host_allows_is_signed_out_on_postgres() {
-    unused_device_comes_back(LongAgo::postgres().await).await;
-}
-
-async fn unused_device_comes_back(servers: LongAgo) {
+async fn unused_device_comes_back(first: TestServer) {
+    let servers = LongAgo::from(first, |_| {}).await;
     let server = &servers.now;
     let (laptop, phone) = ana_on_two_devices(server).await;
     let (_, body) = server.get_as(&laptop.token, "/api/sessions").await;
@@ -179,18 +171,13 @@ async fn an_expired_device_cannot_open_a_room_socket() {
     servers.finish().await;
 }
 
-#[tokio::test]
-async fn a_server_starting_after_a_long_stop_signs_unused_devices_out_before_serving() {
-    started_after_a_long_stop(LongAgo::sqlite().await).await;
-}
+sqlite_and_postgres!(
+    a_server_starting_after_a_long_stop_signs_unused_devices_out_before_serving,
+    started_after_a_long_stop
+);
 
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_server_starting_after_a_long_stop_signs_unused_devices_out_on_postgres() {
-    started_after_a_long_stop(LongAgo::postgres().await).await;
-}
-
-async fn started_after_a_long_stop(mut servers: LongAgo) {
+async fn started_after_a_long_stop(first: TestServer) {
+    let mut servers = LongAgo::from(first, |_| {}).await;
     let server = &servers.now;
     let (laptop, phone) = ana_on_two_devices(server).await;
     let tablet = server.sign_in_from("ana", TABLET).await;
@@ -278,24 +265,19 @@ async fn the_host_chooses_how_long_and_zero_never_signs_out() {
     never.finish().await;
 }
 
-#[tokio::test]
-async fn an_upgrade_counts_idle_time_from_itself_not_from_last_uses_recorded_before() {
-    upgraded_devices_stay(None).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn an_upgrade_counts_idle_time_from_itself_on_postgres() {
-    upgraded_devices_stay(Some(common::PgSchema::new().await)).await;
-}
+sqlite_and_postgres!(
+    an_upgrade_counts_idle_time_from_itself_not_from_last_uses_recorded_before,
+    upgraded_devices_stay,
+    upgraded_from(BEFORE_EXPIRY_VERSION, &ana_two_years_ago())
+);
 
 /// The last schema version before devices were signed out for going unused.
 const BEFORE_EXPIRY_VERSION: i64 = 15;
 
 /// Ana's account as the previous server left it: her first token and a phone, both last recorded in
 /// use two years ago (1 000 000 ms after 1970, as migration 0014 wrote for tokens it found).
-async fn upgraded_devices_stay(schema: Option<common::PgSchema>) {
-    let data = format!(
+fn ana_two_years_ago() -> String {
+    format!(
         "INSERT INTO players (id, display_name, token_hash, created_at, token_last_used_at)
              VALUES ('p-ana', 'Ana', '{}', 1000000, 1000000);
          INSERT INTO accounts (player_id, username, username_key, password_hash, created_at)
@@ -304,31 +286,10 @@ async fn upgraded_devices_stay(schema: Option<common::PgSchema>) {
              VALUES ('{}', 'p-ana', 2000000, 2000000);",
         token_hash("ana-laptop"),
         token_hash("ana-phone"),
-    );
-    let (server, _dir) = match schema {
-        Some(schema) => {
-            old_database::<sqlx::Postgres>(
-                &schema.url,
-                "../migrations/postgres",
-                BEFORE_EXPIRY_VERSION,
-                &data,
-            )
-            .await;
-            (TestServer::postgres_on(schema).await, None)
-        }
-        None => {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-            old_database::<sqlx::Sqlite>(
-                &url,
-                "../migrations/sqlite",
-                BEFORE_EXPIRY_VERSION,
-                &data,
-            )
-            .await;
-            (TestServer::start(url).await, Some(dir))
-        }
-    };
+    )
+}
+
+async fn upgraded_devices_stay(server: TestServer) {
     // Both still signed in, and listed: the year counts from the upgrade.
     assert_eq!(devices_seen_by(&server, "ana-phone").await.len(), 2);
     assert_eq!(me(&server, "ana-laptop").await.0, 200);

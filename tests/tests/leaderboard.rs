@@ -2,6 +2,7 @@
 //! games where at least two people sat (games against bots alone do not count).
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::{members_play, play_through};
 use common::{TestServer, quick_two, status_and_json};
 use serde_json::{Value, json};
@@ -16,16 +17,11 @@ async fn leaderboard(server: &TestServer, query: &str) -> (u16, Value) {
     (status.as_u16(), body)
 }
 
-#[tokio::test]
-async fn a_game_between_two_members_counts_for_both_and_games_against_bots_do_not() {
-    counted(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_leaderboard_on_postgres() {
-    counted(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    a_game_between_two_members_counts_for_both_and_games_against_bots_do_not,
+    counted,
+    |c| c.away_grace_secs = 1
+);
 
 async fn counted(server: TestServer) {
     let quick = quick_two();

@@ -3,6 +3,7 @@
 //! record but the device player's, and never rated.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
 use serde_json::{Value, json};
@@ -40,16 +41,10 @@ fn seat(room: &Value, index: usize) -> &Value {
     &room["seats"][index]
 }
 
-#[tokio::test]
-async fn a_player_seats_someone_at_their_device_and_plays_both_seats_over_one_connection() {
-    local_game(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_game_at_one_device_on_postgres() {
-    local_game(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    a_player_seats_someone_at_their_device_and_plays_both_seats_over_one_connection,
+    local_game
+);
 
 async fn local_game(server: TestServer) {
     // Ana has an account: a game between two people would be rated.

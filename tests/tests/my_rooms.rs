@@ -1,6 +1,7 @@
 //! A player's own rooms: what they can resume, what waits to start, and how their games ended.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::start_room;
 use common::ws::WsClient;
 use common::{TestServer, private_duel, public_four, status_and_json};
@@ -12,16 +13,10 @@ async fn my_rooms(server: &TestServer, token: &str) -> Value {
     body
 }
 
-#[tokio::test]
-async fn a_player_sees_their_rooms_newest_first_with_what_became_of_each_game() {
-    my_rooms_list(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_players_rooms_on_postgres() {
-    my_rooms_list(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    a_player_sees_their_rooms_newest_first_with_what_became_of_each_game,
+    my_rooms_list
+);
 
 /// A finished game, a running one and a waiting room for Ana; Bea sees only her own seat.
 async fn my_rooms_list(server: TestServer) {

@@ -6,7 +6,7 @@ use common::TestServer;
 use common::game::seat_figures_of;
 use common::game::{record, start_with_bots, view_json};
 use common::ws::WsClient;
-use parchis_server::verify::verify_record;
+use parchis_proof::verify_record;
 
 /// Plays one game of `mode` (one scripted human, bots elsewhere, a spectator
 /// watching) and checks everything a finished game should satisfy.

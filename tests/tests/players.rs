@@ -1,5 +1,6 @@
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use common::{Player, TestServer, status_and_json};
@@ -84,16 +85,10 @@ async fn me(server: &TestServer, player: &Player) -> Value {
     body
 }
 
-#[tokio::test]
-async fn a_new_name_keeps_the_same_player_token_and_seat_and_shows_at_once_in_an_open_room() {
-    renaming(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_new_name_keeps_the_same_player_on_postgres() {
-    renaming(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    a_new_name_keeps_the_same_player_token_and_seat_and_shows_at_once_in_an_open_room,
+    renaming
+);
 
 async fn renaming(server: TestServer) {
     let (room, ana, bea) = ana_and_bea(&server).await;

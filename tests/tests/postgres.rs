@@ -79,7 +79,7 @@ async fn a_whole_game_is_played_and_verified_on_postgres() {
     let mut player = WsClient::connect(&server, &started.room, Some(&started.owner.token)).await;
     player.play_to_the_end().await;
     let record = record(&server, &started.game).await;
-    parchis_server::verify::verify_record(&record).expect("honest record");
+    parchis_proof::verify_record(&record).expect("honest record");
     server.finish().await;
 }
 

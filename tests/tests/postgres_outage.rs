@@ -169,7 +169,7 @@ async fn while_postgres_is_out_of_reach_actions_are_refused_and_the_game_goes_on
         .until_state(|s| s["room"]["status"] == "finished")
         .await;
     let stored = record(&server, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     assert_eq!(player.game()["view"], view_json(&verified.game));
     assert_eq!(stored["log"][0]["kind"], "roll");
     direct.close().await.unwrap();

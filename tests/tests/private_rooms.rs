@@ -239,3 +239,65 @@ async fn the_record_of_a_running_private_game_is_only_for_its_players_and_a_fini
     }
     server.finish().await;
 }
+
+#[tokio::test]
+async fn every_route_that_finds_a_room_by_its_code_counts_its_misses() {
+    let server = TestServer::sqlite_with(|c| {
+        c.http_writes_per_minute = 1000;
+        c.trust_forwarded_for = true;
+    })
+    .await;
+    let (_id, _ana, luis, code) = private_room_with_two(&server).await;
+    let misses = usize::try_from(LOOKUP_MISSES_PER_MINUTE).unwrap();
+    let guesses = other_codes(&code, misses + 1);
+    let routes: [(&str, &str, Value); 9] = [
+        ("POST", "join", json!({})),
+        ("POST", "leave", json!({})),
+        ("POST", "start", json!({})),
+        ("POST", "rematch", json!({})),
+        ("POST", "local-players", json!({ "display_name": "Abuela" })),
+        ("DELETE", "local-players/1", Value::Null),
+        ("PUT", "seats/1", json!({ "bot": "easy" })),
+        ("DELETE", "seats/1", Value::Null),
+        ("POST", "chat/1/report", json!({ "reason": "rude" })),
+    ];
+    for (n, (method, route, body)) in routes.iter().enumerate() {
+        // An address of its own for each route: its misses alone use up the allowance.
+        let guesser = format!("203.0.113.{}", 100 + n);
+        for (i, guess) in guesses.iter().enumerate() {
+            let path = server.url(&format!("/api/rooms/{guess}/{route}"));
+            let mut request = server
+                .client
+                .request(method.parse().unwrap(), path)
+                .header("x-forwarded-for", &guesser)
+                .bearer_auth(&luis.token);
+            if !body.is_null() {
+                request = request.json(body);
+            }
+            let (status, answer) = status_and_json(request.send().await.unwrap()).await;
+            if i < misses {
+                // Reporting a message answers a room that does not exist as a message that does not.
+                let code = if route.contains("report") {
+                    "message_not_found"
+                } else {
+                    "room_not_found"
+                };
+                assert_eq!(status, 404, "{method} {route}: {answer}");
+                assert_eq!(answer["code"], code, "{method} {route}");
+            } else {
+                assert_eq!(
+                    status, 429,
+                    "{method} {route}: misses not counted: {answer}"
+                );
+                assert_eq!(answer["code"], "rate_limited");
+            }
+        }
+        // The room that exists is not shown to the guesser either.
+        let (status, answer) =
+            status_and_json(get_from(&server, &guesser, None, &format!("/api/rooms/{code}")).await)
+                .await;
+        assert_eq!(status, 429, "{method} {route}: {answer}");
+        assert_eq!(answer["code"], "rate_limited");
+    }
+    server.finish().await;
+}

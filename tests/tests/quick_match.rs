@@ -2,6 +2,7 @@
 //! room starts by itself.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::ws::WsClient;
 use common::{Player, TestServer, status_and_json};
 use reqwest::StatusCode;
@@ -72,16 +73,10 @@ fn individual() -> Value {
     json!({ "rules": "playgridia", "mode": "individual" })
 }
 
-#[tokio::test]
-async fn players_asking_for_the_same_game_meet_in_one_room() {
-    same_game_same_room(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at DATABASE_URL"]
-async fn players_asking_for_the_same_game_meet_in_one_room_on_postgres() {
-    same_game_same_room(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    players_asking_for_the_same_game_meet_in_one_room,
+    same_game_same_room
+);
 
 async fn same_game_same_room(server: TestServer) {
     let ana = server.player("Ana").await;

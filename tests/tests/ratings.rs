@@ -2,6 +2,7 @@
 //! two sides), shown in the game's result, the players' records and a leaderboard by rating.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::{members_play, my_game, play_through, two_play, two_started};
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two};
@@ -29,16 +30,11 @@ fn rules_line<'a>(stats: &'a Value, rules: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {rules} in {stats}"))
 }
 
-#[tokio::test]
-async fn a_rated_game_moves_the_winner_up_and_the_loser_down_by_as_much() {
-    rated_game(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_rated_game_on_postgres() {
-    rated_game(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    a_rated_game_moves_the_winner_up_and_the_loser_down_by_as_much,
+    rated_game,
+    |c| c.away_grace_secs = 1
+);
 
 async fn rated_game(server: TestServer) {
     let (ana, bea, game) = members_play(&server, quick_two()).await;
@@ -126,20 +122,14 @@ async fn started_two(server: &TestServer) -> (Player, Player, String) {
     (ana, bea, room)
 }
 
-#[tokio::test]
-async fn a_person_who_leaves_a_running_rated_game_loses_it_whatever_the_bot_in_their_seat_does() {
-    left_game(TestServer::sqlite().await, true).await;
-}
+sqlite_and_postgres!(
+    a_person_who_leaves_a_running_rated_game_loses_it_whatever_the_bot_in_their_seat_does,
+    |server| left_game(server, true)
+);
 
 #[tokio::test]
 async fn leaving_a_running_game_through_the_rest_api_is_the_same_loss() {
     left_game(TestServer::sqlite().await, false).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn leaving_a_running_rated_game_on_postgres() {
-    left_game(TestServer::postgres().await, true).await;
 }
 
 /// Ana and Bea start a rated game; Bea leaves it (over the WebSocket, or `POST …/leave`); Ana plays on.
@@ -284,16 +274,11 @@ async fn games_against_bots_between_partners_or_at_house_rules_are_not_rated() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn five_rated_games_put_players_on_the_rating_leaderboard_until_they_erase_themselves() {
-    five_games(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_rating_leaderboard_on_postgres() {
-    five_games(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    five_rated_games_put_players_on_the_rating_leaderboard_until_they_erase_themselves,
+    five_games,
+    |c| c.away_grace_secs = 1
+);
 
 async fn five_games(server: TestServer) {
     let ana = server.member("Ana").await;
@@ -409,16 +394,11 @@ async fn a_rated_four_player_game_counts_every_person_and_leaves_the_bots_out() 
     server.finish().await;
 }
 
-#[tokio::test]
-async fn games_at_two_tables_at_once_both_count_in_a_shared_players_rating() {
-    concurrent(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn games_at_two_tables_at_once_on_postgres() {
-    concurrent(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    games_at_two_tables_at_once_both_count_in_a_shared_players_rating,
+    concurrent,
+    |c| c.away_grace_secs = 1
+);
 
 /// Ana plays Bea and Cai at two tables at once: neither game's rating update is lost to the other's.
 async fn concurrent(server: TestServer) {

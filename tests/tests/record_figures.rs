@@ -6,9 +6,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use common::databases::sqlite_and_postgres;
 use common::game::{play_through, record, two_play, two_started};
 use common::ws::WsClient;
-use common::{Player, TestServer, old_database, quick_two, token_hash};
+use common::{Player, TestServer, quick_two, token_hash};
 use serde_json::{Value, json};
 
 /// `player`'s record.
@@ -88,16 +89,11 @@ fn game_id(game: &Value) -> String {
     game["id"].as_str().expect("a finished game").to_owned()
 }
 
-#[tokio::test]
-async fn your_record_adds_up_the_figures_of_the_seats_you_held_per_rule_set_and_no_one_elses() {
-    figures_added_up(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn your_record_adds_up_your_figures_on_postgres() {
-    figures_added_up(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    your_record_adds_up_the_figures_of_the_seats_you_held_per_rule_set_and_no_one_elses,
+    figures_added_up,
+    |c| c.away_grace_secs = 1
+);
 
 async fn figures_added_up(server: TestServer) {
     let ana = server.member("Ana").await;
@@ -334,31 +330,8 @@ async fn old_figures_are_in_the_records(server: TestServer) {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn figures_of_games_finished_before_the_upgrade_are_in_the_records_and_older_games_have_none()
-{
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-    old_database::<sqlx::Sqlite>(
-        &url,
-        "../migrations/sqlite",
-        BEFORE_RECORD_FIGURES_VERSION,
-        &old_data(),
-    )
-    .await;
-    old_figures_are_in_the_records(TestServer::start(url).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn figures_of_games_finished_before_the_upgrade_on_postgres() {
-    let schema = common::PgSchema::new().await;
-    old_database::<sqlx::Postgres>(
-        &schema.url,
-        "../migrations/postgres",
-        BEFORE_RECORD_FIGURES_VERSION,
-        &old_data(),
-    )
-    .await;
-    old_figures_are_in_the_records(TestServer::postgres_on(schema).await).await;
-}
+sqlite_and_postgres!(
+    figures_of_games_finished_before_the_upgrade_are_in_the_records_and_older_games_have_none,
+    old_figures_are_in_the_records,
+    upgraded_from(BEFORE_RECORD_FIGURES_VERSION, &old_data())
+);

@@ -59,9 +59,9 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
     let (status, record) = status_and_json(server.get(&path).send().await.unwrap()).await;
     assert_eq!(status, 200);
     let seed = record["seed"].as_str().expect("seed revealed");
-    let bytes = parchis_server::fairness::decode_seed(seed).expect("32 bytes of hex");
+    let bytes = parchis_proof::dice::decode_seed(seed).expect("32 bytes of hex");
     assert_eq!(
-        parchis_server::fairness::seed_hash(&bytes),
+        parchis_proof::dice::seed_hash(&bytes),
         record["seed_hash"].as_str().unwrap()
     );
     assert_eq!(record["result"]["winner"], 0);

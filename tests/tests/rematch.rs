@@ -2,20 +2,15 @@
 mod common;
 
 use common::TestServer;
+use common::databases::sqlite_and_postgres;
 use common::game::start_room;
 use common::ws::WsClient;
 use serde_json::json;
 
-#[tokio::test]
-async fn after_a_finished_game_a_seated_player_gets_one_rematch_room_with_the_same_seats() {
-    rematch_after_a_finished_game(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_rematch_works_on_postgres() {
-    rematch_after_a_finished_game(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    after_a_finished_game_a_seated_player_gets_one_rematch_room_with_the_same_seats,
+    rematch_after_a_finished_game
+);
 
 /// Plays a quick game to the end, then asks for its rematch as a stranger, as the player, and again.
 async fn rematch_after_a_finished_game(server: TestServer) {

@@ -2,6 +2,7 @@
 //! erases the writer or dismisses them. A report is made once per player and message, never of your own.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use common::{Player, TestServer, status_and_json};
@@ -40,16 +41,11 @@ async fn bea_wrote(admin: bool, text: &str) -> (TestServer, String, Player, Play
     (server, room, ana, bea, bea_ws)
 }
 
-#[tokio::test]
-async fn players_report_a_message_and_the_host_reads_the_reports_then_erases_the_writer() {
-    reported(TestServer::sqlite_with(|c| c.admin_token = Some(ADMIN.into())).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn reports_on_postgres() {
-    reported(TestServer::postgres_with(|c| c.admin_token = Some(ADMIN.into())).await).await;
-}
+sqlite_and_postgres!(
+    players_report_a_message_and_the_host_reads_the_reports_then_erases_the_writer,
+    reported,
+    |c| c.admin_token = Some(ADMIN.into())
+);
 
 async fn reported(server: TestServer) {
     let (room, ana, bea) = ana_and_bea(&server).await;

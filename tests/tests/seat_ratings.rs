@@ -3,6 +3,7 @@
 //! as soon as it ends, and `GET /api/accounts/{username}/ratings` lists how the rated games moved them.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::ws::WsClient;
 use common::{Player, TestServer, quick_two, status_and_json};
 use serde_json::{Value, json};
@@ -46,16 +47,11 @@ async fn play_watching(server: &TestServer, owner: &Player, room: &str) -> WsCli
     ws
 }
 
-#[tokio::test]
-async fn seats_show_ratings_and_the_new_ones_when_a_rated_game_ends() {
-    seats_show_ratings(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn seats_show_ratings_on_postgres() {
-    seats_show_ratings(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    seats_show_ratings_and_the_new_ones_when_a_rated_game_ends,
+    seats_show_ratings,
+    |c| c.away_grace_secs = 1
+);
 
 async fn seats_show_ratings(server: TestServer) {
     let ana = server.member("Ana").await;
@@ -222,16 +218,11 @@ async fn seats_show_ratings(server: TestServer) {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn the_rating_history_lists_the_rated_games_in_order() {
-    rating_history(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_rating_history_on_postgres() {
-    rating_history(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    the_rating_history_lists_the_rated_games_in_order,
+    rating_history,
+    |c| c.away_grace_secs = 1
+);
 
 async fn rating_history(server: TestServer) {
     let ana = server.member("Ana").await;

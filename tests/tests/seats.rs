@@ -2,6 +2,7 @@
 //! takes a bot out so that a friend can sit there, and removes a stranger, who cannot come back.
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::ana_and_bea;
 use common::ws::WsClient;
 use common::{Player, TestServer};
@@ -66,16 +67,10 @@ async fn owner_adds_a_bot_and_every_client_sees_it(server: TestServer) {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn the_owner_adds_a_bot_to_an_empty_seat_and_every_client_sees_it() {
-    owner_adds_a_bot_and_every_client_sees_it(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_owner_adds_a_bot_to_an_empty_seat_and_every_client_sees_it_on_postgres() {
-    owner_adds_a_bot_and_every_client_sees_it(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    the_owner_adds_a_bot_to_an_empty_seat_and_every_client_sees_it,
+    owner_adds_a_bot_and_every_client_sees_it
+);
 
 #[tokio::test]
 async fn the_owner_changes_a_bots_level_and_it_survives_a_restart() {

@@ -8,9 +8,10 @@
 //! signing one of them out (a lost phone).
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::start_with_bots;
 use common::ws::WsClient;
-use common::{Player, TestServer, old_database, status_and_json, token_hash};
+use common::{Player, TestServer, status_and_json, token_hash};
 use serde_json::{Value, json};
 
 const FIREFOX_ON_ANDROID: &str =
@@ -93,16 +94,10 @@ async fn works(server: &TestServer, token: &str) -> bool {
     }
 }
 
-#[tokio::test]
-async fn signing_out_the_other_devices_ends_their_tokens_and_sockets_and_keeps_this_one() {
-    others_signed_out(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn signing_out_the_other_devices_ends_their_tokens_and_sockets_on_postgres() {
-    others_signed_out(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    signing_out_the_other_devices_ends_their_tokens_and_sockets_and_keeps_this_one,
+    others_signed_out
+);
 
 async fn others_signed_out(server: TestServer) {
     // Ana plays on her laptop (her first token), and signs in on a phone and a tablet.
@@ -160,16 +155,10 @@ async fn the_first_device_can_sign_out_the_others_and_stays_signed_in() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn after_a_new_password_there_is_no_other_device_left_to_count() {
-    nothing_left_after_a_new_password(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn after_a_new_password_there_is_no_other_device_left_to_count_on_postgres() {
-    nothing_left_after_a_new_password(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    after_a_new_password_there_is_no_other_device_left_to_count,
+    nothing_left_after_a_new_password
+);
 
 async fn nothing_left_after_a_new_password(server: TestServer) {
     let laptop = server.player("Ana").await;
@@ -284,16 +273,10 @@ async fn the_openapi_document_gives_its_answer_and_refusals() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn the_device_list_shows_every_device_newest_use_first_and_marks_the_one_asking() {
-    device_list(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn the_device_list_shows_every_device_and_marks_the_one_asking_on_postgres() {
-    device_list(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    the_device_list_shows_every_device_newest_use_first_and_marks_the_one_asking,
+    device_list
+);
 
 async fn device_list(server: TestServer) {
     // Ana made her player on a laptop whose client sends no User-Agent, then signed in on her phone.
@@ -366,16 +349,10 @@ async fn a_guest_has_no_device_list_and_signs_no_device_out() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn signing_one_device_out_ends_its_token_and_socket_and_keeps_the_others() {
-    one_device_signed_out(TestServer::sqlite().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn signing_one_device_out_ends_its_token_and_socket_and_keeps_the_others_on_postgres() {
-    one_device_signed_out(TestServer::postgres().await).await;
-}
+sqlite_and_postgres!(
+    signing_one_device_out_ends_its_token_and_socket_and_keeps_the_others,
+    one_device_signed_out
+);
 
 async fn one_device_signed_out(server: TestServer) {
     // Ana plays on her laptop (her first token), her phone and her tablet, a socket open on each.
@@ -480,33 +457,11 @@ async fn a_malformed_or_unknown_device_id_is_not_found() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn devices_signed_in_before_the_list_existed_are_listed_and_their_next_use_is_recorded() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-    old_database::<sqlx::Sqlite>(
-        &url,
-        "../migrations/sqlite",
-        BEFORE_DEVICES_VERSION,
-        &old_devices(),
-    )
-    .await;
-    old_devices_listed(TestServer::start(url).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn devices_signed_in_before_the_list_existed_are_listed_on_postgres() {
-    let schema = common::PgSchema::new().await;
-    old_database::<sqlx::Postgres>(
-        &schema.url,
-        "../migrations/postgres",
-        BEFORE_DEVICES_VERSION,
-        &old_devices(),
-    )
-    .await;
-    old_devices_listed(TestServer::postgres_on(schema).await).await;
-}
+sqlite_and_postgres!(
+    devices_signed_in_before_the_list_existed_are_listed_and_their_next_use_is_recorded,
+    old_devices_listed,
+    upgraded_from(BEFORE_DEVICES_VERSION, &old_devices())
+);
 
 /// The last schema version before devices kept their User-Agent and last use.
 const BEFORE_DEVICES_VERSION: i64 = 13;

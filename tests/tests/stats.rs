@@ -2,8 +2,9 @@
 //! too, with the games against other people apart (those are what the leaderboard counts).
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::game::play_through;
-use common::{Player, TestServer, old_database, status_and_json, token_hash};
+use common::{Player, TestServer, status_and_json, token_hash};
 use serde_json::{Value, json};
 
 /// A two-seat quick game of `rules` owned by `owner`, with `bea` seated (she never connects: a bot plays
@@ -74,16 +75,11 @@ async fn a_new_player_has_played_nothing_yet() {
     server.finish().await;
 }
 
-#[tokio::test]
-async fn every_finished_game_counts_in_your_record_per_rule_set_and_games_against_people_apart() {
-    counted(TestServer::sqlite_with(|c| c.away_grace_secs = 1).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn your_record_on_postgres() {
-    counted(TestServer::postgres_with(|c| c.away_grace_secs = 1).await).await;
-}
+sqlite_and_postgres!(
+    every_finished_game_counts_in_your_record_per_rule_set_and_games_against_people_apart,
+    counted,
+    |c| c.away_grace_secs = 1
+);
 
 async fn counted(server: TestServer) {
     let ana = server.player("Ana").await;
@@ -294,30 +290,8 @@ async fn old_games_are_in_the_records(server: TestServer) {
 /// The last schema version before every game was counted.
 const BEFORE_EVERY_GAME_COUNTED_VERSION: i64 = 6;
 
-#[tokio::test]
-async fn games_against_bots_finished_before_the_upgrade_are_in_your_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
-    old_database::<sqlx::Sqlite>(
-        &url,
-        "../migrations/sqlite",
-        BEFORE_EVERY_GAME_COUNTED_VERSION,
-        &old_data(),
-    )
-    .await;
-    old_games_are_in_the_records(TestServer::start(url).await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn games_against_bots_finished_before_the_upgrade_are_in_your_record_on_postgres() {
-    let schema = common::PgSchema::new().await;
-    old_database::<sqlx::Postgres>(
-        &schema.url,
-        "../migrations/postgres",
-        BEFORE_EVERY_GAME_COUNTED_VERSION,
-        &old_data(),
-    )
-    .await;
-    old_games_are_in_the_records(TestServer::postgres_on(schema).await).await;
-}
+sqlite_and_postgres!(
+    games_against_bots_finished_before_the_upgrade_are_in_your_record,
+    old_games_are_in_the_records,
+    upgraded_from(BEFORE_EVERY_GAME_COUNTED_VERSION, &old_data())
+);

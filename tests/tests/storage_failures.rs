@@ -5,9 +5,10 @@ mod common;
 
 use std::time::Duration;
 
+use common::databases::sqlite_and_postgres;
 use common::game::{record, two_started};
 use common::ws::WsClient;
-use common::{Player, TestServer, quick_two};
+use common::{Player, TestServer, execute_sql, quick_two};
 use serde_json::Value;
 use sqlx::{Connection, SqliteConnection};
 
@@ -50,59 +51,40 @@ const PG_FAIL_RESULT: &str = "CREATE FUNCTION fail_result() RETURNS trigger LANG
                               CREATE TRIGGER fail_result BEFORE UPDATE OF result ON games \
                               FOR EACH ROW EXECUTE FUNCTION fail_result()";
 
-#[tokio::test]
-async fn a_result_that_could_not_be_stored_is_stored_by_the_room_later_and_the_winning_move_stands()
-{
-    let server = TestServer::sqlite_with(|c| c.away_grace_secs = 1).await;
-    let mut db = open(&server).await;
-    sqlx::query(FAIL_RESULT).execute(&mut db).await.unwrap();
-    let game = result_stored_later(&server, async || {
-        sqlx::query("DROP TRIGGER fail_result")
-            .execute(&mut db)
-            .await
-            .unwrap();
-    })
-    .await;
-    // Written once, whatever the attempts before.
-    let results = "SELECT COUNT(*) FROM player_results WHERE game_id = $1";
-    assert_eq!(count(&mut db, results, &game).await, 2);
-    let changes = "SELECT COUNT(*) FROM rating_changes WHERE game_id = $1";
-    assert_eq!(count(&mut db, changes, &game).await, 2);
-    db.close().await.unwrap();
+sqlite_and_postgres!(
+    a_result_that_could_not_be_stored_is_stored_by_the_room_later_and_the_winning_move_stands,
+    result_stored_later_once,
+    |c| c.away_grace_secs = 1
+);
+
+/// Storing the result fails until [`result_stored_later`] mends it; then it is written once, whatever the
+/// attempts before.
+async fn result_stored_later_once(server: TestServer) {
+    let url = server.database_url.clone();
+    let (fail, mend) = if url.starts_with("postgres") {
+        (PG_FAIL_RESULT, "DROP TRIGGER fail_result ON games")
+    } else {
+        (FAIL_RESULT, "DROP TRIGGER fail_result")
+    };
+    execute_sql(&url, fail).await;
+    let game = result_stored_later(&server, async || execute_sql(&url, mend).await).await;
+    for table in ["player_results", "rating_changes"] {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE game_id = '{game}'");
+        assert_eq!(count_on(&url, &sql).await, 2, "{sql}");
+    }
     server.finish().await;
 }
 
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_result_that_could_not_be_stored_on_postgres_is_stored_by_the_room_later() {
-    let server = TestServer::postgres_with(|c| c.away_grace_secs = 1).await;
-    let mut db = sqlx::PgConnection::connect(&server.database_url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(PG_FAIL_RESULT)
-        .execute(&mut db)
-        .await
-        .unwrap();
-    let game = result_stored_later(&server, async || {
-        sqlx::query("DROP TRIGGER fail_result ON games")
-            .execute(&mut db)
-            .await
-            .unwrap();
-    })
-    .await;
-    for sql in [
-        "SELECT COUNT(*) FROM player_results WHERE game_id = $1",
-        "SELECT COUNT(*) FROM rating_changes WHERE game_id = $1",
-    ] {
-        let n: i64 = sqlx::query_scalar(sql)
-            .bind(&game)
-            .fetch_one(&mut db)
-            .await
-            .unwrap();
-        assert_eq!(n, 2, "{sql}");
+/// The number `sql` counts, on the database at `url` (SQLite or PostgreSQL).
+async fn count_on(url: &str, sql: &str) -> i64 {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    if url.starts_with("postgres") {
+        let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+        sqlx::query_scalar(sql).fetch_one(&mut db).await.unwrap()
+    } else {
+        let mut db = SqliteConnection::connect(url).await.unwrap();
+        sqlx::query_scalar(sql).fetch_one(&mut db).await.unwrap()
     }
-    db.close().await.unwrap();
-    server.finish().await;
 }
 
 /// Ana and Bea play a rated game while storing its result fails; `mend` makes storage work again. The
@@ -150,7 +132,7 @@ async fn result_stored_later(server: &TestServer, mend: impl AsyncFnOnce()) -> S
         stored["result"]["winner_side"],
         watcher.game()["result"]["winner_side"]
     );
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     // The position everyone was shown when the game ended is the stored log's: nothing was lost.
     assert_eq!(
         watcher.game()["view"],
@@ -483,7 +465,7 @@ async fn a_move_stored_though_storage_reported_a_failure_stands_and_the_game_goe
         stored["log"][seq as usize]["payload"]["move"],
         text.as_str()
     );
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     assert_eq!(
         player.game()["view"],
         common::game::view_json(&verified.game)
@@ -520,7 +502,7 @@ async fn a_game_that_could_not_be_loaded_when_its_room_opened_is_loaded_once_sto
         .until_state(|s| s["room"]["status"] == "finished")
         .await;
     let stored = record(&again, &started.game).await;
-    parchis_server::verify::verify_record(&stored).expect("an honest record");
+    parchis_proof::verify_record(&stored).expect("an honest record");
     db.close().await.unwrap();
     again.stop_only().await;
     server.finish().await;
@@ -695,7 +677,7 @@ async fn a_roll_and_a_move_while_the_database_is_locked_are_refused_as_storage_u
     }
     player.play_to_the_end().await;
     let stored = record(&server, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&stored).expect("an honest record");
+    let verified = parchis_proof::verify_record(&stored).expect("an honest record");
     assert_eq!(
         player.game()["view"],
         common::game::view_json(&verified.game)
@@ -819,7 +801,7 @@ async fn an_outage_while_the_log_is_read_back_is_storage_unavailable_not_interna
         stored["log"][seq as usize]["payload"]["move"],
         text.as_str()
     );
-    parchis_server::verify::verify_record(&stored).expect("an honest record");
+    parchis_proof::verify_record(&stored).expect("an honest record");
     db.close().await.unwrap();
     server.finish().await;
 }

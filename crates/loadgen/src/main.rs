@@ -55,6 +55,10 @@ struct RunArgs {
     /// Address of an already running server (loopback only). Not needed with --server-bin / --spawn-baseline.
     #[arg(long)]
     addr: Option<SocketAddr>,
+    /// Another node of the same parchis cluster (repeat for each): every room is set up through
+    /// --addr, and its four sockets are spread over --addr and these nodes, seat by seat.
+    #[arg(long = "node")]
+    nodes: Vec<SocketAddr>,
     /// Start parchis-server from this binary (temp SQLite database, 127.0.0.1, free port).
     #[arg(long)]
     server_bin: Option<PathBuf>,
@@ -194,6 +198,7 @@ fn run(args: RunArgs, nofile: u64, runtime: &tokio::runtime::Runtime) -> Result<
         (None, None) => return Err("give --addr, --server-bin or --spawn-baseline".into()),
     };
     let mut config = SessionConfig::new(target, addr);
+    config.nodes = args.nodes.clone();
     config.rooms = rooms;
     config.pace = Duration::from_millis(args.pace_ms);
     config.duration = Duration::from_secs(args.duration.min(3600));

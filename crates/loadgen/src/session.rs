@@ -60,6 +60,9 @@ pub struct SessionConfig {
     pub target: Target,
     /// Server address (must be on 127.0.0.0/8).
     pub addr: SocketAddr,
+    /// More nodes of the same cluster (loopback too): each room's sockets are spread over `addr` and
+    /// these, seat by seat, so most of them reach a node that does not run their room.
+    pub nodes: Vec<SocketAddr>,
     /// Rooms of four players.
     pub rooms: usize,
     /// Each room acts once per `pace`; zero = as fast as it can (closed loop).
@@ -97,6 +100,7 @@ impl SessionConfig {
         SessionConfig {
             target,
             addr,
+            nodes: Vec::new(),
             rooms: 2,
             pace: Duration::from_millis(500),
             duration: Duration::from_secs(2),
@@ -137,6 +141,14 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
             eprintln!("{line}");
         }
     };
+    if let Some(node) = config.nodes.iter().find(|a| !a.ip().is_loopback()) {
+        return Err(format!(
+            "{node} is not a loopback address: load is only sent to 127.0.0.0/8"
+        ));
+    }
+    let targets: Vec<SocketAddr> = std::iter::once(config.addr)
+        .chain(config.nodes.iter().copied())
+        .collect();
     let s_start = sample(config.server_pid);
 
     // 1. Rooms.
@@ -217,11 +229,15 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
                 let go = go_rx.clone();
                 let stop = stop_rx.clone();
                 let next_conn = next_conn.clone();
+                let targets = &targets;
                 async move {
+                    let addrs: Vec<SocketAddr> = (0..plan.urls.len())
+                        .map(|seat| targets[(index + seat) % targets.len()])
+                        .collect();
                     let sources: Vec<IpAddr> = (0..plan.urls.len())
                         .map(|_| source_for(config, next_conn.fetch_add(1, Ordering::Relaxed)))
                         .collect();
-                    let conns = match connect_plan(config.addr, &plan, &sources).await {
+                    let conns = match connect_plan(&addrs, &plan, &sources).await {
                         Ok(conns) => conns,
                         Err(e) => {
                             stats.connect_errors.fetch_add(1, Ordering::Relaxed);

@@ -10,7 +10,7 @@ mod random_play;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parchis_rules::{Game, Mode, MoveList, RuleSet};
 use rand::SeedableRng;
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use random_play::{random_game, sample_positions};
 use std::hint::black_box;
 
@@ -27,7 +27,7 @@ fn games(c: &mut Criterion) {
         ("morocco_1v1_2", RuleSet::Morocco, Mode::OneVsOne, 2),
     ] {
         let start = Game::new(rules, mode, players).unwrap();
-        let mut rng = SmallRng::seed_from_u64(1);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         group.throughput(Throughput::Elements(1));
         group.bench_function(name, |b| {
             b.iter(|| {

@@ -1,5 +1,6 @@
-//! Plays seeded random games exactly like the `random_game` bench (event-free, `SmallRng`), for profiling
-//! with instruction counts: `valgrind --tool=callgrind target/release/examples/random_games 500`.
+//! Plays seeded random games exactly like the `random_game` bench (event-free, rand's named
+//! `Xoshiro256PlusPlus`), for profiling with instruction counts:
+//! `valgrind --tool=callgrind target/release/examples/random_games 500`.
 //! `random_games legal 100` instead generates the legal moves of the `legal_moves` bench's 1024 sampled
 //! positions 100 times.
 
@@ -8,7 +9,7 @@ mod random_play;
 
 use parchis_rules::{Game, Mode, MoveList, RuleSet};
 use rand::SeedableRng;
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use random_play::{random_game, sample_positions};
 use std::hint::black_box;
 
@@ -34,7 +35,7 @@ fn main() {
         .next()
         .map_or(500, |s| s.parse().expect("a number of games"));
     let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
-    let mut rng = SmallRng::seed_from_u64(1);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let mut moves = 0u64;
     for _ in 0..games {
         moves += u64::from(random_game(black_box(&start), &mut rng));

@@ -9,7 +9,7 @@ mod common;
 use common::every_preset_and_mode;
 use parchis_rules::{Colour, Game, MoveList, OptionValues, Options, Phase, PieceRef, Place, Setup};
 use proptest::prelude::*;
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 /// More actions than any random game takes (they take ~1,000 at most).
@@ -24,7 +24,7 @@ fn reachable(combo: usize, seed: u64, steps: usize) -> Game {
     let all = every_preset_and_mode();
     let (r, m, p) = all[combo % all.len()];
     let mut g = Game::new(r, m, p).unwrap();
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     for _ in 0..steps {
         if !act(&mut g, &mut rng) {
             break;
@@ -34,7 +34,7 @@ fn reachable(combo: usize, seed: u64, steps: usize) -> Game {
 }
 
 /// One random action (a roll or a legal move); false once the game is over.
-fn act(g: &mut Game, rng: &mut SmallRng) -> bool {
+fn act(g: &mut Game, rng: &mut Xoshiro256PlusPlus) -> bool {
     match g.phase() {
         Phase::Over { .. } => false,
         Phase::Roll => {
@@ -55,7 +55,7 @@ fn act(g: &mut Game, rng: &mut SmallRng) -> bool {
 /// A game read from outside plays on to its end like any other: its notation round-trips, its stored
 /// legal moves are a fresh generation's, every legal move is accepted and it ends.
 fn plays_to_the_end(mut g: Game, seed: u64) {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut fresh = MoveList::new();
     for _ in 0..MAX_ACTIONS {
         let line = g.notation();

@@ -6,7 +6,7 @@ mod common;
 use common::every_preset_and_mode;
 use parchis_rules::{Game, Mode, OptionValues, Options, Phase, Place, RuleSet};
 use proptest::prelude::*;
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 const MAX_ACTIONS: usize = 20_000;
@@ -92,7 +92,7 @@ fn play_random(rules: RuleSet, mode: Mode, players: u8, seed: u64, check: bool) 
 /// Plays a seeded random game from `g` to its end, checking the invariants and that the stored legal moves
 /// are those a fresh generation gives; returns the number of actions.
 fn play_random_from(mut g: Game, seed: u64, check: bool) -> usize {
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (rules, mode, players) = (g.rules(), g.mode(), g.players());
     let start = g.n_pieces();
     let mut fresh = parchis_rules::MoveList::new();
@@ -189,7 +189,7 @@ proptest! {
 #[test]
 fn the_stored_legal_moves_always_equal_a_fresh_generation() {
     for (r, m, p) in every_preset_and_mode() {
-        let mut rng = SmallRng::seed_from_u64(11);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut g = Game::new(r, m, p).unwrap();
         let mut fresh = parchis_rules::MoveList::new();
         while !g.is_over() {

@@ -299,6 +299,14 @@ enum Fault {
     Storage(String),
 }
 
+/// The code of an error answer made by [`AppError::into_response`] (before [`log_errors`] has logged it).
+pub fn code_of(response: &Response) -> Option<&'static str> {
+    response
+        .extensions()
+        .get::<Logged>()
+        .map(|logged| logged.code)
+}
+
 /// Middleware: logs each error answer in the request's span (a server fault at `error`, storage out of
 /// reach at `warn`, a client's mistake at `debug`), so that handlers and [`AppError::into_response`] only
 /// say what went wrong.

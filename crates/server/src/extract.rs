@@ -14,7 +14,9 @@ use crate::auth;
 use crate::db::{PlayerRow, now_ms};
 use crate::error::AppError;
 
-/// `axum::Json` with JSON-shaped rejections (`malformed_json`, `invalid_body`, …).
+/// `axum::Json` with JSON-shaped rejections (`malformed_json`, `invalid_body`, …). Every body the API
+/// takes is a JSON object: any other value (an array, a string, a number, `null`) is `invalid_body`, even
+/// where serde would read it (an array for a struct's fields in order).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -30,6 +32,9 @@ where
         // number where a rule set's name goes) as a syntax error, and the body is valid JSON, only of the
         // wrong shape (422, not 400).
         match axum::Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(axum::Json(value)) if !value.is_object() => Err(AppError::InvalidBody(
+                "The request body must be a JSON object ({…}).".to_owned(),
+            )),
             Ok(axum::Json(value)) => serde_path_to_error::deserialize(value)
                 .map(ApiJson)
                 .map_err(|err| {

@@ -12,7 +12,6 @@ pub mod device;
 pub mod docs;
 pub mod error;
 pub mod extract;
-pub mod fairness;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
@@ -25,7 +24,6 @@ pub mod serve;
 pub mod session_expiry;
 pub mod settings;
 pub mod sign_in_guard;
-pub mod verify;
 pub mod web;
 pub mod ws;
 
@@ -175,6 +173,7 @@ pub fn app(state: AppState) -> Router {
             deadline,
             serve::request_deadline,
         ))
+        .layer(axum::middleware::from_fn(serve::refuse_oversized_bodies))
         .layer(axum::middleware::from_fn(metrics::track_requests))
         .layer(axum::middleware::from_fn(error::log_errors))
         // One span per request, so that what is logged while answering it names the request. Its path
@@ -362,7 +361,20 @@ pub async fn run(
         "connections served at once (MAX_CONNECTIONS)"
     );
     let cluster = state.cluster.clone();
+    let shutdown_grace = limits.shutdown_grace;
+    let stopping_rooms = state.rooms.clone();
     serve::serve(listener, app(state), limits, shutdown).await?;
+    // The rooms were told to stop with the signal; storage closes once the last has finished what it
+    // was writing (a bot's move, say), so that none of them meets a closed database.
+    if tokio::time::timeout(shutdown_grace, stopping_rooms.stopped())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_secs = shutdown_grace.as_secs(),
+            "closing storage without waiting longer for rooms still stopping"
+        );
+    }
     if let Some(cluster) = cluster {
         cluster.leave().await;
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{Method, Request, Response, StatusCode};
+use axum::http::{Method, Request, Response};
 use axum::middleware::Next;
 use axum::response::IntoResponse;
 use governor::clock::Clock;
@@ -198,8 +198,24 @@ impl LookupLimit {
     }
 }
 
-/// Middleware of the room lookups: refuses an address that has used up its misses, and counts the
-/// lookups that find no room (`404` or `403`: no such room, or a private one without its code).
+/// Whether an answer of code `code` is a lookup that found nothing: no such room (or path), a private room
+/// without its code, a wrong admin token; and `message_not_found`, which reporting a chat message answers
+/// for a room that does not exist as for a message that does not (else reports would probe codes freely).
+fn is_miss(code: &str) -> bool {
+    [
+        AppError::RoomNotFound,
+        AppError::MessageNotFound,
+        AppError::WrongJoinCode,
+        AppError::NotFound,
+        AppError::NotAdmin,
+    ]
+    .iter()
+    .any(|miss| miss.code() == code)
+}
+
+/// Middleware of the routes that find a room by its id or join code (and of the admin routes): refuses an
+/// address that has used up its misses, and counts the requests that found nothing ([`is_miss`]). Other
+/// refusals (`403 not_room_owner`, `404 seat_not_found`, …) found the room and are not misses.
 pub async fn limit_lookups(
     State(limit): State<Arc<LookupLimit>>,
     request: Request<Body>,
@@ -215,10 +231,8 @@ pub async fn limit_lookups(
         return lookup_refusal(wait);
     }
     let response = next.run(request).await;
-    if matches!(
-        response.status(),
-        StatusCode::NOT_FOUND | StatusCode::FORBIDDEN
-    ) && let Err(wait) = limit.miss(key)
+    if crate::error::code_of(&response).is_some_and(is_miss)
+        && let Err(wait) = limit.miss(key)
     {
         return lookup_refusal(wait);
     }

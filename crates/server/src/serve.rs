@@ -515,6 +515,29 @@ async fn wait_after_accept_error(err: io::Error) {
     tokio::time::sleep(Duration::from_secs(1)).await;
 }
 
+/// Largest request body read (axum's own limit for its extractors): no request of the API comes near it.
+pub const BODY_LIMIT: u64 = 2 * 1024 * 1024;
+
+/// Middleware: a request that announces a body over [`BODY_LIMIT`] (`Content-Length`) is answered `413
+/// payload_too_large` at once, without waiting for a body that may never come.
+pub async fn refuse_oversized_bodies(request: Request, next: Next) -> Response {
+    let announced = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > BODY_LIMIT) {
+        let mut response = AppError::PayloadTooLarge.into_response();
+        // The body is left unread: the connection cannot carry another request.
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+        return response;
+    }
+    next.run(request).await
+}
+
 /// Middleware: a request whose body and answer take longer than the deadline is answered `408
 /// request_timeout` (a stalled upload, say), so it cannot hold its connection for ever.
 pub async fn request_deadline(

@@ -458,7 +458,7 @@ async fn kill_9_loses_no_acked_action(database_url: &str) {
     let record = server
         .get(&format!("/api/games/{}/record", table.game))
         .await;
-    let verified = parchis_server::verify::verify_record(&record).expect("an honest record");
+    let verified = parchis_proof::verify_record(&record).expect("an honest record");
     assert_eq!(
         serde_json::to_value(verified.game.view()).unwrap(),
         table.acked.view
@@ -594,4 +594,40 @@ async fn a_kill_9_at_any_moment_loses_no_acknowledged_move_on_postgresql() {
         .await
         .expect("drop schema");
     admin.close().await;
+}
+
+/// A stop while bots play as fast as they can: rooms write the game as the server stops. They finish
+/// (or refuse cleanly) before the database closes, so the host's log has no ERROR line.
+#[tokio::test]
+async fn a_sigterm_while_bots_play_logs_no_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("parchis.db").display()
+    );
+    // Ana's seat is covered at once: with no bot delay, every seat plays without pause.
+    let server = Server::start_with(&url, &[("AWAY_GRACE_SECS", "0")]).await;
+    for _ in 0..3 {
+        let ana = server.player("Ana").await;
+        let room = server
+            .post(
+                "/api/rooms",
+                &ana,
+                json!({ "rules": "playgridia", "mode": "individual", "players": 4,
+                        "bots": [null, "easy", "easy", "easy"], "turn_time_secs": null }),
+            )
+            .await;
+        let room = room["id"].as_str().unwrap().to_owned();
+        server
+            .post(&format!("/api/rooms/{room}/start"), &ana, json!({}))
+            .await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let log = std::sync::Arc::clone(&server.log);
+    let status = server.terminate().await;
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|line| line.contains("stopped")), "{log:#?}");
+    let errors: Vec<_> = log.iter().filter(|line| line.contains("ERROR")).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }

@@ -1,7 +1,7 @@
 //! Helpers to set up and check games played over the realtime protocol.
 
+use parchis_proof::replay_record;
 use parchis_rules::{Event, Game};
-use parchis_server::verify::replay_record;
 use serde_json::{Value, json};
 
 use super::{Player, TestServer, status_and_json};
@@ -113,7 +113,7 @@ pub async fn restart_mid_game(mut server: TestServer) {
     assert_eq!(player.state["room"]["status"], "playing");
     player.play_to_the_end().await;
     let record = record(&again, &started.game).await;
-    let verified = parchis_server::verify::verify_record(&record).expect("honest record");
+    let verified = parchis_proof::verify_record(&record).expect("honest record");
     assert_eq!(player.game()["view"], view_json(&verified.game));
     // Counted across the restart: the figures stored with the result are the whole record's.
     assert_eq!(record["result"]["seats"], seat_figures_of(&record));

@@ -1,3 +1,7 @@
+//! `parchis arena`: bots play each other (this crate's random, greedy and expert, or a program speaking the
+//! engine protocol of ENGINE.md) for many seeded games, seats rotating, and the report gives each bot's wins
+//! and decision times.
+
 use crate::external::External;
 use clap::Args as ClapArgs;
 use parchis_bots::arena::{ArenaConfig, arena};

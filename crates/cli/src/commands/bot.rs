@@ -1,3 +1,5 @@
+//! `parchis bot POSITION`: the move a bot (random, greedy or expert) picks in a position, seeded.
+
 use clap::Args as ClapArgs;
 use parchis_bots::{Level, make_bot};
 

@@ -1,3 +1,5 @@
+//! `parchis legal POSITION`: the legal moves of a position (after a roll when given), one a line or as JSON.
+
 use clap::Args as ClapArgs;
 use parchis_rules::Phase;
 

@@ -1,3 +1,5 @@
+//! `parchis new`: the start position of a rule set, mode and player count, in parchis notation.
+
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]

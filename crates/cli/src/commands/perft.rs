@@ -1,3 +1,6 @@
+//! `parchis perft POSITION`: how many sequences of rolls and moves of each length follow a position (to
+//! check the move generator), optionally divided by the first action.
+
 use clap::Args as ClapArgs;
 use parchis_rules::{Action, divide, perft};
 use std::time::Instant;

@@ -1,3 +1,6 @@
+//! `parchis play POSITION ACTION…`: plays rolls and moves from a position through the rules and prints the
+//! events and the position reached (text or JSON lines).
+
 use clap::Args as ClapArgs;
 use parchis_rules::{Phase, PlayError};
 

@@ -42,8 +42,8 @@ pub fn run(args: Args) -> Result<(), String> {
             "the game is not finished: its seed is revealed at its end, verify it then".into(),
         );
     }
-    let verified = parchis_server::verify::verify_record(&record)
-        .map_err(|e| format!("DISHONEST record: {e}"))?;
+    let verified =
+        parchis_proof::verify_record(&record).map_err(|e| format!("DISHONEST record: {e}"))?;
     println!(
         "honest: {} rolls re-derived from the seed, {} moves replayed, winner side {}",
         verified.rolls,

@@ -1,3 +1,5 @@
+//! `parchis view POSITION`: the rules crate's full view of a position (seats, colours, pieces, turn) as JSON.
+
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]

@@ -420,7 +420,7 @@ pub(super) async fn drive_room(
         let index = renewal.next_index.fetch_add(1, Ordering::Relaxed);
         let conns =
             match setup_parchis_room(&renewal.client, renewal.addr, index, &renewal.rules).await {
-                Ok(plan) => match connect_plan(renewal.addr, &plan, &sources).await {
+                Ok(plan) => match connect_plan(&[renewal.addr; 4], &plan, &sources).await {
                     Ok(conns) => conns,
                     Err(e) => {
                         shared.stats.connect_errors.fetch_add(1, Ordering::Relaxed);

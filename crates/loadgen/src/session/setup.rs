@@ -149,14 +149,15 @@ pub(super) fn source_for(config: &SessionConfig, n: usize) -> IpAddr {
     IpAddr::V4(Ipv4Addr::new(127, 0, 0, u8::try_from(last).unwrap_or(254)))
 }
 
-/// Opens the four connections of `plan`, seat `i` from `sources[i]`, with retries.
+/// Opens the four connections of `plan`, seat `i` from `sources[i]` to `addrs[i]` (a cluster's nodes
+/// take any room's sockets), with retries.
 pub(super) async fn connect_plan(
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     plan: &Plan,
     sources: &[IpAddr],
 ) -> Result<Vec<Ws>, String> {
     let mut conns = Vec::with_capacity(SEATS);
-    for (url, source) in plan.urls.iter().zip(sources) {
+    for ((url, source), &addr) in plan.urls.iter().zip(sources).zip(addrs) {
         let mut last = String::new();
         let mut opened = None;
         for attempt in 0..CONNECT_ATTEMPTS {

@@ -2,14 +2,14 @@
 //! measure the same thing.
 
 use parchis_rules::{Game, Mode, NoEvents, Phase, RuleSet};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 
 /// A uniform draw in `0..n` from 32 random bits (Lemire's multiply-and-shift with rejection: exactly uniform;
 /// the rejection test, taken with probability below n / 2³², is the only branch, and its retries draw from
 /// `rng`).
 #[inline(always)]
-pub fn below(first: u32, rng: &mut SmallRng, n: u32) -> u32 {
+pub fn below(first: u32, rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
     let mut m = u64::from(first) * u64::from(n);
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
@@ -27,7 +27,7 @@ pub fn below(first: u32, rng: &mut SmallRng, n: u32) -> u32 {
 /// the generator, and picking among one move needs no branch (it draws 0). A count (a bonus) is not
 /// preceded by a roll and draws its own 32 bits.
 #[inline(never)]
-pub fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
+pub fn random_game(start: &Game, rng: &mut Xoshiro256PlusPlus) -> u32 {
     let mut g = *start;
     let mut moves = 0;
     let mut for_the_move = 0u32;
@@ -57,7 +57,7 @@ pub fn random_game(start: &Game, rng: &mut SmallRng) -> u32 {
 /// The `legal_moves` bench's positions: waiting for a move, sampled from seeded random games.
 pub fn sample_positions(n: usize) -> Vec<Game> {
     let start = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
-    let mut rng = SmallRng::seed_from_u64(7);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut g = start;

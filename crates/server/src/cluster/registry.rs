@@ -92,11 +92,14 @@ impl Inner {
     ) -> Result<Option<RoomReply>, AppError> {
         let payload = serde_json::to_vec(request)
             .map_err(|e| AppError::Internal(format!("cannot encode a room request: {e}")))?;
-        match self
+        let asked = Instant::now();
+        let answer = self
             .nats
             .request(self.room_subject(room), payload.into())
-            .await
-        {
+            .await;
+        metrics::histogram!("parchis_cluster_request_seconds")
+            .record(asked.elapsed().as_secs_f64());
+        match answer {
             Ok(message) => serde_json::from_slice(&message.payload)
                 .map(Some)
                 .map_err(|e| AppError::Internal(format!("a room's owner answered nonsense: {e}"))),

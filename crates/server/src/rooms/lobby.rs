@@ -407,8 +407,8 @@ impl Lobby {
             draw_seats(&mut seats);
         }
         let seed = auth::new_seed();
-        let seed_hash = crate::fairness::decode_seed(&seed)
-            .map(|bytes| crate::fairness::seed_hash(&bytes))
+        let seed_hash = parchis_proof::dice::decode_seed(&seed)
+            .map(|bytes| parchis_proof::dice::seed_hash(&bytes))
             .unwrap_or_default();
         Ok(StartPlan {
             game: NewGame {

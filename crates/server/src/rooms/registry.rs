@@ -208,6 +208,12 @@ pub trait RoomRegistry: Send + Sync + 'static {
     /// Stops every room task (server shutdown); their connections are closed.
     fn shutdown(&self);
 
+    /// Resolves once every room task of this node has ended (after [`RoomRegistry::shutdown`]), so that
+    /// storage is closed only when no room can use it any more.
+    fn stopped(&self) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
+
     /// Counts for metrics.
     fn stats(&self) -> RegistryStats;
 }
@@ -256,11 +262,29 @@ pub struct LocalRegistry {
     connected: ConnectedRooms,
     /// Flipped to `true` to stop every room task.
     stop: watch::Sender<bool>,
+    /// How many room tasks are running (see [`RoomRegistry::stopped`]).
+    running: Arc<watch::Sender<usize>>,
     /// Cluster mode: claims a room for this node before its task starts (`None`: single node).
     ownership: Option<Arc<dyn Ownership>>,
     /// A room starts under one of these (by its id's hash), so that two requests never load and claim
     /// it twice at once.
     starting: Vec<tokio::sync::Mutex<()>>,
+}
+
+/// One running room task, counted in [`LocalRegistry::running`] until it is dropped.
+struct Running(Arc<watch::Sender<usize>>);
+
+impl Running {
+    fn count(running: &Arc<watch::Sender<usize>>) -> Self {
+        running.send_modify(|n| *n += 1);
+        Running(Arc::clone(running))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n -= 1);
+    }
 }
 
 /// How many [`LocalRegistry::starting`] locks there are.
@@ -282,6 +306,7 @@ impl LocalRegistry {
             connections: Arc::default(),
             connected: Arc::default(),
             stop: watch::Sender::new(false),
+            running: Arc::new(watch::Sender::new(0)),
             ownership: None,
             starting: (0..START_LOCKS)
                 .map(|_| tokio::sync::Mutex::new(()))
@@ -374,7 +399,9 @@ impl LocalRegistry {
         let id = room_id.to_owned();
         // Its own stop, flipped by `evict` or with every other room's by `shutdown`.
         let (stop, stop_rx) = watch::channel(*self.stop.borrow());
+        let running = Running::count(&self.running);
         tokio::spawn(async move {
+            let _running = running;
             task::run(room, receiver, gone_rx, stop_rx).await;
             let mut rooms = map.write().unwrap_or_else(|e| e.into_inner());
             if rooms.get(&id).is_some_and(|h| h.generation == generation) {
@@ -552,6 +579,13 @@ impl RoomRegistry for LocalRegistry {
         for handle in rooms.values() {
             handle.stop.send_replace(true);
         }
+    }
+
+    fn stopped(&self) -> BoxFuture<'_, ()> {
+        let mut running = self.running.subscribe();
+        Box::pin(async move {
+            let _ = running.wait_for(|n| *n == 0).await;
+        })
     }
 
     fn stats(&self) -> RegistryStats {

@@ -5,11 +5,11 @@
 //! succeeds the game is over without a result ([`Table::result_due`]), and
 //! the seed stays secret.
 
+use parchis_proof::dice;
 use parchis_rules::{Event, Events, Game, Move, PlayError};
 use serde_json::{Value, json};
 
 use crate::db::{Db, DbError, GameRow, LogAction, MovePayload, NewGame, RollPayload, now_ms};
-use crate::fairness;
 use crate::model::Actor;
 use crate::model::Rating;
 use crate::rooms::public_state::LastRoll;
@@ -58,7 +58,7 @@ pub struct Table {
     /// The referee state.
     pub game: Game,
     /// Secret seed: rolls are derived from it; revealed once finished.
-    seed: [u8; fairness::SEED_LEN],
+    seed: [u8; dice::SEED_LEN],
     /// The seed in hex, as stored.
     seed_hex: String,
     /// Public commitment to the seed.
@@ -84,7 +84,7 @@ impl Table {
     /// The table of a game that was just started.
     pub fn start(new: &NewGame, settings: &RoomSettings) -> Result<Table, String> {
         let game = settings.new_game().map_err(|e| e.to_string())?;
-        let seed = fairness::decode_seed(&new.seed).ok_or("bad seed")?;
+        let seed = dice::decode_seed(&new.seed).ok_or("bad seed")?;
         Ok(Table {
             game_id: new.id.clone(),
             seed,
@@ -171,7 +171,7 @@ impl Table {
 
     /// The die the next roll will show (for the private preview).
     pub fn next_die(&self) -> u8 {
-        fairness::roll(&self.seed, self.rolls)
+        dice::roll(&self.seed, self.rolls)
     }
 
     /// The seed, once the game's result is stored (never before: storage reveals it with the result).

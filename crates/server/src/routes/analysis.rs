@@ -9,6 +9,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use parchis_bots::expert::ExpertBot;
 use parchis_bots::{Bot, mix_seed};
+use parchis_proof::{ReplayedStep, replay_record};
 use parchis_rules::Game;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -19,7 +20,6 @@ use crate::extract::ApiPath;
 use crate::model::MoveAnalysis;
 use crate::rooms::bot::seed_of;
 use crate::routes::games::load_record;
-use crate::verify::{ReplayedStep, replay_record};
 
 /// Longest the expert thinks about one move here: it searches its full node budget on a machine that is
 /// not loaded (a few milliseconds for four players), and the cap keeps a loaded one answering.

@@ -3,6 +3,7 @@
 
 use axum::Json;
 use axum::extract::State;
+use parchis_proof::{ReplayedStep, replay_record};
 use serde_json::Value;
 
 use super::rooms::is_insider;
@@ -10,7 +11,6 @@ use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiPath, AuthPlayer};
 use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep};
-use crate::verify::{ReplayedStep, replay_record};
 
 /// Settings, seats, log and result of a game. The seed is only included once
 /// the game has finished (its hash is public from the start). While a game of a private room runs, its

@@ -38,13 +38,34 @@ pub fn router(
     }
     let mut room = get(rooms::get_room);
     let mut room_ws = get(crate::ws::room_ws);
+    // Every other route that finds a room by its id or join code: a guesser gets no more tries there.
+    let mut join = post(rooms::join_room);
+    let mut leave = post(rooms::leave_room);
+    let mut start = post(rooms::start_room);
+    let mut rematch = post(rooms::rematch_room);
+    let mut add_local = post(local_players::add_local_player);
+    let mut remove_local = delete(local_players::remove_local_player);
+    let mut seat = put(seats::set_seat).delete(seats::remove_player);
+    let mut report = post(reports::report_message);
     let mut admin_player = delete(admin::erase_player);
     let mut admin_reports = get(admin::list_reports);
     let mut admin_report = delete(admin::dismiss_reports);
     if let Some(limit) = lookup_limit {
         let lookups = axum::middleware::from_fn_with_state(limit, crate::rate_limit::limit_lookups);
-        room = room.layer(lookups.clone());
-        room_ws = room_ws.layer(lookups.clone());
+        for route in [
+            &mut room,
+            &mut room_ws,
+            &mut join,
+            &mut leave,
+            &mut start,
+            &mut rematch,
+            &mut add_local,
+            &mut remove_local,
+            &mut seat,
+            &mut report,
+        ] {
+            *route = std::mem::take(route).layer(lookups.clone());
+        }
         // A wrong admin token (`403 not_admin`) is a miss too: the list of reports is a `GET`, which the
         // write limit does not count, and the token must not be guessed without end.
         admin_player = admin_player.layer(lookups.clone());
@@ -75,10 +96,7 @@ pub fn router(
         .route("/api/admin/players/{id}", admin_player)
         .route("/api/admin/reports", admin_reports)
         .route("/api/admin/reports/{room_id}/{seq}", admin_report)
-        .route(
-            "/api/rooms/{id}/chat/{seq}/report",
-            post(reports::report_message),
-        )
+        .route("/api/rooms/{id}/chat/{seq}/report", report)
         .route(
             "/api/account",
             post(accounts::create_account).patch(accounts::change_password),
@@ -96,22 +114,13 @@ pub fn router(
         )
         .route("/api/quick-match", post(quick_match::quick_match))
         .route("/api/rooms/{id_or_code}", room)
-        .route("/api/rooms/{id}/join", post(rooms::join_room))
-        .route("/api/rooms/{id}/leave", post(rooms::leave_room))
-        .route("/api/rooms/{id}/start", post(rooms::start_room))
-        .route("/api/rooms/{id}/rematch", post(rooms::rematch_room))
-        .route(
-            "/api/rooms/{id}/local-players",
-            post(local_players::add_local_player),
-        )
-        .route(
-            "/api/rooms/{id}/local-players/{seat}",
-            delete(local_players::remove_local_player),
-        )
-        .route(
-            "/api/rooms/{id}/seats/{seat}",
-            put(seats::set_seat).delete(seats::remove_player),
-        )
+        .route("/api/rooms/{id}/join", join)
+        .route("/api/rooms/{id}/leave", leave)
+        .route("/api/rooms/{id}/start", start)
+        .route("/api/rooms/{id}/rematch", rematch)
+        .route("/api/rooms/{id}/local-players", add_local)
+        .route("/api/rooms/{id}/local-players/{seat}", remove_local)
+        .route("/api/rooms/{id}/seats/{seat}", seat)
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/replay", get(games::game_replay))
         .route("/api/games/{id}/analysis", analysis)

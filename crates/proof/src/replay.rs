@@ -1,13 +1,13 @@
 //! Checks a game record (`GET /api/games/{id}/record`) for honesty: the seed
 //! matches its commitment, every roll is the one the seed gives, and every
 //! move is legal when replayed through the rules crate. Used by
-//! `parchis verify`, by `GET /api/games/{id}/replay` (through [`replay_record`],
-//! which also reports every step) and by the tests.
+//! `parchis verify`, by the server's `GET /api/games/{id}/replay` and analyses
+//! (through [`replay_record`], which also reports every step) and by the tests.
 
 use parchis_rules::{Event, Game, Mode, RuleSet};
 use serde_json::Value;
 
-use crate::fairness;
+use crate::dice;
 
 /// What an honest record contained.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,12 +58,12 @@ pub fn replay_record(
     let seed_hex = record["seed"]
         .as_str()
         .ok_or("the seed is not revealed (is the game finished?)")?;
-    let seed = fairness::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
+    let seed = dice::decode_seed(seed_hex).ok_or("the seed is not 64 hex characters")?;
     let committed = text(record, "seed_hash")?;
-    if fairness::seed_hash(&seed) != committed {
+    if dice::seed_hash(&seed) != committed {
         return Err(format!(
             "the seed hashes to {} but the record committed to {committed}",
-            fairness::seed_hash(&seed)
+            dice::seed_hash(&seed)
         ));
     }
     // House rules (absent from records of rooms made before them): name → value as text.
@@ -118,7 +118,7 @@ pub fn replay_record(
                         payload["roll"]
                     ));
                 }
-                let fair = fairness::roll(&seed, rolls);
+                let fair = dice::roll(&seed, rolls);
                 if die != u64::from(fair) {
                     return Err(format!(
                         "{at}: roll {rolls} is {die} but the seed gives {fair}"

@@ -1,5 +1,13 @@
 //! Provably fair dice: the seed commitment and the derivation of every roll
 //! (exactly as PROTOCOL.md §5 documents it, so anyone can re-derive them).
+//!
+//! ```
+//! use parchis_proof::dice::{decode_seed, roll, seed_hash};
+//!
+//! let seed = decode_seed(&"00".repeat(32)).unwrap();
+//! assert_eq!(seed_hash(&seed).len(), 64);
+//! assert!((1..=6).contains(&roll(&seed, 0)));
+//! ```
 
 use sha2::{Digest, Sha256};
 
