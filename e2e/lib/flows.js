@@ -9,11 +9,18 @@ export async function register(page, base, name) {
   await page.waitForSelector('#change-name');
 }
 
+/** Unfolds the home page's "Create a room" (folded on a phone) so that its fields can be set. */
+export async function openCustomRoom(page) {
+  await page.waitForSelector('#custom-room');
+  if (!(await page.$eval('#custom-room', (d) => d.open))) await page.click('#custom-room > summary');
+}
+
 /**
  * Opens the create form's House rules and sets each of `house` ({ capture_bonus: '10', three_sixes: 'off',
  * lane_blockades: '1' }) with its control: a checkbox, a choice or a number field.
  */
 export async function setHouseRules(page, house) {
+  await openCustomRoom(page);
   await page.waitForSelector('#house-rules:not(.hidden)');
   if (!(await page.$eval('#house-rules', (d) => d.open))) await page.click('#house-rules summary');
   for (const [name, value] of Object.entries(house)) {
@@ -27,6 +34,7 @@ export async function setHouseRules(page, house) {
 
 /** Creates a room from the home page form (with `house` rules, see setHouseRules); returns the room id. */
 export async function createRoom(page, { rules = 'playgridia', mode = 'individual', players, bots = [], timer = '30', preview = false, isPublic = true, house = null, pace = null } = {}) {
+  await openCustomRoom(page);
   await page.selectOption('#rules', rules);
   await page.selectOption('#mode', mode);
   if (players) await page.selectOption('#players', String(players));
@@ -39,7 +47,8 @@ export async function createRoom(page, { rules = 'playgridia', mode = 'individua
   if (house) await setHouseRules(page, house);
   await page.click('#create-room');
   await page.waitForSelector('#seats li');
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
+  // By its id (the address bar of a private room names it by its code, the link to share).
+  return page.evaluate(() => window.__parchis.state.room.id);
 }
 
 export async function waitBoard(page, board = null) {

@@ -77,7 +77,7 @@ test('on a phone the create form comes before the lists of rooms; turning it lay
   await p.page.goto(`${srv.url}/`);
   await p.page.waitForSelector('#create-room');
   const layout = () => p.page.evaluate(() => {
-    const create = document.querySelector('#create-h').closest('section').getBoundingClientRect();
+    const create = document.querySelector('#create-h').closest('.card').getBoundingClientRect();
     const rooms = document.querySelector('#room-list').closest('section').getBoundingClientRect();
     const join = document.querySelector('#join-code').closest('section').getBoundingClientRect();
     const order = document.querySelector('#create-h').compareDocumentPosition(document.querySelector('#room-list'));

@@ -108,7 +108,7 @@ test('Quick match needs a name first', async () => {
   const p = await newPage(browser);
   await p.page.goto(`${srv.url}/`);
   await p.page.click('#quick-match');
-  await p.page.waitForSelector('#create-form ~ .error:not(:empty)');
+  await p.page.waitForSelector('#play-error:not(:empty)');
   assert.equal(new URL(p.page.url()).pathname, '/');
   assertNoErrors(p.page);
   await p.context.close();

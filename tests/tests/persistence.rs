@@ -1,5 +1,6 @@
 mod common;
 
+use common::databases::sqlite_and_postgres;
 use common::{TestServer, public_four, status_and_json};
 use serde_json::json;
 
@@ -34,7 +35,7 @@ async fn rooms_and_seats_survive_a_restart() {
     drop(server);
 }
 
-#[tokio::test]
-async fn a_game_survives_a_restart_on_sqlite_and_play_continues() {
-    common::game::restart_mid_game(TestServer::sqlite().await).await;
-}
+sqlite_and_postgres!(
+    a_game_survives_a_restart_and_play_continues,
+    common::game::restart_mid_game
+);

@@ -65,12 +65,6 @@ async fn garbage_ids_are_404_not_500_on_postgres() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
-async fn a_game_survives_a_restart_on_postgres_and_play_continues() {
-    common::game::restart_mid_game(TestServer::postgres().await).await;
-}
-
-#[tokio::test]
-#[ignore = "needs PostgreSQL at 127.0.0.1:5432 (run by .ci/run)"]
 async fn a_whole_game_is_played_and_verified_on_postgres() {
     use common::game::{record, start_with_bots};
     use common::ws::WsClient;

@@ -496,7 +496,10 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
                 has_fields(
                     "legal_moves[0]",
                     legal,
-                    &["text", "piece", "from", "to", "captures"],
+                    &[
+                        "text", "piece", "from", "to", "captures", "goal", "safe", "blockade",
+                        "bonus",
+                    ],
                 );
                 // `from` and `to` are places as §2 shows them.
                 written_as_documented!(Place, &legal["from"]);

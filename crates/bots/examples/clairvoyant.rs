@@ -3,7 +3,7 @@
 //! what short look-ahead over greedy continuations can win.
 use parchis_bots::{Bot, GreedyBot, mix_seed, wilson95};
 use parchis_rules::{Game, Mode, Phase, RuleSet};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 fn main() {
@@ -14,7 +14,7 @@ fn main() {
     for i in 0..games {
         let me = (i % 4) as u8;
         let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
-        let mut rng = SmallRng::seed_from_u64(mix_seed(1, i));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(1, i));
         let mut greedy = GreedyBot::new();
         for _ in 0..20_000 {
             match g.phase() {

@@ -6,7 +6,7 @@
 use parchis_bots::value::{NP, move_features};
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed};
 use parchis_rules::{Game, Mode, Phase, RuleSet};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
@@ -36,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .flat_map_iter(|i| {
                 let mut out = Vec::new();
                 let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).unwrap();
-                let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i));
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, i));
                 let me = (i % 4) as u8;
                 let mut expert = ExpertBot::with_budget(mix_seed(seed, i + 1_000_000), budget)
                     .with_rollout_rolls(rolls)

@@ -7,7 +7,7 @@
 use parchis_bots::value::{NAMES, NF, WEIGHTS, side_features};
 use parchis_bots::{Bot, GreedyBot, mix_seed};
 use parchis_rules::{Game, Mode, Phase, RuleSet};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 struct Sample {
@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for i in 0..games {
         let mut g = Game::new(rules, mode, players)?;
         let n_sides = g.layout().n_sides() as usize;
-        let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, i));
         let mut bot = GreedyBot::new();
         let mut states = Vec::new();
         for _ in 0..20_000 {

@@ -11,7 +11,7 @@ use parchis_bots::net::{HIDDEN, NI, SIDES, forward, inputs};
 use parchis_bots::sharp::{Params, evaluate, leaf_value};
 use parchis_bots::{Bot, ExpertBot, GreedyBot, mix_seed};
 use parchis_rules::{Game, Mode, Phase, RuleSet};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::fmt::Write as _;
 
@@ -34,7 +34,7 @@ struct Played {
 fn play(seed: u64, i: u64, expert: Option<u32>, sample_every: u32) -> Option<Played> {
     let me = (i % 4) as u8;
     let mut g = Game::new(RuleSet::Playgridia, Mode::Individual, 4).ok()?;
-    let mut rng = SmallRng::seed_from_u64(mix_seed(seed, i));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, i));
     let mut greedy = GreedyBot::new();
     let mut bot = expert.map(|n| ExpertBot::with_budget(mix_seed(seed, i + 1_000_000_000), n));
     let mut xs = Vec::new();
@@ -195,7 +195,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         z
     };
 
-    let mut rng = SmallRng::seed_from_u64(mix_seed(seed, 999));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, 999));
     let mut w1: Vec<f32> = (0..NI * HIDDEN)
         .map(|_| (rng.random::<f32>() * 2.0 - 1.0) * (6.0 / (NI + HIDDEN) as f32).sqrt())
         .collect();

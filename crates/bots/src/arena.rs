@@ -2,7 +2,7 @@
 
 use crate::{Bot, Level, make_bot, mix_seed};
 use parchis_rules::{Game, Mode, Move, NoEvents, Phase, RuleSet, SetupError};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use std::fmt;
@@ -219,8 +219,8 @@ pub struct GameRecord {
     pub times: Vec<Vec<u64>>,
 }
 
-/// Plays one game: `seats[s]` plays seat `s`, the dice come from a `SmallRng` seeded with `dice_seed`, bot
-/// `s` is seeded with `mix_seed(dice_seed, s)`. At most `max_actions` rolls and moves.
+/// Plays one game: `seats[s]` plays seat `s`, the dice come from a `Xoshiro256PlusPlus` seeded with
+/// `dice_seed`, bot `s` is seeded with `mix_seed(dice_seed, s)`. At most `max_actions` rolls and moves.
 pub fn play_game(
     rules: RuleSet,
     mode: Mode,
@@ -243,7 +243,7 @@ pub fn bot_seed(dice_seed: u64, seat: usize) -> u64 {
 }
 
 /// Plays `game` to its end (or `max_actions` rolls and moves) with `bots[s]` playing seat `s` and dice from
-/// `SmallRng::seed_from_u64(dice_seed)`.
+/// `Xoshiro256PlusPlus::seed_from_u64(dice_seed)`.
 ///
 /// # Panics
 ///
@@ -264,7 +264,7 @@ fn play_game_keeping(
     dice_seed: u64,
     max_actions: u32,
 ) -> (GameRecord, Vec<Box<dyn Bot>>) {
-    let mut rng = SmallRng::seed_from_u64(dice_seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(dice_seed);
     let mut actions = Vec::new();
     let mut times = vec![Vec::new(); bots.len()];
     for _ in 0..max_actions {
@@ -323,7 +323,7 @@ type GameOutcome = (Option<Vec<usize>>, u32, Vec<(usize, Vec<u64>)>);
 ///
 /// Game `i` (0-based) rotates the seats: entry `k` sits in seat `(k + i) % n` with `n` entries, so over any
 /// multiple of `n` games each entry plays each seat (and each position in the turn order) equally often.
-/// Its dice come from `SmallRng::seed_from_u64(mix_seed(seed, i))` and its bots are seeded from the same
+/// Its dice come from `Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, i))` and its bots are seeded from the same
 /// value, so a run is reproducible and independent of the thread count (except for the timings). An entry
 /// wins a game when its seat's side wins (both partners win a team game).
 pub fn arena(config: &ArenaConfig) -> Result<ArenaReport, ArenaError> {

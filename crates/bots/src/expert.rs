@@ -46,8 +46,8 @@
 //! moves is dropped, then again at three quarters, and so on down to two moves.
 //! Rollouts step the game with [`Game::legal`] and [`Game::play_unchecked_with`] without building events
 //! ([`NoEvents`]: the same rules) and allocate nothing.
-//! The dice come from a `SmallRng` seeded from the bot's seed, its decision counter and the rollout index,
-//! so a seeded game is reproducible.
+//! The dice come from a `Xoshiro256PlusPlus` (rand's named generator, stable across versions) seeded from the
+//! bot's seed, its decision counter and the rollout index, so a seeded game is reproducible.
 
 mod rollout;
 

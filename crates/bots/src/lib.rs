@@ -50,7 +50,9 @@
 //!
 //! Fairness: game `i` rotates the seats by `i % n` (entry `k` sits in seat `(k + i) % n`), so over a
 //! multiple of `n` games every entry sits in every seat equally often, and the dice of game `i` come from a
-//! `SmallRng` seeded from `seed` and `i` alone: the results do not depend on the number of threads.
+//! `Xoshiro256PlusPlus` seeded from `seed` and `i` alone: the results do not depend on the number of threads.
+//! It is one of rand's named generators, whose output for a seed is kept across rand versions (unlike
+//! `SmallRng`, which was this same generator on 64-bit hosts: seeded results did not change).
 
 pub mod arena;
 pub mod eval;

@@ -2,20 +2,20 @@
 
 use crate::Bot;
 use parchis_rules::{Game, Move};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 /// Plays a uniformly random legal move (seeded, so deterministic).
 #[derive(Debug, Clone)]
 pub struct RandomBot {
-    rng: SmallRng,
+    rng: Xoshiro256PlusPlus,
 }
 
 impl RandomBot {
     /// A random bot whose choices are fixed by the seed.
     pub fn new(seed: u64) -> RandomBot {
         RandomBot {
-            rng: SmallRng::seed_from_u64(seed),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         }
     }
 }

@@ -4,8 +4,10 @@
 use crate::board::{BoardKind, Place};
 use crate::colour::Colour;
 use crate::event::PieceRef;
+use crate::event::{Event, Events};
 use crate::game::{Game, Phase};
 use crate::mode::Mode;
+use crate::moves::Move;
 use crate::options::{Options, RuleSet};
 use serde::{Deserialize, Serialize};
 
@@ -93,6 +95,38 @@ pub struct MoveView {
     pub to: Place,
     /// The move captures ([`Move::captures`](crate::Move::captures)).
     pub captures: bool,
+    /// The piece arrives at the goal.
+    #[serde(default)]
+    pub goal: bool,
+    /// The piece stops on a safe circuit square (an exit, exit + 7 or exit − 5), where it cannot be captured.
+    #[serde(default)]
+    pub safe: bool,
+    /// The move forms a blockade where the piece stops.
+    #[serde(default)]
+    pub blockade: bool,
+    /// The count the move earns (20 for a capture, 10 for an arrival, as the options say; 0 for none).
+    #[serde(default)]
+    pub bonus: u8,
+}
+
+/// What a legal move does, read from the events playing it on a copy of the game produces: a client says
+/// "captures, +20" without knowing a rule.
+fn effects(game: &Game, m: Move, slot: u8, view: &mut MoveView) {
+    let mut copy = *game;
+    let mut events = Events::new();
+    copy.play_unchecked_with(m, &mut events);
+    for e in &events {
+        match e {
+            Event::ReachedGoal { .. } => view.goal = true,
+            Event::BlockadeFormed { .. } => view.blockade = true,
+            Event::BonusGranted { amount, .. } => view.bonus = view.bonus.saturating_add(*amount),
+            _ => {}
+        }
+    }
+    let board = game.board();
+    view.safe = board
+        .cell(slot, m.to)
+        .is_some_and(|cell| board.is_circuit_cell(cell) && board.is_safe_cell(cell));
 }
 
 impl Game {
@@ -138,14 +172,21 @@ impl Game {
         let legal_moves = self
             .legal_moves()
             .iter()
-            .map(|m| MoveView {
-                text: self.move_text(m),
-                piece: l.piece_ref(m.piece),
-                from: self.place(m.piece),
-                to: self
-                    .board()
-                    .place(l.path_slot[l.colour_of_piece(m.piece) as usize], m.to),
-                captures: m.captures(),
+            .map(|m| {
+                let slot = l.path_slot[l.colour_of_piece(m.piece) as usize];
+                let mut view = MoveView {
+                    text: self.move_text(m),
+                    piece: l.piece_ref(m.piece),
+                    from: self.place(m.piece),
+                    to: self.board().place(slot, m.to),
+                    captures: m.captures(),
+                    goal: false,
+                    safe: false,
+                    blockade: false,
+                    bonus: 0,
+                };
+                effects(self, *m, slot, &mut view);
+                view
             })
             .collect();
         View {

@@ -12,6 +12,7 @@ pub mod device;
 pub mod docs;
 pub mod error;
 pub mod extract;
+pub mod healthcheck;
 pub mod metrics;
 pub mod model;
 pub mod openapi;

@@ -1,5 +1,5 @@
 //! `parchis-server` binary: parse configuration, bind, serve until Ctrl-C / SIGTERM; or, with a command,
-//! do that one thing and exit (`backup`).
+//! do that one thing and exit (`backup`, `healthcheck`).
 
 use std::path::PathBuf;
 
@@ -36,6 +36,10 @@ enum Command {
         /// The new file (it must not exist yet).
         file: PathBuf,
     },
+    /// Asks the server on this machine (`--bind`, loopback for 0.0.0.0, and `--port`) for `/readyz`:
+    /// exit status 0 when it answers 200, 1 otherwise. The container image's HEALTHCHECK (the image
+    /// has no shell and no curl).
+    Healthcheck,
 }
 
 /// mimalloc instead of glibc malloc: the publish and socket paths allocate and
@@ -63,6 +67,19 @@ async fn main() -> std::process::ExitCode {
     match log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
+    }
+    if let Some(Command::Healthcheck) = command {
+        let addr = parchis_server::healthcheck::local_address(config.bind, config.port);
+        return match parchis_server::healthcheck::readyz(addr, std::time::Duration::from_secs(3)) {
+            Ok(status) => {
+                println!("{status}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("not ready: {err}");
+                std::process::ExitCode::FAILURE
+            }
+        };
     }
     if let Some(Command::Backup { file }) = command {
         return match parchis_server::backup::backup(&config.database_url, &file).await {

@@ -6,7 +6,7 @@ use super::{ExpertBot, MIN_ROLLOUTS, leader_left};
 use crate::eval::{perspective, side_scores, side_scores_with};
 use crate::sharp::Params;
 use parchis_rules::{Game, Move, NoEvents, Phase};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 impl ExpertBot {
@@ -107,7 +107,7 @@ impl ExpertBot {
 
     /// Plays the greedy policy (one ply) for every seat along dice drawn from `seed`, then evaluates for `me`.
     fn simulate(&mut self, g: Game, seed: u64, me: u8) -> f32 {
-        let rng = SmallRng::seed_from_u64(seed);
+        let rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let branch = self.variant & 1 != 0;
         self.sim_from(g, rng, 0, me, branch, false)
     }
@@ -116,7 +116,7 @@ impl ExpertBot {
     fn sim_from(
         &mut self,
         mut g: Game,
-        mut rng: SmallRng,
+        mut rng: Xoshiro256PlusPlus,
         mut rolls: usize,
         me: u8,
         branch: bool,

@@ -4,7 +4,7 @@
 use clap::Args as ClapArgs;
 use parchis_bots::mix_seed;
 use parchis_rules::{Game, NoEvents, Phase};
-use rand::rngs::SmallRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -41,7 +41,7 @@ pub struct Outcome {
 }
 
 /// Plays one random game to the end from `start`.
-pub fn random_game(start: &Game, rng: &mut SmallRng) -> Outcome {
+pub fn random_game(start: &Game, rng: &mut Xoshiro256PlusPlus) -> Outcome {
     let mut g = *start;
     let (mut moves, mut rolls) = (0, 0);
     loop {
@@ -116,7 +116,7 @@ fn play_all(
         (0..games.div_ceil(BLOCK))
             .into_par_iter()
             .map(|block| {
-                let mut rng = SmallRng::seed_from_u64(mix_seed(seed, block));
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(seed, block));
                 let mut totals = Totals::new(sides);
                 for _ in block * BLOCK..games.min((block + 1) * BLOCK) {
                     totals.record(random_game(start, &mut rng));

@@ -300,7 +300,7 @@ function signedInPart(who, onChange) {
     change, done, devicesList, signOutOthersPart(() => devicesList.reload()), err);
 }
 
-function createCard(onCreated) {
+function createCard(onCreated, nameCardEl) {
   const rules = h('select', { id: 'rules' }, ['playgridia', 'ludoteka', 'morocco'].map((r) => h('option', { value: r }, t('rulesets.' + r))));
   const mode = h('select', { id: 'mode' }, Object.keys(MODES).map((m) => h('option', { value: m }, t('modes.' + m))));
   const players = h('select', { id: 'players' });
@@ -314,7 +314,9 @@ function createCard(onCreated) {
   const draw = h('input', { type: 'checkbox', id: 'draw-seats' });
   let drawChosen = false;
   draw.onchange = () => { drawChosen = true; };
+  // The form's own mistakes are said under it; the play buttons' under them.
   const err = h('p.error', { role: 'alert' });
+  const playErr = h('p.error', { id: 'play-error', role: 'alert' });
   // House rules are for the rooms this form makes (Create, and Play now against bots, which uses every
   // choice of the form); a quick match seats strangers at the standard rules, and says so once the
   // player has changed one.
@@ -420,12 +422,17 @@ function createCard(onCreated) {
   // private room started at once: a game in one click.
   const playNow = async () => {
     err.textContent = '';
-    if (!me()) { err.textContent = t('name_required'); return; }
+    playErr.textContent = '';
+    // A mistake in the form (opened by the player) is shown there, the form opened.
     const bad = house.invalid();
-    if (bad) { err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
+    if (bad) { custom.open = true; err.textContent = t('house_bad_number', bad); bad.el.focus(); return; }
     const houseRules = house.changed();
     const locals = checkLocals();
-    if (!locals) return;
+    if (!locals) { custom.open = true; return; }
+    // A first visit plays at once: a name is made up (changed later on the home page).
+    if (!me()) {
+      try { await register(t('guest_name', { n: 100 + Math.floor(Math.random() * 900) })); } catch (x) { playErr.textContent = t('error', { msg: x.message }); return; }
+    }
     let room = null;
     try {
       room = await api.createRoom({
@@ -440,19 +447,20 @@ function createCard(onCreated) {
     } catch (x) {
       // A room already made is not lost: its waiting room says what is left to do.
       if (room) onCreated(room);
-      else err.textContent = t('error', { msg: x.message });
+      else playErr.textContent = t('error', { msg: x.message });
     }
   };
   // The same rules, mode and players, online with other people: a seat in a room waiting for them, or a new
   // one that others' quick matches fill (it starts by itself once full).
   const quickMatch = async (e) => {
-    err.textContent = '';
-    if (!me()) { err.textContent = t('name_required'); return; }
+    playErr.textContent = '';
+    // Strangers will see the name: the player chooses it (the field is right there).
+    if (!me()) { playErr.textContent = t('name_required'); nameCardEl.querySelector('#name')?.focus(); return; }
     e.target.disabled = true;
     try {
       const room = await api.quickMatch({ rules: rules.value, mode: mode.value, players: Number(players.value) });
       onCreated(room);
-    } catch (x) { err.textContent = t('error', { msg: x.message }); e.target.disabled = false; }
+    } catch (x) { playErr.textContent = t('error', { msg: x.message }); e.target.disabled = false; }
   };
   const form = h('form.form-grid', {
     id: 'create-form',
@@ -488,10 +496,6 @@ function createCard(onCreated) {
   h('label', { for: 'mode' }, t('mode')), mode,
   h('span'), howto,
   h('label', { for: 'players' }, t('players')), players,
-  // Right under the only choices it uses.
-  h('span'), h('div',
-    h('button.primary', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')),
-    qmHint),
   h('span', t('bots')), seats,
   h('label', { for: 'timer' }, t('turn_timer')), timer,
   h('label', { for: 'bot-pace' }, t('bot_pace')), pace,
@@ -499,10 +503,23 @@ function createCard(onCreated) {
   h('label', { for: 'preview' }, t('preview')), h('div', preview),
   h('label', { for: 'public' }, t('public_room')), h('div', pub),
   h('label', { for: 'draw-seats' }, t('draw_seats')), h('div', draw),
-  h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create')),
-    h('button', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now'))),
+  h('span'), h('div.row', h('button.primary', { type: 'submit', id: 'create-room' }, t('create'))),
   );
-  return h('section.card', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, t('create_room')), form, err);
+  // The page leads with the two ways to play at once: against bots (the form's choices, the standard rules
+  // unless changed below) and a quick match with people. A room of one's own is one click further, folded.
+  const play = h('section.card.play-card', { 'aria-labelledby': 'play-h' },
+    h('h2', { id: 'play-h' }, t('play_title')),
+    h('div.play-buttons',
+      h('div', h('button.primary.big', { type: 'button', id: 'play-now', onclick: playNow }, t('play_now')),
+        h('p.muted.hint', { id: 'play-now-hint' }, t('play_now_hint'))),
+      h('div', h('button.big', { type: 'button', id: 'quick-match', onclick: quickMatch }, t('quick_match')), qmHint)),
+    playErr);
+  // Folded on a phone, open on a wider screen, unless the player chose otherwise (remembered on this device).
+  const kept = localStorage.getItem('parchis.customRoom');
+  const custom = h('details.card.custom-room', { id: 'custom-room', open: kept ? kept === 'open' : !ONE_COLUMN.matches },
+    h('summary', h('h2', { id: 'create-h' }, t('create_room')), h('span.muted.hint', t('custom_room_hint'))), form, err);
+  custom.addEventListener('toggle', () => localStorage.setItem('parchis.customRoom', custom.open ? 'open' : 'closed'));
+  return { play, custom };
 }
 
 /** Fills a list of rooms again, the house-rule tags someone opened left open. */
@@ -678,23 +695,21 @@ function mountHome(main) {
     mine.load();
     // Renamed or signed up on another device: show it (once; a failure leaves the page as it is).
     refreshMe().then((changed) => { if (changed) render(); }).catch(() => {});
-    cards = {
-      you: [nameCard(render), mine.card, joinCard()],
-      lists: [rooms.card, live.card, leaderboardCard()],
-      create: createCard((room) => navigate(`/room/${room.id}`)),
-    };
+    const you = nameCard(render);
+    const { play, custom } = createCard((room) => navigate(`/room/${room.id}`), you);
+    cards = { play, you: [you, mine.card, joinCard()], lists: [rooms.card, live.card, leaderboardCard()], custom };
     place();
   };
   let cards = null;
   // Lays the same cards out again (a phone turned, a window narrowed past the line): moved, not rebuilt,
   // so that what was typed or chosen in them stays.
   const place = () => {
-    const { you, lists, create } = cards;
+    const { play, you, lists, custom } = cards;
     clear(main,
       h('p.muted', t('tagline')),
       ONE_COLUMN.matches
-        ? h('div.home-one-column', ...you, create, ...lists)
-        : h('div.grid2', h('div', ...you, ...lists), h('div', create)),
+        ? h('div.home-one-column', play, ...you, custom, ...lists)
+        : h('div.grid2', h('div', ...you, ...lists), h('div', play, custom)),
     );
   };
   render();

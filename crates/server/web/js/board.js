@@ -4,6 +4,11 @@ import { t, placeName, pieceName } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
+/** Whether moves are shown at once: the device asks for reduced motion, or the page is not seen. */
+function still() {
+  return document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 function el(name, attrs = {}, parent) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
@@ -108,8 +113,12 @@ export class BoardView {
       el('polygon', { points: pts(tri), fill: `url(#pat-${k})`, class: 'cell goal-tri' }, grp);
       this.squareEls.set(`goal:${k}`, grp);
     }
+    // A destination is two drawings: the circle that takes the tap under the pieces (a piece that can be
+    // picked keeps its own taps), and its mark over them (a piece standing where another would go leaves
+    // the mark in sight). Pieces that cannot be picked let taps through to the circle under them.
     this.targetLayer = el('g', { class: 'targets' }, svg);
     this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    this.markLayer = el('g', { class: 'target-marks', 'aria-hidden': 'true' }, svg);
     this.container.appendChild(svg);
     this.pieceEls.clear();
     this.positions.clear();
@@ -145,7 +154,7 @@ export class BoardView {
         });
       } else if (p0.place.kind === 'goal') {
         const spots = g.goalSpots(p0.path_slot, Math.max(list.length, 1));
-        list.forEach((p, i) => out.set(p.id, { xy: spots[i], r: g.n === 6 ? 0.24 : 0.2, key }));
+        list.forEach((p, i) => out.set(p.id, { xy: spots[i], r: 0.28, key }));
       } else {
         const cell = g.placeCell(p0.place, p0.path_slot);
         // Two pieces side by side along the row; more (only transiently) in a small ring.
@@ -168,7 +177,7 @@ export class BoardView {
   /**
    * Renders a view. `moved` lists Moved/Captured events (from the server) to animate step by step.
    */
-  render(view, { bottomSlot = 0, moved = [], mySeat = null } = {}) {
+  render(view, { bottomSlot = 0, moved = [], captured = [], mySeat = null } = {}) {
     this.build(view.board, view.rules, bottomSlot);
     this.view = view;
     const g = this.geo;
@@ -181,6 +190,8 @@ export class BoardView {
       const c = COLOURS[p.colour] || COLOURS.yellow;
       if (!pe) {
         pe = el('g', { class: 'piece', 'data-piece': p.id, 'data-colour': p.colour }, this.pieceLayer);
+        // Invisible, and as big as a finger needs (24 CSS px at least) while the piece can be picked.
+        el('circle', { class: 'piece-hit', r: 0.36 }, pe);
         el('circle', { class: 'piece-body', r: 0.36, fill: c.fill, stroke: c.dark }, pe);
         el('circle', { class: 'piece-ring', r: 0.26, fill: 'none', stroke: '#fff' }, pe);
         const tx = el('text', { class: 'piece-label', fill: p.colour === 'yellow' ? '#3a2c00' : '#fff' }, pe);
@@ -188,6 +199,8 @@ export class BoardView {
         el('title', {}, pe);
         pe.addEventListener('click', (ev) => { ev.stopPropagation(); this.pieceClicked(p.id); });
         pe.addEventListener('keydown', (ev) => this.pieceKey(ev, p.id));
+        for (const on of ['pointerenter', 'focus']) pe.addEventListener(on, () => this.pair(p.id));
+        for (const off of ['pointerleave', 'blur']) pe.addEventListener(off, () => this.pair(null));
         this.pieceEls.set(p.id, pe);
       }
       const old = this.positions.get(p.id);
@@ -201,8 +214,14 @@ export class BoardView {
       pe.dataset.where = `${pieceName(p.id)} — ${placeName(p.place)}${p.in_blockade ? ' (' + t('blockade') + ')' : ''}`;
       this.namePiece(pe, p.id);
       const mv = moved.find((m) => m.piece === p.id);
+      const hit = captured.find((c) => c.piece === p.id);
       if (old && mv && mv.type === 'moved' && old.key !== pos.key) {
         this.animate(pe, p, mv.from, mv.to, pos.xy);
+      } else if (old && hit && p.place.kind === 'home' && old.key !== pos.key && !still()) {
+        // Sent home: it stays under the piece that took it until that one lands, then goes back to base.
+        const by = moved.find((m) => m.piece === hit.by);
+        const wait = by ? this.stepMs(by.from, by.to, p.path_slot) * this.geo.path(by.from, by.to, p.path_slot).length : 0;
+        this.glide(pe, old.xy, pos.xy, wait);
       } else {
         this.place(pe, pos.xy);
       }
@@ -215,39 +234,81 @@ export class BoardView {
 
   place(pe, xy) {
     const a = this.animating.get(pe);
-    if (a) { clearInterval(a); this.animating.delete(pe); }
+    if (a) { clearInterval(a); clearTimeout(a); this.animating.delete(pe); }
     // An animation cut short (the next update came first) ends here too.
-    pe.classList.remove('moving');
+    pe.classList.remove('moving', 'sent-home');
     pe.setAttribute('transform', `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})`);
+  }
+
+  /** How long each square of a move takes: a short move steps slowly, a long one quicker (under ~0.7 s). */
+  stepMs(from, to, pathSlot) {
+    const n = this.geo.path(from, to, pathSlot).length;
+    return Math.max(40, Math.min(110, 700 / Math.max(n, 1)));
   }
 
   /** Moves a piece square by square along its path. */
   animate(pe, piece, from, to, finalXY) {
     const g = this.geo;
     const steps = g.path(from, to, piece.path_slot);
-    const prev = this.animating.get(pe);
-    if (prev) clearInterval(prev);
-    if (steps.length <= 1 || document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    if (steps.length <= 1 || still()) {
       this.place(pe, finalXY);
       return;
     }
-    const cells = steps.slice(0, -1).map((pl) => g.placeCell(pl, piece.path_slot)).filter(Boolean);
-    let i = 0;
+    const points = steps.slice(0, -1).map((pl) => g.placeCell(pl, piece.path_slot)).filter(Boolean).map((c) => c.centre);
+    points.push(finalXY);
+    this.run(pe, points, this.stepMs(from, to, piece.path_slot), 0);
+  }
+
+  /** A captured piece goes back to its base in a few frames once `wait` ms have passed. */
+  glide(pe, fromXY, toXY, wait) {
+    const frames = 8;
+    const points = [];
+    for (let i = 1; i <= frames; i++) points.push([fromXY[0] + ((toXY[0] - fromXY[0]) * i) / frames, fromXY[1] + ((toXY[1] - fromXY[1]) * i) / frames]);
+    this.run(pe, points, 45, wait, 'sent-home');
+  }
+
+  /** Shows a piece at each point in turn, `ms` apart, after `wait` ms (marked `moving` all along). */
+  run(pe, points, ms, wait, extra = '') {
+    this.place(pe, wait ? this.positionOf(pe) : points[0]);
     pe.classList.add('moving');
-    const tick = () => {
-      if (i < cells.length) {
-        const c = cells[i++].centre;
-        pe.setAttribute('transform', `translate(${c[0].toFixed(3)},${c[1].toFixed(3)})`);
-      } else {
-        clearInterval(id);
-        this.animating.delete(pe);
-        pe.classList.remove('moving');
-        pe.setAttribute('transform', `translate(${finalXY[0].toFixed(3)},${finalXY[1].toFixed(3)})`);
-      }
+    if (extra) pe.classList.add(extra);
+    let i = wait ? 0 : 1;
+    const end = () => {
+      this.animating.delete(pe);
+      pe.classList.remove('moving', 'sent-home');
     };
-    const id = setInterval(tick, Math.max(25, Math.min(90, 900 / cells.length)));
-    this.animating.set(pe, id);
-    tick();
+    const tick = () => {
+      if (i < points.length) {
+        const c = points[i++];
+        pe.setAttribute('transform', `translate(${c[0].toFixed(3)},${c[1].toFixed(3)})`);
+      } else { clearInterval(id); end(); }
+    };
+    let id = null;
+    const start = () => { id = setInterval(tick, ms); this.animating.set(pe, id); tick(); };
+    if (wait) { id = setTimeout(start, wait); this.animating.set(pe, id); } else start();
+  }
+
+  /** Where a piece is drawn now (its transform), to hold it there while it waits. */
+  positionOf(pe) {
+    const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(pe.getAttribute('transform') || '');
+    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  }
+
+  /**
+   * A short text that rises where something happened ("+20" on the square of a capture), after `wait` ms.
+   * Drawn, not read: the log and the announcement say it in words.
+   */
+  floatText(place, pathSlot, text, wait = 0) {
+    let xy;
+    if (place.kind === 'goal') xy = this.geo.goalSpots(pathSlot, 1)[0];
+    else { const c = this.geo.placeCell(place, pathSlot); if (!c) return; xy = c.centre; }
+    const show = () => {
+      if (!this.svg.isConnected) return;
+      const tx = el('text', { class: 'float-text', x: xy[0].toFixed(3), y: (xy[1] - 0.5).toFixed(3), 'aria-hidden': 'true' }, this.pieceLayer.parentNode);
+      tx.textContent = text;
+      setTimeout(() => tx.remove(), 1600);
+    };
+    if (wait && !still()) setTimeout(show, wait); else show();
   }
 
   /** A blockade is drawn as one: a joined outline around both pieces. */
@@ -276,15 +337,25 @@ export class BoardView {
     this.refreshHighlights();
   }
 
+  /** The radius, in board units, that makes a circle 26 CSS px across on the board as drawn now. */
+  fingerRadius() {
+    const w = this.svg.getBoundingClientRect().width;
+    return w > 0 ? 13 / (w / this.geo.size) : 0.6;
+  }
+
   refreshHighlights() {
     this.targetLayer.querySelectorAll('.target').forEach((e) => e.remove());
+    this.markLayer.textContent = '';
     const movable = new Set(this.interactive ? this.moves.map((m) => m.piece) : []);
+    const finger = this.fingerRadius();
     for (const [id, pe] of this.pieceEls) {
       const can = movable.has(id);
       pe.classList.toggle('movable', can);
       pe.classList.toggle('selected', this.selected === id);
       pe.classList.toggle('preselected', this.preselected === id);
       const mine = this.preselectable && this.preselectable(id);
+      const drawn = this.positions.get(id);
+      pe.querySelector('.piece-hit').setAttribute('r', (can || mine ? Math.max(finger, drawn ? drawn.r : 0.36) : 0).toFixed(3));
       if (can || mine) {
         pe.setAttribute('tabindex', '0');
         pe.setAttribute('role', 'button');
@@ -295,19 +366,52 @@ export class BoardView {
       this.namePiece(pe, id);
     }
     const shown = this.interactive ? this.moves.filter((m) => !this.selected || m.piece === this.selected) : [];
+    // Each destination is marked with the piece that would go there (its letter and number, in its colour);
+    // two pieces going to one square share a marker that says both.
+    const byPlace = new Map();
     for (const m of shown) {
       const piece = this.view.pieces.find((p) => p.id === m.piece);
       if (!piece) continue;
+      const key = `${placeAttr(m.to)}/${piece.path_slot}`;
+      if (!byPlace.has(key)) byPlace.set(key, { moves: [], piece });
+      byPlace.get(key).moves.push(m);
+    }
+    for (const { moves, piece } of byPlace.values()) {
+      const m = moves[0];
       let xy;
       if (m.to.kind === 'goal') xy = this.geo.goalSpots(piece.path_slot, 1)[0];
       else { const c = this.geo.placeCell(m.to, piece.path_slot); if (!c) continue; xy = c.centre; }
+      const c = COLOURS[piece.colour] || COLOURS.yellow;
+      const kind = `${moves.some((x) => x.captures) ? ' captures' : ''}${this.selected ? ' chosen' : ''}`;
+      const pieces = moves.map((x) => x.piece).join(' ');
       const tg = el('circle', {
-        class: `target${m.captures ? ' captures' : ''}${this.selected ? ' chosen' : ''}`,
-        cx: xy[0].toFixed(3), cy: xy[1].toFixed(3), r: 0.46,
-        'data-move': m.text, 'data-to': placeAttr(m.to),
+        class: `target${kind}`, r: Math.max(finger, 0.46).toFixed(3), cx: xy[0].toFixed(3), cy: xy[1].toFixed(3),
+        'data-move': m.text, 'data-to': placeAttr(m.to), 'data-pieces': pieces,
       }, this.targetLayer);
+      const mark = el('g', { class: `target-mark${kind}`, 'data-pieces': pieces, transform: `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})` }, this.markLayer);
+      el('circle', { class: 'target-ring', r: 0.46, stroke: c.dark }, mark);
+      // The name of the piece that goes there, on a tag in its colour at the marker's corner.
+      const name = moves.map((x) => `${(COLOURS[this.view.pieces.find((p) => p.id === x.piece)?.colour] || c).letter}${x.piece.slice(1)}`).join('·');
+      const w = 0.24 + 0.24 * name.length;
+      el('rect', { class: 'target-tag', x: (0.15).toFixed(3), y: -0.7, width: w.toFixed(3), height: 0.42, rx: 0.14, fill: c.fill, stroke: c.dark }, mark);
+      const label = el('text', { class: 'target-label', x: (0.15 + w / 2).toFixed(3), y: -0.49, fill: piece.colour === 'yellow' ? '#3a2c00' : '#fff' }, mark);
+      label.textContent = name;
+      label.setAttribute('font-size', '0.32');
       tg.addEventListener('click', () => this.chooseTarget(m));
+      tg.addEventListener('pointerenter', () => this.pair(m.piece));
+      tg.addEventListener('pointerleave', () => this.pair(null));
     }
+    this.svg.classList.toggle('choosing', shown.length > 0);
+    this.pair(this.paired || null);
+  }
+
+  /** Singles out a piece and its destinations (hover or focus on either); `null` shows them all alike. */
+  pair(id) {
+    this.paired = id;
+    if (!this.svg) return;
+    this.svg.classList.toggle('pairing', !!id && this.moves.some((m) => m.piece === id));
+    for (const tg of this.svg.querySelectorAll('.target, .target-mark')) tg.classList.toggle('paired', !!id && tg.dataset.pieces.split(' ').includes(id));
+    for (const [pid, pe] of this.pieceEls) pe.classList.toggle('paired', pid === id);
   }
 
   /**

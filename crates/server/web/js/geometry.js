@@ -105,16 +105,16 @@ export class Geometry {
     ];
   }
 
-  /** Spots for pieces that reached the goal: in the triangle next to arm k. */
+  /** Spots for pieces that reached the goal: in the triangle next to arm k, rows of three from its outer edge
+   * inwards, spaced so that a piece there is as big as a piece on a square's half. */
   goalSpots(k, count) {
     const spots = [];
     const { d, l } = this.arm(k);
-    const base = this.apothem * 0.55;
     for (let i = 0; i < count; i++) {
       const row = Math.floor(i / 3);
       const col = (i % 3) - 1;
-      const v = base + row * 0.42 - 0.2;
-      const u = col * 0.42 * (1 - row * 0.25);
+      const v = this.apothem * 0.8 - row * 0.55;
+      const u = col * (0.62 - row * 0.06);
       spots.push([this.cx + d[0] * v + l[0] * u, this.cy + d[1] * v + l[1] * u]);
     }
     return spots;
