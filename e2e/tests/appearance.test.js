@@ -169,7 +169,7 @@ for (const [device, opts] of [['desktop', {}], ['phone', PHONE]]) {
     await page.waitForSelector('#log li');
     await assertDarkPage(page, 'game');
     assertReadable(await textContrast(page, [
-      '#turn-line', '#players li', '#players li .chip', '#log li', 'label.row', '.side h2', '#chat-input', '#chat-send',
+      '#turn-line', '#players li', '#players li .chip', '#log li', '#toggles label', '#last-event', '.side h2', '#chat-input', '#chat-send',
     ]), `game (${device})`);
     // The board keeps its cream and its square numbers stay readable on their squares.
     const board = await page.evaluate(() => ({

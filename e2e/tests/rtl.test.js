@@ -344,7 +344,7 @@ test('dark theme in Arabic on a phone: the home page and a game read at 4.5:1', 
   await page.waitForSelector('#roll:not([disabled])', { timeout: 20000 });
   await page.click('#roll');
   await page.waitForSelector('#log li');
-  const game = await textContrast(page, ['#turn-line', '#dice label', '#players li', '#spectators', '#log li', '#chat-h', '#game-rules p']);
+  const game = await textContrast(page, ['#turn-line', '#toggles label', '#last-event', '#players li', '#spectators', '#log li', '#chat-h', '#game-rules p']);
   assert.deepEqual(poor(game), [], 'game');
   await assertFits(page, 'dark game (phone)');
   await shot(page, 'rtl-game-phone-dark');

@@ -426,8 +426,8 @@ async fn a_token_buys_no_extra_guesses_at_the_current_password_when_changing_it(
         (status.as_u16(), body["code"].as_str()),
         (429, Some("too_many_attempts"))
     );
-    // The same count as signing in: that username is locked there too, and the password was not changed.
-    assert_eq!(sign_in(&server, "ana", "correct horse").await.0, 429);
+    // The password was not changed, and the guesses count towards the username's (they slow signing in
+    // as it from anywhere, without locking its owner out).
     assert_eq!(server.get_as(&ana.token, "/api/players/me").await.0, 200);
     server.finish().await;
 }
@@ -468,5 +468,39 @@ async fn a_stranger_locking_a_username_does_not_stop_its_owner_changing_the_pass
     assert_eq!(status, 204, "{body}");
     // The right password starts the username's count again: the new one signs in.
     assert_eq!(sign_in(&server, "ana", "battery staple").await.0, 201);
+    server.finish().await;
+}
+
+#[tokio::test]
+async fn a_stranger_guessing_a_password_locks_out_only_their_own_address() {
+    let server = TestServer::sqlite_with(|c| {
+        c.trust_forwarded_for = true;
+        c.http_writes_per_minute = 100;
+    })
+    .await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    let from = |address: &'static str, password: &'static str| {
+        server
+            .post("/api/sessions")
+            .header("x-forwarded-for", address)
+            .json(&json!({ "username": "ana", "password": password }))
+            .send()
+    };
+    for _ in 0..5 {
+        assert_eq!(from("203.0.113.9", "guess").await.unwrap().status(), 401);
+    }
+    let (status, body) = status_and_json(from("203.0.113.9", "correct horse").await.unwrap()).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (429, Some("too_many_attempts"))
+    );
+    // Ana, from her own address, is not locked out of her account.
+    let (status, body) =
+        status_and_json(from("198.51.100.7", "correct horse").await.unwrap()).await;
+    assert_eq!(status, 201, "{body}");
     server.finish().await;
 }

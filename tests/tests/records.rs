@@ -2,7 +2,8 @@
 mod common;
 
 use common::{TestServer, public_four, status_and_json};
-use parchis_server::db::{Db, now_ms};
+use parchis_server::db::{Db, LogAction, MovePayload, RollPayload, now_ms};
+use parchis_server::model::Actor;
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -18,28 +19,21 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
 
     // Play "as the referee" straight through storage (the rules crate is not wired yet).
     let db = Db::connect(&server.database_url).await.unwrap();
-    db.append_log(
-        &game_id,
-        0,
-        "roll",
-        &json!({ "seat": 0, "dice": 5 }),
-        now_ms(),
-    )
-    .await
-    .unwrap();
-    db.append_log(
-        &game_id,
-        1,
-        "move",
-        &json!({ "seat": 0, "piece": 0 }),
-        now_ms(),
-    )
-    .await
-    .unwrap();
+    let roll = LogAction::Roll(RollPayload {
+        by: Actor::Player,
+        die: 5,
+        roll: 0,
+        seat: 0,
+    });
+    db.append_log(&game_id, 0, &roll, now_ms()).await.unwrap();
+    let mv = LogAction::Move(MovePayload {
+        by: Actor::Player,
+        text: "y1:b-5".into(),
+        seat: 0,
+    });
+    db.append_log(&game_id, 1, &mv, now_ms()).await.unwrap();
     assert!(
-        db.append_log(&game_id, 1, "roll", &json!({}), now_ms())
-            .await
-            .is_err(),
+        db.append_log(&game_id, 1, &roll, now_ms()).await.is_err(),
         "a sequence number cannot be written twice"
     );
     let path = format!("/api/games/{game_id}/record");
@@ -47,7 +41,7 @@ async fn the_seed_is_revealed_only_after_the_game_finishes_and_matches_its_hash(
     assert_eq!(record["seed"], Value::Null);
     assert_eq!(record["log"].as_array().unwrap().len(), 2);
     assert_eq!(record["log"][0]["kind"], "roll");
-    assert_eq!(record["log"][1]["payload"]["piece"], 0);
+    assert_eq!(record["log"][1]["payload"]["move"], "y1:b-5");
 
     db.finish_game(
         &game_id,

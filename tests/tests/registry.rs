@@ -3,6 +3,7 @@ mod common;
 
 use common::{TestServer, public_four};
 use parchis_server::db::{Db, NewRoom, PlayerRow, RoomRow, SeatRow, now_ms};
+use parchis_server::model::RoomStatus;
 use parchis_server::rooms::{RoomCommand, RoomEvent, Timing};
 use parchis_server::settings::{CreateRoomRequest, validate_settings};
 use parchis_server::{LocalRegistry, RoomRegistry};
@@ -39,7 +40,7 @@ async fn create_room(db: &Db, owner: &PlayerRow, id: &str) {
             join_code: format!("CODE-{id}"),
             owner_id: owner.id.clone(),
             settings: sqlx::types::Json(settings),
-            status: "waiting".into(),
+            status: RoomStatus::Waiting,
             created_at: now_ms(),
         },
         seats,

@@ -134,6 +134,17 @@ impl Config {
         self.nats_url.as_deref().is_some_and(|u| !u.is_empty())
     }
 
+    /// This node's name in the cluster and its logs: `NODE_NAME`, or the host name and port.
+    pub fn node_name_or_default(&self) -> String {
+        self.node_name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| {
+                let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+                format!("{}:{}", host.trim(), self.port)
+            })
+    }
+
     /// The admin token, if one is set (an empty `ADMIN_TOKEN=`, as a compose file may pass, is none).
     pub fn admin_token(&self) -> Option<&str> {
         self.admin_token.as_deref().filter(|t| !t.is_empty())

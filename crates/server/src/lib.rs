@@ -13,6 +13,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod healthcheck;
+pub mod logs;
 pub mod metrics;
 pub mod model;
 pub mod openapi;
@@ -137,14 +138,7 @@ async fn join_cluster(state: &mut AppState, db: &Db) -> Result<(), ServeError> {
     let Some(nats_url) = config.nats_url.clone().filter(|u| !u.is_empty()) else {
         return Ok(());
     };
-    let name = config
-        .node_name
-        .clone()
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| {
-            let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
-            format!("{}:{}", host.trim(), config.port)
-        });
+    let name = config.node_name_or_default();
     let settings = cluster::ClusterConfig {
         nats_url,
         prefix: config.nats_prefix.clone(),

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use parchis_server::logs::NodeNamed;
 use parchis_server::{Config, run};
 use tokio::net::TcpListener;
 
@@ -64,9 +65,18 @@ async fn main() -> std::process::ExitCode {
             std::io::IsTerminal::is_terminal(&std::io::stdout())
                 && std::env::var_os("NO_COLOR").is_none(),
         );
-    match log_format {
-        LogFormat::Text => logs.init(),
-        LogFormat::Json => logs.json().init(),
+    // In cluster mode every line names the node (parchis_server::logs).
+    let node = config.cluster().then(|| config.node_name_or_default());
+    match (log_format, node) {
+        (LogFormat::Text, None) => logs.init(),
+        (LogFormat::Json, None) => logs.json().init(),
+        (LogFormat::Text, Some(name)) => logs
+            .map_event_format(|format| NodeNamed::new(format, name, false))
+            .init(),
+        (LogFormat::Json, Some(name)) => logs
+            .json()
+            .map_event_format(|format| NodeNamed::new(format, name, true))
+            .init(),
     }
     if let Some(Command::Healthcheck) = command {
         let addr = parchis_server::healthcheck::local_address(config.bind, config.port);

@@ -76,7 +76,7 @@ use crate::settings::{BotLevel, BotPace, CreateRoomRequest, QuickMatchRequest, R
         crate::routes::local_players::AddLocalPlayerRequest,
         crate::routes::seats::SetSeatRequest,
     )),
-    modifiers(&BearerAuth, &ErrorCodes),
+    modifiers(&BearerAuth, &ErrorCodes, &BodyErrors),
     tags(
         (name = "players", description = "Registration, names, accounts and signing in, your own rooms"),
         (name = "rooms", description = "Room lobby"),
@@ -98,6 +98,60 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+    }
+}
+
+/// Gives every operation that takes a JSON body the answers [`crate::extract::ApiJson`] gives any of
+/// them: `415` without `Content-Type: application/json`, `400` for a body that is not JSON and `422` for
+/// JSON of the wrong shape (where the route does not document a `400` or `422` of its own).
+struct BodyErrors;
+
+impl Modify for BodyErrors {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::response::ResponseBuilder;
+        use utoipa::openapi::{Content, Ref};
+        let answers = [
+            (
+                "415",
+                "The body is not sent as `Content-Type: application/json` (`unsupported_media_type`)",
+            ),
+            ("400", "The body is not JSON (`malformed_json`)"),
+            (
+                "422",
+                "JSON of the wrong shape: not an object, a field missing or of the wrong type (`invalid_body`)",
+            ),
+        ];
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if operation.request_body.is_none() {
+                    continue;
+                }
+                for (status, description) in answers {
+                    operation
+                        .responses
+                        .responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| {
+                            ResponseBuilder::new()
+                                .description(description)
+                                .content(
+                                    "application/json",
+                                    Content::new(Some(Ref::from_schema_name("ErrorBody"))),
+                                )
+                                .build()
+                                .into()
+                        });
+                }
+            }
+        }
     }
 }
 
@@ -129,5 +183,30 @@ impl Modify for ErrorCodes {
             .enum_values(Some(AppError::codes()))
             .build();
         body.properties.insert("code".to_owned(), code.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_route_that_takes_a_body_documents_415_400_and_422() {
+        let doc = serde_json::to_value(<super::ApiDoc as utoipa::OpenApi>::openapi()).unwrap();
+        let mut missing = Vec::new();
+        let mut bodies = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                if operation.get("requestBody").is_none() {
+                    continue;
+                }
+                bodies += 1;
+                for status in ["415", "400", "422"] {
+                    if operation["responses"].get(status).is_none() {
+                        missing.push(format!("{method} {path}: {status}"));
+                    }
+                }
+            }
+        }
+        assert!(bodies > 5, "only {bodies} routes take a body?");
+        assert!(missing.is_empty(), "{missing:#?}");
     }
 }

@@ -75,6 +75,34 @@ pub(crate) fn client_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The client's address as the limits count it (see [`ClientIp`]), for a handler.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddress(pub IpAddr);
+
+impl axum::extract::FromRequestParts<crate::AppState> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &crate::AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let mut request = Request::new(());
+        *request.headers_mut() = parts.headers.clone();
+        if let Some(peer) = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        {
+            request.extensions_mut().insert(*peer);
+        }
+        let key = ClientIp {
+            trust_forwarded: state.config.trust_forwarded_for,
+        }
+        .extract(&request)
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        Ok(ClientAddress(key))
+    }
+}
+
 /// The last address of an `X-Forwarded-For` header line.
 fn last_forwarded(header: &axum::http::HeaderValue) -> Option<IpAddr> {
     header

@@ -50,6 +50,53 @@ macro_rules! text_enum {
 }
 text_enum!(BotLevel { Random => "random", Greedy => "greedy", Expert => "expert" });
 
+/// Stores a small text enum (one with `as_str` and `parse`) as its spelling in a `TEXT` column, read and
+/// written through sqlx on either backend: a spelling it does not know fails to decode.
+macro_rules! sql_text {
+    ($ty:ty) => {
+        impl<DB: sqlx::Database> sqlx::Type<DB> for $ty
+        where
+            String: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <String as sqlx::Type<DB>>::type_info()
+            }
+
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <String as sqlx::Type<DB>>::compatible(ty)
+            }
+        }
+
+        impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for $ty
+        where
+            String: sqlx::Decode<'r, DB>,
+        {
+            fn decode(
+                value: <DB as sqlx::Database>::ValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                let text = <String as sqlx::Decode<'r, DB>>::decode(value)?;
+                <$ty>::parse(&text)
+                    .ok_or_else(|| format!("not a {}: {text:?}", stringify!($ty)).into())
+            }
+        }
+
+        impl<'q, DB: sqlx::Database> sqlx::Encode<'q, DB> for $ty
+        where
+            String: sqlx::Encode<'q, DB>,
+        {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <DB as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <String as sqlx::Encode<'q, DB>>::encode(self.as_str().to_owned(), buf)
+            }
+        }
+    };
+}
+pub(crate) use sql_text;
+
+sql_text!(BotLevel);
+
 /// How quickly the server plays the seats it plays (bots, and people it covers for): a pause of
 /// `BOT_DELAY_MS` before each roll or move, so people can follow, or a quarter of it for a table that
 /// would rather not wait (a game against bots).

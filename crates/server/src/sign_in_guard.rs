@@ -1,9 +1,13 @@
-//! Wrong passwords per username: after [`MAX_FAILURES`] within [`WINDOW`], signing in as that username is
-//! refused until the oldest of them leaves the window, whoever tries and from wherever. The per-address
-//! write limit stops one guesser; this stops many addresses guessing one account. Unknown usernames are
-//! counted alike, so a refusal tells nothing about whether an account exists. Kept in memory, per server.
+//! Wrong passwords per username and client address: after [`MAX_FAILURES`] within [`WINDOW`], signing in
+//! as that username from that address is refused until the oldest of them leaves the window; other
+//! addresses are not locked out (usernames are public: anyone could otherwise lock anyone's account), but
+//! past [`MAX_FAILURES`] for the username from all addresses together, each attempt at it waits a little
+//! longer before its password is checked ([`slowdown`], up to [`MAX_SLOWDOWN`]), so that many addresses
+//! guessing one account go slowly. Unknown usernames are counted alike, so a refusal tells nothing about
+//! whether an account exists. Kept in memory, per server.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -11,6 +15,27 @@ use std::time::{Duration, Instant};
 pub const MAX_FAILURES: usize = 5;
 /// How long a wrong password counts.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// The wait added to an attempt for each failure of its username (all addresses) past [`MAX_FAILURES`].
+pub const SLOWDOWN_STEP: Duration = Duration::from_millis(250);
+/// The longest wait added to an attempt.
+pub const MAX_SLOWDOWN: Duration = Duration::from_secs(3);
+
+/// The wait before checking a password of a username with `failures` recent failures from all addresses.
+pub fn slowdown(failures: usize) -> Duration {
+    let past = u32::try_from(failures.saturating_sub(MAX_FAILURES)).unwrap_or(u32::MAX);
+    SLOWDOWN_STEP.saturating_mul(past).min(MAX_SLOWDOWN)
+}
+
+/// The key of a username tried from one address.
+fn from_address(username: &str, address: IpAddr) -> String {
+    format!("{}{address}", from_any_address(username))
+}
+
+/// What the keys of a username tried from each address start with.
+fn from_any_address(username: &str) -> String {
+    format!("{username} from ")
+}
+
 /// Usernames remembered before those without a recent failure are dropped (bounds the memory).
 const TRACKED: usize = 10_000;
 
@@ -36,6 +61,40 @@ impl SignInGuard {
         }
         count_in(&mut failures, key, now);
         Ok(())
+    }
+
+    /// Counts an attempt at signing in as `username` from `address`, as [`SignInGuard::attempt`] does for
+    /// the pair; `Ok(wait)`: how long to wait before checking the password ([`slowdown`] of the username's
+    /// failures from every address).
+    pub fn attempt_sign_in(
+        &self,
+        username: &str,
+        address: IpAddr,
+        now: Instant,
+    ) -> Result<Duration, u64> {
+        self.attempt(&from_address(username, address), now)?;
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let earlier = failures.get_mut(username).map_or(0, |times| {
+            forget_old(times, now);
+            times.len()
+        });
+        count_in(&mut failures, username, now);
+        Ok(slowdown(earlier))
+    }
+
+    /// The right password for `username` from `address`: both counts start again.
+    pub fn signed_in(&self, username: &str, address: IpAddr) {
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        failures.remove(&from_address(username, address));
+        failures.remove(username);
+    }
+
+    /// The owner proved the password from a signed-in device: every count of `username` (from every
+    /// address) starts again.
+    pub fn proved(&self, username: &str) {
+        let prefix = from_any_address(username);
+        let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        failures.retain(|key, _| key != username && !key.starts_with(&prefix));
     }
 
     /// Counts an attempt at `key`'s password made elsewhere (changing it from a signed-in device, limited
@@ -113,6 +172,29 @@ mod tests {
             assert_eq!(guard.attempt("ana", now), Ok(()));
         }
         assert!(guard.attempt("ana", now).is_err());
+    }
+
+    #[test]
+    fn an_address_locked_out_of_a_username_leaves_other_addresses_in_but_slowed() {
+        let guard = SignInGuard::default();
+        let now = Instant::now();
+        let (stranger, owner) = ([203, 0, 113, 9].into(), [198, 51, 100, 7].into());
+        for _ in 0..MAX_FAILURES {
+            assert_eq!(
+                guard.attempt_sign_in("ana", stranger, now),
+                Ok(Duration::ZERO)
+            );
+        }
+        assert!(guard.attempt_sign_in("ana", stranger, now).is_err());
+        assert_eq!(
+            guard.attempt_sign_in("ana", owner, now),
+            Ok(Duration::ZERO),
+            "five failures in all: no wait yet"
+        );
+        assert_eq!(guard.attempt_sign_in("ana", owner, now), Ok(SLOWDOWN_STEP));
+        guard.signed_in("ana", owner);
+        assert_eq!(guard.attempt_sign_in("ana", owner, now), Ok(Duration::ZERO));
+        assert_eq!(slowdown(1000), MAX_SLOWDOWN);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Queries on `games` and `game_log`.
+//! Queries on `games` (the log itself: `game_log.rs`).
 
 use serde_json::Value;
 use sqlx::types::Json;
@@ -144,19 +144,6 @@ pub struct ResultRow {
     pub mu_after: Option<f64>,
 }
 
-/// One entry of a game's log.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct LogRow {
-    /// Position in the log, from 0, without gaps.
-    pub seq: i64,
-    /// `roll` or `move`.
-    pub kind: String,
-    /// Kind-specific details.
-    pub payload: Json<Value>,
-    /// When it happened, Unix ms.
-    pub at: i64,
-}
-
 /// What starting a game writes.
 #[derive(Debug, Clone)]
 pub struct NewGame {
@@ -210,34 +197,6 @@ impl Db {
             tx.commit().await?;
         });
         Ok(())
-    }
-
-    /// Appends one log entry; `(game_id, seq)` is the primary key, so a
-    /// duplicate `seq` fails instead of silently forking the log. Returns once
-    /// the entry is committed (by the group-commit writer task, together with
-    /// whatever other rooms appended meanwhile).
-    #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn append_log(
-        &self,
-        game_id: &str,
-        seq: i64,
-        kind: &'static str,
-        payload: &(impl serde::Serialize + ?Sized),
-        at: i64,
-    ) -> Result<(), DbError> {
-        // Serialised here, once: the writer task binds the text as it is.
-        let payload = serde_json::value::to_raw_value(payload)
-            .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-        let (done, answer) = tokio::sync::oneshot::channel();
-        let append = super::log_writer::Append {
-            game_id: game_id.to_owned(),
-            seq,
-            kind,
-            payload,
-            at,
-            done,
-        };
-        self.log.append(append, answer).await
     }
 
     /// Records the result, reveals the seed (it stays in its column; API types
@@ -642,30 +601,6 @@ impl Db {
         let sql = select_games!("WHERE room_id = $1 ORDER BY started_at DESC, id LIMIT 1");
         Ok(on_pool!(self, pool => {
             sqlx::query_as::<_, GameRow>(sql).bind(room_id).fetch_optional(pool).await?
-        }))
-    }
-
-    /// How many entries the game's log holds.
-    #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn game_log_len(&self, game_id: &str) -> Result<i64, DbError> {
-        Ok(on_pool!(self, pool => {
-            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM game_log WHERE game_id = $1")
-                .bind(game_id)
-                .fetch_one(pool)
-                .await?
-        }))
-    }
-
-    /// A game's log in order.
-    #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn game_log(&self, game_id: &str) -> Result<Vec<LogRow>, DbError> {
-        Ok(on_pool!(self, pool => {
-            sqlx::query_as::<_, LogRow>(
-                "SELECT seq, kind, payload, at FROM game_log WHERE game_id = $1 ORDER BY seq",
-            )
-            .bind(game_id)
-            .fetch_all(pool)
-            .await?
         }))
     }
 }

@@ -29,7 +29,7 @@ const MAX_BATCH: usize = 1024;
 pub(super) struct Append {
     pub game_id: String,
     pub seq: i64,
-    pub kind: &'static str,
+    pub kind: super::game_log::LogKind,
     /// The payload's JSON text, serialised once by the room.
     pub payload: Box<RawValue>,
     pub at: i64,

@@ -21,6 +21,7 @@
 mod accounts;
 mod chat;
 mod export;
+mod game_log;
 mod games;
 mod log_writer;
 mod players;
@@ -40,13 +41,14 @@ use crate::error::AppError;
 pub use accounts::{AccountRow, DeviceRow};
 pub use chat::ChatRow;
 pub use export::{ExportAccountRow, ExportMessageRow, ExportRatingRow, ExportReportRow};
+pub use game_log::{LogAction, LogKind, LogRow, MovePayload, RollPayload};
 pub use games::{
-    FiguresRow, Finished, GameRow, LeaderRow, LogRow, NewGame, RatingChangeRow, RatingRow,
-    RecordRow, ResultRow, SeatRating,
+    FiguresRow, Finished, GameRow, LeaderRow, NewGame, RatingChangeRow, RatingRow, RecordRow,
+    ResultRow, SeatRating,
 };
 pub use players::{PlayerRow, TokenHolder};
 pub use reports::{ReportRow, Reported};
-pub use rooms::{NewRoom, PlayerRoomRow, RoomRow, SeatRow};
+pub use rooms::{NewRoom, Occupant, PlayerRoomRow, RoomRow, SeatRow};
 
 /// Migrations for each backend, embedded in the binary.
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");

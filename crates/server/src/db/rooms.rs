@@ -36,8 +36,8 @@ pub struct RoomRow {
     pub owner_id: String,
     /// Validated settings, stored as JSON.
     pub settings: Json<RoomSettings>,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
+    /// Where the room is in its life.
+    pub status: RoomStatus,
     /// Creation time, Unix ms.
     pub created_at: i64,
 }
@@ -53,7 +53,7 @@ pub struct SeatRow {
     /// playing at `local_of`'s device (stored as `local_name`).
     pub display_name: Option<String>,
     /// Bot level if a bot plays this seat.
-    pub bot_level: Option<String>,
+    pub bot_level: Option<BotLevel>,
     /// Colour the seated human asked for.
     pub preferred_colour: Option<String>,
     /// A person without a player of their own plays this seat at this player's device (pass and play):
@@ -70,21 +70,36 @@ impl SeatRow {
             player_id: self.player_id.clone(),
             local_of: self.local_of.clone(),
             display_name: self.display_name.clone(),
-            bot: self.bot_level.as_deref().and_then(BotLevel::parse),
+            bot: self.bot_level,
             preferred_colour: self.preferred_colour.as_deref().and_then(Colour::from_name),
             rating,
+        }
+    }
+
+    /// Who sits in the seat. The columns allow one of a player, a person at a player's device and a
+    /// bot (storage checks a player and a bot never share a seat); a player comes first if the others are
+    /// set too.
+    pub fn occupant(&self) -> Occupant<'_> {
+        match (&self.player_id, &self.local_of, self.bot_level) {
+            (Some(player_id), _, _) => Occupant::Player { player_id },
+            (None, Some(of), _) => Occupant::AtDeviceOf { player_id: of },
+            (None, None, Some(level)) => Occupant::Bot(level),
+            (None, None, None) => Occupant::Nobody,
         }
     }
 
     /// Whether the seat is left for a human: neither a player, a person on a player's device, nor a bot
     /// sits there.
     pub fn is_free(&self) -> bool {
-        self.player_id.is_none() && self.local_of.is_none() && self.bot_level.is_none()
+        self.occupant() == Occupant::Nobody
     }
 
     /// The player who acts for the seat: its own player, or the one at whose device it is played.
     pub fn holder(&self) -> Option<&str> {
-        self.player_id.as_deref().or(self.local_of.as_deref())
+        match self.occupant() {
+            Occupant::Player { player_id } | Occupant::AtDeviceOf { player_id } => Some(player_id),
+            Occupant::Bot(_) | Occupant::Nobody => None,
+        }
     }
 
     /// The name stored in `local_name`: only a seat played at another player's device has one.
@@ -103,6 +118,25 @@ impl SeatRow {
             local_of: None,
         }
     }
+}
+
+/// Who sits in a seat ([`SeatRow::occupant`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Occupant<'a> {
+    /// A player of their own.
+    Player {
+        /// Who.
+        player_id: &'a str,
+    },
+    /// A person without a player of their own, playing at this player's device (pass and play).
+    AtDeviceOf {
+        /// The player who acts for the seat.
+        player_id: &'a str,
+    },
+    /// A bot of this level.
+    Bot(BotLevel),
+    /// Nobody: the seat is free.
+    Nobody,
 }
 
 /// Everything inserted when a room is created.
@@ -166,7 +200,7 @@ impl Db {
             .bind(&room.join_code)
             .bind(&room.owner_id)
             .bind(&room.settings)
-            .bind(&room.status)
+            .bind(room.status)
             .bind(room.created_at)
             .execute(&mut *tx)
             .await
@@ -180,7 +214,7 @@ impl Db {
                 .bind(&room.id)
                 .bind(seat.seat)
                 .bind(&seat.player_id)
-                .bind(&seat.bot_level)
+                .bind(seat.bot_level)
                 .bind(&seat.preferred_colour)
                 .bind(&seat.local_of)
                 .bind(seat.local_name())
@@ -412,8 +446,8 @@ impl Db {
 pub struct PlayerRoomRow {
     /// The room.
     pub room_id: String,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
+    /// Where the room is in its life.
+    pub status: RoomStatus,
     /// Its settings (rules, mode, players…).
     pub settings: Json<RoomSettings>,
     /// When it was created, Unix ms (the list's order).

@@ -144,3 +144,17 @@ pub struct SeatTally {
     /// Pieces of this seat's colours at the goal when the game ended (filled in by [`crate::rooms::tally::Tally::at_end`]).
     pub home: u8,
 }
+
+/// Who made a roll or move (a log entry's `payload.by`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Actor {
+    /// The seat's person (or the player at whose device it is played).
+    Player,
+    /// The bot that plays a bot seat.
+    Bot,
+    /// A bot covering for a person who is away.
+    Away,
+    /// The server, for a person whose turn timer ran out.
+    Timer,
+}

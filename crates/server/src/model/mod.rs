@@ -324,15 +324,18 @@ impl RoomStatus {
         }
     }
 
-    /// Parses the stored spelling (unknown text reads as `finished`, the inert state).
-    pub fn parse(text: &str) -> Self {
+    /// Parses the stored spelling; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
         match text {
-            "waiting" => RoomStatus::Waiting,
-            "playing" => RoomStatus::Playing,
-            _ => RoomStatus::Finished,
+            "waiting" => Some(RoomStatus::Waiting),
+            "playing" => Some(RoomStatus::Playing),
+            "finished" => Some(RoomStatus::Finished),
+            _ => None,
         }
     }
 }
+
+crate::settings::sql_text!(RoomStatus);
 
 /// One seat as clients see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]

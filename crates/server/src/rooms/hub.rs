@@ -306,15 +306,15 @@ mod tests {
     use parchis_rules::{Mode, Phase, RuleSet};
 
     use super::*;
-    use crate::model::Rating;
-    use crate::rooms::public_state::{LastRoll, RoomState, SeatState};
+    use crate::model::{Rating, RoomStatus};
+    use crate::rooms::public_state::{LastRoll, RoomState, SeatState, SeatStatus};
     use crate::settings::RoomSettings;
 
     fn lobby(status: &str, connected: usize, spectators: usize) -> LobbyState {
         LobbyState {
             room: RoomState {
                 id: "r1".into(),
-                status: status.into(),
+                status: RoomStatus::parse(status).unwrap(),
                 owner_id: "p0".into(),
                 settings: RoomSettings {
                     rules: RuleSet::Ludoteka,
@@ -339,9 +339,9 @@ mod tests {
                     rating: (i as usize >= connected).then(|| Rating::of(25.0 + i as f64, i)),
                     bot: None,
                     status: if (i as usize) < connected {
-                        "connected"
+                        SeatStatus::Connected
                     } else {
-                        "away"
+                        SeatStatus::Away
                     },
                     bot_playing: false,
                     label: "x",

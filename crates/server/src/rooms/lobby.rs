@@ -201,7 +201,7 @@ impl Lobby {
 
     /// Current status.
     pub fn status(&self) -> RoomStatus {
-        RoomStatus::parse(&self.room.status)
+        self.room.status
     }
 
     /// The index of the seat `player_id` sits in (their own, not one played at their device).
@@ -398,7 +398,7 @@ impl Lobby {
             .map(|s| {
                 let mut s = s.clone();
                 if s.is_free() {
-                    s.bot_level = Some(DEFAULT_BOT_LEVEL.as_str().to_owned());
+                    s.bot_level = Some(DEFAULT_BOT_LEVEL);
                 }
                 s
             })
@@ -480,7 +480,7 @@ impl Lobby {
             })
             .collect();
         self.seats = plan.seats;
-        self.room.status = RoomStatus::Playing.as_str().to_owned();
+        self.room.status = RoomStatus::Playing;
         self.game_id = Some(plan.game.id);
     }
 
@@ -515,7 +515,7 @@ mod tests {
             seat,
             player_id: player.map(str::to_owned),
             display_name: player.map(str::to_owned),
-            bot_level: bot.map(str::to_owned),
+            bot_level: bot.and_then(BotLevel::parse),
             preferred_colour: None,
             local_of: None,
         }
@@ -539,7 +539,7 @@ mod tests {
             );
             let mut who: Vec<_> = seats
                 .iter()
-                .map(|s| (s.player_id.clone(), s.bot_level.clone()))
+                .map(|s| (s.player_id.clone(), s.bot_level.map(BotLevel::as_str)))
                 .collect();
             // Each person keeps their name; nobody is lost or doubled.
             assert!(seats.iter().all(|s| s.display_name == s.player_id));
@@ -547,7 +547,7 @@ mod tests {
             who.sort();
             let mut was: Vec<_> = start
                 .iter()
-                .map(|s| (s.player_id.clone(), s.bot_level.clone()))
+                .map(|s| (s.player_id.clone(), s.bot_level.map(BotLevel::as_str)))
                 .collect();
             was.sort();
             assert_eq!(who, was);

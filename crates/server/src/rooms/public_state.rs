@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::patch::{PatchWriter, Seg};
-use crate::model::Rating;
+use crate::model::{Rating, RoomStatus};
 use crate::settings::{BotLevel, RoomSettings};
 
 /// The top-level fields of the public state other than `game`.
@@ -28,8 +28,8 @@ pub struct LobbyState {
 pub struct RoomState {
     /// Room id.
     pub id: String,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
+    /// Where the room is in its life.
+    pub status: RoomStatus,
     /// Owner's player id.
     pub owner_id: String,
     /// The room's settings.
@@ -53,11 +53,25 @@ pub struct SeatState {
     /// Bot level of a bot seat.
     pub bot: Option<BotLevel>,
     /// `bot`, `empty`, `connected` or `away`.
-    pub status: &'static str,
+    pub status: SeatStatus,
     /// Whether the server plays this seat (bot seat, or away player covered by a bot).
     pub bot_playing: bool,
     /// Text to show for the status.
     pub label: &'static str,
+}
+
+/// How a seat is held, as clients see it (`seats[].status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatStatus {
+    /// A bot plays it.
+    Bot,
+    /// Nobody sits there.
+    Empty,
+    /// Its person has a connection open.
+    Connected,
+    /// Its person has none (a bot may be covering for them: `bot_playing`).
+    Away,
 }
 
 /// Fields of `game` other than `view`.

@@ -7,10 +7,10 @@
 
 use parchis_proof::dice;
 use parchis_rules::{Event, Events, Game, Move, PlayError};
-use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::db::{Db, DbError, GameRow, NewGame, now_ms};
+use crate::db::{Db, DbError, GameRow, LogAction, MovePayload, NewGame, RollPayload, now_ms};
+use crate::model::Actor;
 use crate::model::Rating;
 use crate::rooms::public_state::LastRoll;
 use crate::rooms::tally::Tally;
@@ -48,23 +48,6 @@ impl From<RestoreError> for ActError {
             RestoreError::Corrupt(why) => ActError::Rebuild(why),
         }
     }
-}
-
-/// Payload of a `roll` log entry (fields in the order `json!` used to write them).
-#[derive(Serialize)]
-struct RollEntry<'a> {
-    by: &'a str,
-    die: u8,
-    roll: u64,
-    seat: u8,
-}
-
-/// Payload of a `move` log entry.
-#[derive(Serialize)]
-struct MoveEntry<'a> {
-    by: &'a str,
-    r#move: &'a str,
-    seat: u8,
 }
 
 /// A game being played in a room.
@@ -139,11 +122,11 @@ impl Table {
         let mut table = Table::start(&new, settings).map_err(corrupt)?;
         let log = db.game_log(&row.id).await?;
         for entry in log {
-            let payload = &entry.payload.0;
-            match entry.kind.as_str() {
-                "roll" => {
-                    let die = payload["die"].as_u64().unwrap_or(0);
-                    let die = u8::try_from(die).unwrap_or(0);
+            let action = entry
+                .action()
+                .map_err(|e| corrupt(format!("log {}: {e}", entry.seq)))?;
+            match action {
+                LogAction::Roll(RollPayload { die, .. }) => {
                     let seat = table.game.seat();
                     let events = table.game.roll(die).map_err(|e| {
                         corrupt(format!(
@@ -155,11 +138,10 @@ impl Table {
                     table.rolls += 1;
                     table.last_roll = Some(LastRoll { seat, die });
                 }
-                _ => {
-                    let text = payload["move"].as_str().unwrap_or_default();
+                LogAction::Move(MovePayload { text, .. }) => {
                     let mv = table
                         .game
-                        .parse_move(text)
+                        .parse_move(&text)
                         .map_err(|e| corrupt(format!("log {}: {e}", entry.seq)))?;
                     let seat = table.game.seat();
                     let events = table.game.play(mv).map_err(|e| {
@@ -213,18 +195,18 @@ impl Table {
 
     /// Rolls for the seat to act: derive, check, store, apply. Once stored, the roll stands: an error
     /// means it was not stored (a result it wins is stored apart: `finish_if_over`).
-    pub async fn roll(&mut self, db: &Db, by: &str) -> Result<Events, ActError> {
+    pub async fn roll(&mut self, db: &Db, by: Actor) -> Result<Events, ActError> {
         let die = self.next_die();
         let mut next = self.game;
         let events = next.roll(die)?;
-        let payload = RollEntry {
+        let payload = RollPayload {
             by,
             die,
             roll: self.rolls,
             seat: self.game.seat(),
         };
         if let Err(err) = db
-            .append_log(&self.game_id, self.seq, "roll", &payload, now_ms())
+            .append_log(&self.game_id, self.seq, &LogAction::Roll(payload), now_ms())
             .await
         {
             self.log_unsure = true;
@@ -244,17 +226,14 @@ impl Table {
 
     /// Plays a legal move for the seat to act: check, store, apply. As for [`Table::roll`], an error
     /// means nothing was stored.
-    pub async fn play(&mut self, db: &Db, mv: Move, by: &str) -> Result<Events, ActError> {
+    pub async fn play(&mut self, db: &Db, mv: Move, by: Actor) -> Result<Events, ActError> {
         let text = self.game.move_text(&mv);
         let mut next = self.game;
         let events = next.play(mv)?;
-        let payload = MoveEntry {
-            by,
-            r#move: &text,
-            seat: self.game.seat(),
-        };
+        let seat = self.game.seat();
+        let payload = MovePayload { by, text, seat };
         if let Err(err) = db
-            .append_log(&self.game_id, self.seq, "move", &payload, now_ms())
+            .append_log(&self.game_id, self.seq, &LogAction::Move(payload), now_ms())
             .await
         {
             self.log_unsure = true;
@@ -262,7 +241,7 @@ impl Table {
         }
         self.seq += 1;
         self.game = next;
-        self.tally.count(&self.game, payload.seat, &events);
+        self.tally.count(&self.game, seat, &events);
         self.finish_if_over(db, &events).await;
         Ok(events)
     }

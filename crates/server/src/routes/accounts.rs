@@ -22,6 +22,7 @@ use crate::model::{
     SignedOutOthers,
 };
 use crate::password;
+use crate::rate_limit::ClientAddress;
 use crate::rooms::{Revoked, RoomCommand};
 use crate::routes::players::tell_open_rooms;
 
@@ -181,7 +182,7 @@ pub async fn sign_out_others(
 /// password, or to erase the account). A stolen token must not buy unlimited guesses at it: five wrong
 /// ones within the window lock this device's attempts (its own key: a stranger who locked signing in as
 /// this username must not also stop its owner changing the password), `too_many_attempts`, and each one
-/// counts as a wrong password for signing in as the username too.
+/// counts towards the username's slowdown for signing in too.
 pub(crate) async fn current_password_is(
     state: &AppState,
     player: &AuthPlayer,
@@ -200,30 +201,33 @@ pub(crate) async fn current_password_is(
         return Ok(false);
     }
     state.sign_in_guard.succeeded(&device);
-    state.sign_in_guard.succeeded(&key);
+    state.sign_in_guard.proved(&key);
     Ok(true)
 }
 
 /// Signs in: the account's player, with a new token for this device. Refusals do not say whether the
 /// username exists; like every POST, attempts are limited per address, and after five wrong passwords
-/// within 15 minutes a username cannot be tried for a while, from anywhere (`sign_in_guard`).
+/// within 15 minutes from one address a username cannot be tried from there for a while; other addresses
+/// are slowed, not locked out (`sign_in_guard`).
 #[utoipa::path(post, path = "/api/sessions", tag = "players",
     request_body = CredentialsRequest,
     responses(
         (status = 201, description = "Signed in; the token is shown only this once", body = SignedIn),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 401, description = "Unknown username or wrong password (`wrong_credentials`)", body = ErrorBody),
-        (status = 429, description = "Too many wrong passwords for this username lately (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
+        (status = 429, description = "Too many wrong passwords for this username from this address lately (`too_many_attempts`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn sign_in(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     ApiJson(req): ApiJson<CredentialsRequest>,
 ) -> Result<(StatusCode, Json<SignedIn>), AppError> {
     let key = req.username.trim().to_ascii_lowercase();
-    state
+    let wait = state
         .sign_in_guard
-        .attempt(&key, Instant::now())
+        .attempt_sign_in(&key, address, Instant::now())
         .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
+    tokio::time::sleep(wait).await;
     let account = match username(&req.username) {
         Ok(_) => state.db.account_by_username(&key).await?,
         Err(_) => None,
@@ -233,7 +237,7 @@ pub async fn sign_in(
     let Some(account) = account.filter(|_| verified) else {
         return Err(AppError::WrongCredentials);
     };
-    state.sign_in_guard.succeeded(&key);
+    state.sign_in_guard.signed_in(&key, address);
     let player = state
         .db
         .player(&account.player_id)

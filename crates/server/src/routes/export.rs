@@ -61,7 +61,7 @@ pub async fn export_me(
             .into_iter()
             .map(|r| ExportedRoom {
                 room_id: r.room_id,
-                status: r.status,
+                status: r.status.as_str().to_owned(),
                 seat: r.seat,
                 settings: serde_json::to_value(&r.settings.0).unwrap_or_default(),
                 created_at: r.created_at,

@@ -159,7 +159,7 @@ pub(crate) async fn load_record(state: &AppState, id: &str) -> Result<GameRecord
             .into_iter()
             .map(|l| LogEntry {
                 seq: l.seq,
-                kind: l.kind,
+                kind: l.kind.as_str().to_owned(),
                 payload: l.payload.0,
                 at: l.at,
             })

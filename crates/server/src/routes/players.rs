@@ -203,7 +203,7 @@ pub(crate) async fn tell_open_rooms(
         .player_rooms(player_id, MY_ROOMS_LIMIT)
         .await?
         .into_iter()
-        .filter(|room| finished || RoomStatus::parse(&room.status) != RoomStatus::Finished)
+        .filter(|room| finished || room.status != RoomStatus::Finished)
         .map(|room| room.room_id)
         .collect();
     for room in state.rooms.connected_rooms_everywhere(player_id).await {
@@ -250,7 +250,7 @@ pub async fn my_rooms(
             };
             MyRoom {
                 room_id: row.room_id,
-                status: RoomStatus::parse(&row.status),
+                status: row.status,
                 settings: row.settings.0,
                 seat,
                 created_at: row.created_at,

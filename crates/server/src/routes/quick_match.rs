@@ -122,7 +122,7 @@ async fn find_seat(
         }
         // The stored row may be a step behind its task (it just started): the task has the last word.
         if let Some(snapshot) = state.rooms.lookup(&room.id).await?
-            && RoomStatus::parse(&snapshot.room.status) == RoomStatus::Waiting
+            && snapshot.room.status == RoomStatus::Waiting
             && seated(&snapshot, &player.id)
         {
             return Ok(Some(snapshot));

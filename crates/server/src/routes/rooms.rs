@@ -40,7 +40,7 @@ pub fn room_view(snapshot: RoomSnapshot, viewer: Option<&str>, code_known: bool)
         join_code: (settings.public || code_known || insider).then_some(room.join_code),
         id: room.id,
         owner_id: room.owner_id,
-        status: RoomStatus::parse(&room.status),
+        status: room.status,
         settings,
         seats: seats
             .iter()
@@ -127,7 +127,7 @@ pub(crate) async fn create_owned_room(
             seat: i64::try_from(i).unwrap_or(i64::MAX),
             player_id: (Some(i) == owner_seat).then(|| player.id.clone()),
             display_name: (Some(i) == owner_seat).then(|| player.display_name.clone()),
-            bot_level: bot.map(|b| b.as_str().to_owned()),
+            bot_level: *bot,
             preferred_colour: None,
             local_of: None,
         })
@@ -138,7 +138,7 @@ pub(crate) async fn create_owned_room(
             join_code: String::new(),
             owner_id: player.id.clone(),
             settings: sqlx::types::Json(settings),
-            status: RoomStatus::Waiting.as_str().to_owned(),
+            status: RoomStatus::Waiting,
             created_at: now_ms(),
         },
         seats,
@@ -175,7 +175,7 @@ pub(crate) async fn public_rooms_someone_is_in(
         // The stored status may be a step behind the room's task: the task has the last word.
         if let Some(snapshot) = live
             && snapshot.players_connected > 0
-            && RoomStatus::parse(&snapshot.room.status) == status
+            && snapshot.room.status == status
         {
             rooms.push(snapshot);
             if rooms.len() == max {
@@ -388,7 +388,7 @@ pub async fn rematch_room(
     {
         return Err(AppError::NotSeated);
     }
-    if RoomStatus::parse(&old.room.status) != RoomStatus::Finished {
+    if old.room.status != RoomStatus::Finished {
         return Err(AppError::GameNotFinished);
     }
     let next_id = auth::new_id();
@@ -402,7 +402,7 @@ pub async fn rematch_room(
             join_code: String::new(),
             owner_id: player.id.clone(),
             settings,
-            status: RoomStatus::Waiting.as_str().to_owned(),
+            status: RoomStatus::Waiting,
             created_at: now_ms(),
         },
         seats: old.seats.clone(),

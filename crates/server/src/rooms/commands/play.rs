@@ -5,6 +5,7 @@ use std::time::Instant;
 use parchis_rules::Phase;
 
 use super::{After, act_error, decided_seat, settle_error};
+use crate::model::Actor;
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
@@ -45,7 +46,10 @@ pub(super) async fn handle(
         .game
         .parse_move(text)
         .map_err(|e| CommandError::illegal(e.code(), e.to_string()))?;
-    let events = room.act_move(seat, mv, "player").await.map_err(act_error)?;
+    let events = room
+        .act_move(seat, mv, Actor::Player)
+        .await
+        .map_err(act_error)?;
     room.after_action(&events, started);
     Ok(After::Stay)
 }

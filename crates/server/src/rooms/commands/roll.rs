@@ -6,6 +6,7 @@ use std::time::Instant;
 use parchis_rules::Phase;
 
 use super::{After, act_error, decided_seat, settle_error};
+use crate::model::Actor;
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::room::Room;
@@ -28,7 +29,7 @@ pub(super) async fn handle(
             "The die is already rolled: play a move.",
         ));
     }
-    let events = room.act_roll("player").await.map_err(act_error)?;
+    let events = room.act_roll(Actor::Player).await.map_err(act_error)?;
     room.after_action(&events, started);
     Ok(After::Stay)
 }

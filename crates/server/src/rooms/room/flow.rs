@@ -7,7 +7,7 @@ use parchis_rules::{Event, Phase};
 
 use super::{RETRY_AFTER_FAILURE, Room};
 use crate::db::now_ms;
-use crate::model::RoomStatus;
+use crate::model::{Actor, RoomStatus};
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::table::{ActError, Table};
@@ -91,7 +91,7 @@ impl Room {
         if self.table.as_ref().is_some_and(|t| t.result.is_some())
             && self.lobby.status() != RoomStatus::Finished
         {
-            self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
+            self.lobby.room.status = RoomStatus::Finished;
             self.publish(&[]);
         }
     }
@@ -252,12 +252,12 @@ impl Room {
         let level = self.bot_level(seat);
         let human = self.human(seat);
         let by = if !human {
-            "bot"
+            Actor::Bot
         } else if self.away_since[seat].is_some_and(|a| started >= a + self.timing.away_grace) {
             self.bot_playing[seat] = true;
-            "away"
+            Actor::Away
         } else {
-            "timer"
+            Actor::Timer
         };
         let result = match table.game.phase() {
             Phase::Roll => self.act_roll(by).await,
@@ -321,7 +321,7 @@ impl Room {
     }
 
     /// Rolls for the seat to act.
-    pub async fn act_roll(&mut self, by: &str) -> Result<Vec<Event>, ActError> {
+    pub async fn act_roll(&mut self, by: Actor) -> Result<Vec<Event>, ActError> {
         let table = self
             .table
             .as_mut()
@@ -334,7 +334,7 @@ impl Room {
         &mut self,
         seat: usize,
         mv: parchis_rules::Move,
-        by: &str,
+        by: Actor,
     ) -> Result<Vec<Event>, ActError> {
         let table = self
             .table

@@ -139,7 +139,7 @@ impl Room {
                 lobby: LobbyState {
                     room: RoomState {
                         id: String::new(),
-                        status: String::new(),
+                        status: RoomStatus::Waiting,
                         owner_id: String::new(),
                         settings,
                     },
@@ -255,7 +255,7 @@ impl Room {
         tracing::info!(room = %self.lobby.room.id, game = %game_id, rolls = table.rolls, "game restored from its log");
         // Finished once its result is stored (as the room's row says), not merely once it is over.
         if table.result.is_some() {
-            self.lobby.room.status = RoomStatus::Finished.as_str().to_owned();
+            self.lobby.room.status = RoomStatus::Finished;
         }
         self.table = Some(table);
         self.reset_decision();

@@ -59,11 +59,7 @@ impl Room {
 
     /// Bot level of a bot seat.
     pub(super) fn bot_level(&self, seat: usize) -> Option<BotLevel> {
-        self.lobby
-            .seats
-            .get(seat)
-            .and_then(|s| s.bot_level.as_deref())
-            .and_then(BotLevel::parse)
+        self.lobby.seats.get(seat).and_then(|s| s.bot_level)
     }
 
     /// A seat row was persisted: apply it (with the rating of the person now in it), keep presence

@@ -6,11 +6,12 @@ use std::time::Instant;
 use parchis_rules::{Event, Phase};
 
 use super::{Room, SPECTATORS_EVERY};
+use crate::db::Occupant;
 use crate::rooms::hub::ConnId;
 use crate::rooms::messages;
 use crate::rooms::protocol::Outbound;
 use crate::rooms::public_state::{
-    GameFields, GamePart, LobbyState, PublicParts, RoomState, SeatState,
+    GameFields, GamePart, LobbyState, PublicParts, RoomState, SeatState, SeatStatus,
 };
 use crate::settings::BotLevel;
 
@@ -42,22 +43,22 @@ impl Room {
         &self,
         i: usize,
         connected: u64,
-    ) -> (Option<BotLevel>, &'static str, bool, &'static str) {
-        let s = &self.lobby.seats[i];
-        let bot = s.bot_level.as_deref().and_then(BotLevel::parse);
+    ) -> (Option<BotLevel>, SeatStatus, bool, &'static str) {
         let covered = self.bot_playing.get(i).copied().unwrap_or(false);
-        let (status, label) = if bot.is_some() {
-            ("bot", "bot")
-        } else if s.holder().is_none() {
-            ("empty", "empty")
-        } else if i < 64 && connected & (1 << i) != 0 {
-            ("connected", "connected")
-        } else if covered {
-            ("away", "away (bot playing)")
-        } else {
-            ("away", "away")
-        };
-        (bot, status, bot.is_some() || covered, label)
+        match self.lobby.seats[i].occupant() {
+            Occupant::Bot(level) => (Some(level), SeatStatus::Bot, true, "bot"),
+            Occupant::Nobody => (None, SeatStatus::Empty, covered, "empty"),
+            Occupant::Player { .. } | Occupant::AtDeviceOf { .. } => {
+                let (status, label) = if i < 64 && connected & (1 << i) != 0 {
+                    (SeatStatus::Connected, "connected")
+                } else if covered {
+                    (SeatStatus::Away, "away (bot playing)")
+                } else {
+                    (SeatStatus::Away, "away")
+                };
+                (None, status, covered, label)
+            }
+        }
     }
 
     /// The lobby part of the public state.
@@ -86,7 +87,7 @@ impl Room {
         LobbyState {
             room: RoomState {
                 id: room.id.clone(),
-                status: room.status.clone(),
+                status: room.status,
                 owner_id: room.owner_id.clone(),
                 settings: room.settings.0.clone(),
             },

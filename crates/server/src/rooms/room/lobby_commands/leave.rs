@@ -4,7 +4,7 @@ use crate::db::{SeatRow, now_ms};
 use crate::error::AppError;
 use crate::model::RoomStatus;
 use crate::rooms::room::Room;
-use crate::settings::DEFAULT_BOT_LEVEL;
+use crate::settings::{BotLevel, DEFAULT_BOT_LEVEL};
 
 impl Room {
     /// `player_id` gives up their seat (REST `leave` and the WebSocket command): emptied while the room
@@ -45,12 +45,12 @@ impl Room {
         let row = SeatRow {
             player_id: None,
             display_name: None,
-            bot_level: Some(DEFAULT_BOT_LEVEL.as_str().to_owned()),
+            bot_level: Some(DEFAULT_BOT_LEVEL),
             local_of: None,
             ..self.lobby.seats[seat].clone()
         };
         // The people who played at this device go with it, to bots too, in the same transaction.
-        let locals = self.local_seats_freed(player_id, Some(DEFAULT_BOT_LEVEL.as_str()));
+        let locals = self.local_seats_freed(player_id, Some(DEFAULT_BOT_LEVEL));
         self.db
             .leave_running_game(
                 &self.lobby.room.id,
@@ -74,13 +74,13 @@ impl Room {
     pub(in crate::rooms) fn local_seats_freed(
         &self,
         player_id: &str,
-        bot_level: Option<&str>,
+        bot_level: Option<BotLevel>,
     ) -> Vec<SeatRow> {
         self.lobby
             .local_seats_of(player_id)
             .into_iter()
             .map(|index| SeatRow {
-                bot_level: bot_level.map(str::to_owned),
+                bot_level,
                 ..SeatRow::empty(self.lobby.seats[index].seat)
             })
             .collect()

@@ -46,10 +46,10 @@ impl Room {
             return Err(AppError::SeatHasPerson);
         }
         let row = SeatRow {
-            bot_level: bot.map(|b| b.as_str().to_owned()),
+            bot_level: bot,
             ..SeatRow::empty(current.seat)
         };
-        let same = current.bot_level.as_deref().and_then(BotLevel::parse) == bot;
+        let same = current.bot_level == bot;
         if same {
             return Ok(());
         }
