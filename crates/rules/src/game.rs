@@ -270,7 +270,7 @@ impl Game {
     pub fn queued_counts(&self) -> &[u8] {
         &self.queued[..self.n_queued as usize]
     }
-    /// Pieces in the game; piece indices (of [`Move::piece`], [`Game::place`] …) are `0..n_pieces`.
+    /// Pieces in the game; piece indices (of [`Move::piece`](crate::Move::piece), [`Game::place`] …) are `0..n_pieces`.
     pub fn n_pieces(&self) -> u8 {
         self.layout.n_pieces()
     }

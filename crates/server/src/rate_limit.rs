@@ -242,7 +242,7 @@ fn is_miss(code: &str) -> bool {
 }
 
 /// Middleware of the routes that find a room by its id or join code (and of the admin routes): refuses an
-/// address that has used up its misses, and counts the requests that found nothing ([`is_miss`]). Other
+/// address that has used up its misses, and counts the requests that found nothing (`is_miss`). Other
 /// refusals (`403 not_room_owner`, `404 seat_not_found`, …) found the room and are not misses.
 pub async fn limit_lookups(
     State(limit): State<Arc<LookupLimit>>,

@@ -1,13 +1,13 @@
 //! Cluster mode (issue 32): several server nodes share one set of rooms over PostgreSQL and NATS.
 //!
-//! - **Ownership** is in PostgreSQL ([`store`]): each node heartbeats with the database's clock, and a
+//! - **Ownership** is in PostgreSQL (`store`): each node heartbeats with the database's clock, and a
 //!   room is claimed by one compare-and-set (only when it has no owner or its owner is dead). The room's
-//!   task runs on its owner alone; the [`LocalRegistry`] asks [`Claims`] before starting one.
+//!   task runs on its owner alone; the `LocalRegistry` asks `Claims` before starting one.
 //! - **Fencing**: room tasks write through a pool of their own whose connections carry
 //!   `parchis.node`; a trigger (migration 0017) refuses any write to a room this node does not own now,
 //!   in the writing statement itself. A paused node that wakes after its rooms moved writes nothing.
 //! - **Routing** is NATS core: a request on `<prefix>.room.<id>` reaches the owner (its subscription
-//!   lives as long as the room's task). A socket on another node is relayed ([`relay`]): the owner
+//!   lives as long as the room's task). A socket on another node is relayed (`relay`): the owner
 //!   keeps it in the room's fan-out (per-socket queue and slow-client rule as for its own sockets) and
 //!   forwards its frames to the gateway node; when the owner dies or gives the room up, the gateway
 //!   attaches the socket to the room's new owner and the client gets a fresh snapshot.

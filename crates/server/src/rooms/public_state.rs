@@ -103,7 +103,7 @@ pub struct LastRoll {
     pub die: u8,
 }
 
-/// The public state as the room builds it (see [`Hub`]).
+/// The public state as the room builds it (see `Hub`).
 #[derive(Debug)]
 pub struct PublicParts {
     /// Top-level fields other than `game`.

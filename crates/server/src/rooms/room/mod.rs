@@ -1,9 +1,9 @@
 //! Everything one room task owns: the lobby, the running game, the
 //! connections and the clocks that make the server act for a seat. The room's
-//! behaviour is split by concern: who is who ([`seats`]), the public state and
-//! private messages ([`state`]), connections ([`connections`]), game flow and
-//! clocks ([`flow`]), the REST lobby commands ([`lobby_commands`], one file each)
-//! and the hand-over of a waiting room ([`handover`]).
+//! behaviour is split by concern: who is who (`seats`), the public state and
+//! private messages (`state`), connections (`connections`), game flow and
+//! clocks (`flow`), the REST lobby commands (`lobby_commands`, one file each)
+//! and the hand-over of a waiting room (`handover`).
 
 mod connections;
 mod flow;
