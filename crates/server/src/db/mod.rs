@@ -48,7 +48,7 @@ pub use games::{
 };
 pub use players::{PlayerRow, TokenHolder};
 pub use reports::{ReportRow, Reported};
-pub use rooms::{NewRoom, Occupant, PlayerRoomRow, RoomRow, SeatRow};
+pub use rooms::{NewRoom, Occupant, PlayerRoomRow, RoomRow, SeatRow, StoredColour};
 
 /// Migrations for each backend, embedded in the binary.
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");

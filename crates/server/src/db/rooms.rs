@@ -6,6 +6,25 @@ use super::{Db, DbError, classify, on_pool};
 use crate::model::{Rating, RoomStatus, SeatView};
 use crate::settings::{BotLevel, Colour, RoomSettings};
 
+/// A colour as `room_seats.preferred_colour` stores it (its name, `yellow` … `turquoise`; any other text
+/// fails to decode). A newtype only because sqlx's traits cannot be implemented here on the rules crate's
+/// [`Colour`]; serde writes it as the colour itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct StoredColour(pub Colour);
+
+impl StoredColour {
+    fn as_str(self) -> &'static str {
+        self.0.name()
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        Colour::from_name(name).map(Self)
+    }
+}
+
+crate::settings::sql_text!(StoredColour);
+
 /// The query that stores a seat as `seat` (a `SeatRow`) says, in room `room_id`: one statement for every
 /// place that writes a seat (on either backend).
 macro_rules! seat_update {
@@ -55,7 +74,7 @@ pub struct SeatRow {
     /// Bot level if a bot plays this seat.
     pub bot_level: Option<BotLevel>,
     /// Colour the seated human asked for.
-    pub preferred_colour: Option<String>,
+    pub preferred_colour: Option<StoredColour>,
     /// A person without a player of their own plays this seat at this player's device (pass and play):
     /// the player acts for the seat, which is nobody's record or rating (`player_id` stays empty).
     pub local_of: Option<String>,
@@ -71,7 +90,7 @@ impl SeatRow {
             local_of: self.local_of.clone(),
             display_name: self.display_name.clone(),
             bot: self.bot_level,
-            preferred_colour: self.preferred_colour.as_deref().and_then(Colour::from_name),
+            preferred_colour: self.preferred_colour.map(|c| c.0),
             rating,
         }
     }
@@ -215,7 +234,7 @@ impl Db {
                 .bind(seat.seat)
                 .bind(&seat.player_id)
                 .bind(seat.bot_level)
-                .bind(&seat.preferred_colour)
+                .bind(seat.preferred_colour)
                 .bind(&seat.local_of)
                 .bind(seat.local_name())
                 .execute(&mut *tx)

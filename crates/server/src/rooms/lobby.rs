@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 
 use crate::auth;
-use crate::db::{GameRow, NewGame, RoomRow, SeatRow, now_ms};
+use crate::db::{GameRow, NewGame, RoomRow, SeatRow, StoredColour, now_ms};
 use crate::error::AppError;
 use crate::model::{Rating, RoomStatus, SeatView};
 use crate::settings::{BotLevel, Colour, DEFAULT_BOT_LEVEL};
@@ -215,7 +215,7 @@ impl Lobby {
         self.seats.iter().enumerate().any(|(i, s)| {
             Some(i) != except_seat
                 && s.holder().is_some()
-                && s.preferred_colour.as_deref() == Some(colour.name())
+                && s.preferred_colour.map(|c| c.0) == Some(colour)
         })
     }
 
@@ -231,7 +231,7 @@ impl Lobby {
             // Already seated: joining again is idempotent, apart from a new colour wish.
             let seat = &self.seats[index];
             return match preferred_colour {
-                Some(c) if seat.preferred_colour.as_deref() != Some(c.name()) => {
+                Some(c) if seat.preferred_colour.map(|c| c.0) != Some(c) => {
                     if self.status() != RoomStatus::Waiting {
                         return Err(AppError::RoomNotWaiting);
                     }
@@ -239,7 +239,7 @@ impl Lobby {
                         return Err(AppError::ColourTaken);
                     }
                     Ok(Some(SeatRow {
-                        preferred_colour: Some(c.name().to_owned()),
+                        preferred_colour: Some(StoredColour(c)),
                         ..seat.clone()
                     }))
                 }
@@ -268,7 +268,7 @@ impl Lobby {
             player_id: Some(player_id.to_owned()),
             display_name: Some(display_name.to_owned()),
             bot_level: None,
-            preferred_colour: preferred_colour.map(|c| c.name().to_owned()),
+            preferred_colour: preferred_colour.map(StoredColour),
             local_of: None,
         }))
     }
