@@ -83,7 +83,7 @@ pub struct ReplayStep {
     pub mv: Option<String>,
     /// Who decided: `player`, `bot`, `timer` or `away`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
+    pub by: Option<Actor>,
     /// The rules crate's events for the entry (captures, three sixes, counts, turn changes…).
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<Value>,

@@ -4,13 +4,14 @@
 use axum::Json;
 use axum::extract::State;
 use parchis_proof::{ReplayedStep, replay_record, replay_running_record};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::rooms::is_insider;
 use crate::AppState;
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiPath, AuthPlayer};
-use crate::model::{GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep};
+use crate::model::{Actor, GameRecord, GameReplay, LogEntry, ReplayPiece, ReplayStep};
 
 /// Settings, seats, log and result of a game. The seed is only included once
 /// the game has finished (its hash is public from the start). While a game of a private room runs, its
@@ -101,7 +102,7 @@ pub async fn game_replay(
                 .unwrap_or_default(),
             die: payload["die"].as_u64().and_then(|d| u8::try_from(d).ok()),
             mv: payload["move"].as_str().map(str::to_owned),
-            by: payload["by"].as_str().map(str::to_owned),
+            by: Actor::deserialize(&payload["by"]).ok(),
             events: step
                 .events
                 .iter()
