@@ -525,7 +525,9 @@ fn json_outputs_have_the_fields_the_readme_lists() {
     );
     assert_eq!(
         keys(&legal["moves"][0]),
-        ["captures", "from", "piece", "text", "to"]
+        [
+            "blockade", "bonus", "captures", "from", "goal", "piece", "safe", "text", "to"
+        ]
     );
     assert_eq!(
         legal["moves"][0]["from"],
