@@ -150,7 +150,8 @@ def test_the_view_holds_the_pieces_the_turn_and_the_legal_moves_with_their_squar
     assert view["notation"] == str(game)
     assert view["turn"]["phase"] == "move" and view["turn"]["die"] == 4
     assert view["legal_moves"] == [
-        {"text": "y1:20-24", "piece": "y1", "from": {"kind": "square", "at": 20}, "to": {"kind": "square", "at": 24}, "captures": True}
+        {"text": "y1:20-24", "piece": "y1", "from": {"kind": "square", "at": 20}, "to": {"kind": "square", "at": 24}, "captures": True,
+         "goal": False, "safe": False, "blockade": False, "bonus": 20}
     ]
     assert {"id": "b1", "colour": "blue"}.items() <= next(p for p in view["pieces"] if p["id"] == "b1").items()
 
