@@ -4,6 +4,11 @@ import { pageState } from './checks.js';
 
 export async function register(page, base, name) {
   await page.goto(`${base}/`);
+  // A page that never shows the name field says what it shows instead (a flake seen under load).
+  await page.waitForSelector('#name').catch(async (e) => {
+    const main = await page.$eval('#main', (m) => m.outerHTML.slice(0, 500)).catch(() => '(no #main)');
+    throw new Error(`${e.message}\n#main: ${main}\npage errors: ${(page.errors || []).join(' | ')}`);
+  });
   await page.fill('#name', name);
   await page.click('#save-name');
   await page.waitForSelector('#change-name');

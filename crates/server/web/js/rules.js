@@ -10,10 +10,17 @@ let catalogue = null;
 /** The catalogue, fetched once. */
 export function loadRules() {
   if (!pending) {
-    pending = api.rules().then((c) => { catalogue = c; return c; }, (x) => { pending = null; throw x; });
+    // A request that never settles (a dropped connection, a blip) is given up after a while, so that the
+    // page's next try asks again instead of waiting on it for ever.
+    const giveUp = new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), RULES_WAIT_MS));
+    pending = Promise.race([api.rules(), giveUp])
+      .then((c) => { catalogue = c; return c; }, (x) => { pending = null; throw x; });
   }
   return pending;
 }
+
+/** How long the catalogue's request may take before it is asked again. */
+const RULES_WAIT_MS = 5000;
 
 /** The catalogue once loaded, else null. */
 export function rulesCatalogue() { return catalogue; }
