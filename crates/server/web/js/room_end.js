@@ -1,7 +1,7 @@
 // The room page's end of game: who won, this device's result, ratings, figures, rematch, dice proof.
 import { h, clear } from './dom.js';
 import { t, winnersText, listNames } from './i18n.js';
-import { api } from './api.js';
+import { api, me } from './api.js';
 import { verifySeed } from './sha256.js';
 import { navigate, banner } from './nav.js';
 import { figuresTable } from './figures.js';
@@ -49,8 +49,9 @@ export function endCard(r) {
             const next = await api.rematch(st.room.id);
             // Against bots (and people at this device) there is no one to wait for: the new game starts at
             // once. With other people it waits for them in the waiting room, where they come back to.
-            const who = mySeatIndex();
-            const alone = next.status === 'waiting' && next.seats.every((s) => s.seat === who || s.bot || s.local_of);
+            // The new room may have drawn the seats again: this player is found by id, not by the old seat.
+            const myId = (me() || {}).id;
+            const alone = next.status === 'waiting' && next.seats.every((s) => (myId && s.player_id === myId) || s.bot || s.local_of);
             if (alone) await api.start(next.id).catch(() => null);
             navigate(`/room/${next.id}`);
           } catch (err) {
