@@ -71,7 +71,7 @@ use crate::settings::{BotLevel, BotPace, CreateRoomRequest, QuickMatchRequest, R
         MyRooms, MyRoom, MyGame, PlayerView, RenamePlayerRequest, CredentialsRequest, SignedIn, SignedOutOthers,
         Devices, Device, ChangePasswordRequest, EraseRequest, Leader, Leaderboard, MyStats, Rating, RatingHistory, RatingPoint, PlayerStats,
         DataExport, ExportedPlayer, ExportedAccount, ExportedRoom, ExportedRating, ExportedMessage, ExportedReport, crate::model::ExportedLocalPlayer, crate::model::ExportedLeftGame, crate::model::ExportedFigures, crate::model::ExportedDevice, crate::model::ExportedRemoval, RecentGame, RuleSetStats, crate::model::RecordFigures, QuickMatchRequest, QuickMatchView,
-        RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, crate::routes::rules::BoardInfo, MoveAnalysis,
+        RulesCatalogue, RuleSetInfo, ModeInfo, HouseRuleInfo, HouseRuleValues, crate::model::BoardInfo, MoveAnalysis,
         ReportRequest, ReportView, ReportedMessage, ReportList,
         crate::routes::local_players::AddLocalPlayerRequest,
         crate::routes::seats::SetSeatRequest,

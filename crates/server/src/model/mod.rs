@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use parchis_rules::BoardKind;
+
 use crate::settings::{BotLevel, Colour, RoomSettings};
 
 mod export;
@@ -455,7 +457,26 @@ pub struct RulesCatalogue {
     /// The options of play a room may change (`house_rules` of `POST /api/rooms`), in a stable order.
     pub house_rules: Vec<HouseRuleInfo>,
     /// The boards (`four`, `six`): what a client needs to draw one without knowing the rules.
-    pub boards: Vec<crate::routes::rules::BoardInfo>,
+    pub boards: Vec<BoardInfo>,
+}
+
+/// One board of [`RulesCatalogue`]: its squares as the referee numbers them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardInfo {
+    /// `four` (68 squares) or `six` (102).
+    #[schema(value_type = String, example = "four")]
+    pub name: BoardKind,
+    /// The circuit's squares, numbered 1 to `squares`.
+    pub squares: u8,
+    /// The squares of each colour's lane (`{"kind": "lane", "at": 1..=lane}`), the goal after them.
+    pub lane: u8,
+    /// The safe squares of the circuit (where no piece is captured), the exits among them.
+    pub safe_squares: Vec<u8>,
+    /// The exit square of each board slot, in slot order.
+    pub exit_squares: Vec<u8>,
+    /// The colours a seat may prefer on it (`colour` of a seat), in the server's order.
+    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
+    pub colours: Vec<Colour>,
 }
 
 /// One rule set of [`RulesCatalogue`].

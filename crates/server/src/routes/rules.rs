@@ -7,10 +7,10 @@ use axum::Json;
 use parchis_rules::board::LANE_LEN;
 use parchis_rules::mode::slot_colours;
 use parchis_rules::{BoardKind, Colour, Game, Mode, OptionValues, Options, RuleSet};
-use serde::Serialize;
-use utoipa::ToSchema;
 
-use crate::model::{HouseRuleInfo, HouseRuleValues, ModeInfo, RuleSetInfo, RulesCatalogue};
+use crate::model::{
+    BoardInfo, HouseRuleInfo, HouseRuleValues, ModeInfo, RuleSetInfo, RulesCatalogue,
+};
 
 /// What rooms can be made of: rule sets, their modes and player counts, and the house rules.
 #[utoipa::path(get, path = "/api/rules", tag = "rooms",
@@ -49,25 +49,6 @@ pub fn catalogue() -> RulesCatalogue {
         house_rules,
         boards: [BoardKind::Four, BoardKind::Six].map(board_info).to_vec(),
     }
-}
-
-/// One board of [`RulesCatalogue`]: its squares as the referee numbers them.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct BoardInfo {
-    /// `four` (68 squares) or `six` (102).
-    #[schema(value_type = String, example = "four")]
-    pub name: BoardKind,
-    /// The circuit's squares, numbered 1 to `squares`.
-    pub squares: u8,
-    /// The squares of each colour's lane (`{"kind": "lane", "at": 1..=lane}`), the goal after them.
-    pub lane: u8,
-    /// The safe squares of the circuit (where no piece is captured), the exits among them.
-    pub safe_squares: Vec<u8>,
-    /// The exit square of each board slot, in slot order.
-    pub exit_squares: Vec<u8>,
-    /// The colours a seat may prefer on it (`colour` of a seat), in the server's order.
-    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
-    pub colours: Vec<Colour>,
 }
 
 fn board_info(board: BoardKind) -> BoardInfo {
