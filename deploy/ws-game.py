@@ -79,12 +79,15 @@ class Seat:
     def __init__(self, name, ws):
         self.name, self.ws = name, ws
         self.state, self.version, self.seat, self.next_id = None, None, None, 1
+        # The room's life the version counts in: a new owner (a restart, a cluster takeover) starts
+        # versions again under a new epoch, so versions compare only within one epoch.
+        self.epoch = None
 
     async def read(self):
         msg = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
         kind = msg["type"]
         if kind == "snapshot":
-            self.state, self.version = msg["state"], msg["version"]
+            self.state, self.version, self.epoch = msg["state"], msg["version"], msg.get("epoch")
         elif kind == "update":
             if msg["version"] != self.version + 1:
                 raise SystemExit(f"{self.name}: update {msg['version']} after {self.version}")
@@ -95,6 +98,11 @@ class Seat:
         elif kind == "error":
             raise SystemExit(f"{self.name}: error {msg}")
         return msg
+
+    def behind(self, other):
+        """True while this connection has not seen every change `other` has: an older epoch than
+        other's, or an older version in the same one."""
+        return self.epoch != other.epoch or self.version < other.version
 
     async def until(self, kind):
         while True:

@@ -187,6 +187,8 @@ async def cluster(base, nodes, kill):
                 await asyncio.sleep(0.5)
         raise SystemExit(f"{name} could not reconnect in 30 s")
 
+    last = {"name": "Ana"}  # who acted last: that connection has seen the latest change
+
     async def play_moves(count, deadline_secs):
         moves, deadline = 0, time.monotonic() + deadline_secs
         while moves < count and not over(seats["Ana"]):
@@ -196,13 +198,14 @@ async def cluster(base, nodes, kill):
             actor = next(s for s in seats.values() if s.seat == to_act)
             try:
                 moves += await act(actor)
-                for s in seats.values():  # the other seat reads up to the same version
-                    while s is not actor and s.version < actor.version:
+                last["name"] = actor.name
+                for s in seats.values():  # the other seat reads up to the same epoch and version
+                    while s is not actor and s.behind(actor):
                         await s.read()
             except (asyncio.TimeoutError, websockets.exceptions.ConnectionClosed) as err:
-                # The closed sockets (or, after a silence, the actor's) connect again.
-                lost = [n for n, s in seats.items() if s.ws.closed] or [
-                    n for n, s in seats.items() if s is actor]
+                # The closed sockets (or, after a silence, both: either may hold the stale view)
+                # connect again.
+                lost = [n for n, s in seats.items() if s.ws.closed] or list(seats)
                 print(f"-- {' and '.join(lost)}: {type(err).__name__}; reconnecting")
                 for n in lost:
                     await reconnect(n)
@@ -216,8 +219,9 @@ async def cluster(base, nodes, kill):
     moves = await play_moves(10, 120)
     if moves < 10 and not over(seats["Ana"]):
         raise SystemExit(f"the game stopped after {moves} moves")
+    latest = seats[last["name"]]
     for s in seats.values():
-        while s.version < max(t.version for t in seats.values()):
+        while s is not latest and s.behind(latest):
             await s.read()
     if seats["Ana"].state != seats["Bea"].state:
         raise SystemExit("Ana's and Bea's states differ")

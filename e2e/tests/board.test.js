@@ -36,6 +36,20 @@ for (const name of ['four-start', 'four-mid', 'four-late', 'morocco-mid', 'six-s
   });
 }
 
+test('pieces at the goal are drawn nearly as big as on a square, not as tiny tokens (issue 34)', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(`${srv.url}/fixtures/dev.html?fixture=four-late`);
+  await page.waitForSelector('body[data-ready="four-late"]');
+  const size = (sel) => page.$$eval(sel, (els) => els.map((e) => e.getBoundingClientRect().width));
+  const goal = await size('svg.board .piece.at-goal .piece-body');
+  const alone = await size('svg.board .piece[data-place^="square:"]:not(.blockade) .piece-body');
+  assert.ok(goal.length >= 2 && alone.length, `${goal.length} pieces at the goal, ${alone.length} on squares`);
+  const square = Math.max(...alone);
+  for (const d of goal) assert.ok(d >= square * 0.85, `a piece at the goal ${d.toFixed(1)} px across, ${square.toFixed(1)} px on a square`);
+  assertNoErrors(page);
+  await context.close();
+});
+
 test('the board turns so that the chosen slot sits at the bottom', async () => {
   const { page, context } = await newPage(browser);
   for (const bottom of [0, 1, 2, 3]) {

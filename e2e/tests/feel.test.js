@@ -8,6 +8,7 @@ import { startServer } from '../lib/server.js';
 import { launch, newPage } from '../lib/browser.js';
 import { assertNoErrors, shot, pageState } from '../lib/checks.js';
 import { openCustomRoom, waitBoard, checkBoard, isOver } from '../lib/flows.js';
+import { measure, outOfView } from '../lib/layout.js';
 
 let srv; let browser;
 before(async () => {
@@ -17,33 +18,6 @@ before(async () => {
 after(async () => { await browser?.close(); await srv?.stop(); });
 
 const phone = (width, extra = {}) => newPage(browser, { viewport: { width, height: 667 }, isMobile: true, customRoom: null, ...extra });
-
-/** What overflows the screen sideways, and the controls smaller than 24 × 24 CSS px (visible ones only). */
-function measure(page) {
-  return page.evaluate(() => {
-    const vw = document.documentElement.clientWidth;
-    const seen = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('[hidden], details:not([open]) > :not(summary)'); };
-    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.dataset.piece ? `[${e.dataset.piece}]` : ''}${e.dataset.move ? `[${e.dataset.move}]` : ''}${typeof e.className === 'string' && e.className ? '.' + e.className.split(' ')[0] : ''}`;
-    const controls = [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), a.button, label.toggle, summary, svg.board .piece[role=button], svg.board .target')].filter(seen);
-    const small = controls.map((e) => ({ e, r: e.getBoundingClientRect() })).filter(({ r }) => r.width < 23.9 || r.height < 23.9)
-      .map(({ e, r }) => `${name(e)} ${r.width.toFixed(1)}×${r.height.toFixed(1)}`);
-    const svg = document.querySelector('svg.board');
-    return {
-      scrollWidth: document.documentElement.scrollWidth, viewport: vw, small,
-      board: svg ? svg.getBoundingClientRect().width : null,
-    };
-  });
-}
-
-/** The roll button and every legal move (its button and its piece on the board) inside the screen. */
-function outOfView(page) {
-  return page.evaluate(() => {
-    const vw = document.documentElement.clientWidth; const vh = window.innerHeight;
-    const inside = (e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.left >= 0 && r.bottom <= vh + 0.5 && r.right <= vw + 0.5; };
-    return [...document.querySelectorAll('#roll:not([disabled]), #moves button, svg.board .piece.movable')].filter((e) => !inside(e))
-      .map((e) => `${e.id || e.dataset.move || e.dataset.piece} ${JSON.stringify(e.getBoundingClientRect())}`);
-  });
-}
 
 /** Starts a game against bots from the home page's Play now, set up on the folded form first. */
 async function playNow(page, { players = null, pace = 'fast', timer = '' } = {}) {
@@ -149,8 +123,23 @@ function watchMotion(page) {
   });
 }
 
+/**
+ * Counts, from the frames the page receives, the moves that travel at least two squares: coming out of base
+ * (distance 0) or a move of one square is placed at once even with motion on, so only these must be drawn.
+ */
+function countTravels(page) {
+  const seen = { travels: 0 };
+  page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+    let msg;
+    try { msg = JSON.parse(payload); } catch { return; }
+    for (const e of (msg && Array.isArray(msg.events) ? msg.events : [])) if (e.type === 'moved' && e.distance >= 2) seen.travels++;
+  }));
+  return seen;
+}
+
 async function watchBots(reducedMotion) {
   const { page, context } = await newPage(browser, { reducedMotion });
+  const seen = countTravels(page);
   // Three bots play at a pace to follow while this player waits on the die; auto-roll keeps them going.
   await page.goto(`${srv.url}/`);
   await openCustomRoom(page);
@@ -160,8 +149,17 @@ async function watchBots(reducedMotion) {
   await watchMotion(page);
   await page.check('#auto-roll');
   await page.check('#auto-move');
-  // Until some piece has moved a few times.
-  await page.waitForFunction(() => (window.__parchis.log || []).filter((l) => l.type === 'moved').length >= 6, null, { timeout: 120000 });
+  // Until pieces have travelled a few times (the first moves of a game are mostly pieces coming out of base,
+  // which are placed, not walked); a turn of this player's with a choice of moves (auto-move plays only a
+  // lone one) is given its first move, or the game would wait on it.
+  const deadline = Date.now() + 150000;
+  while (seen.travels < 4 && Date.now() < deadline) {
+    const choice = await page.$('#moves button');
+    if (choice) await choice.click().catch(() => {});
+    await page.waitForTimeout(300);
+  }
+  assert.ok(seen.travels >= 4, `${seen.travels} moves of two squares or more within 150 s`);
+  await page.waitForTimeout(1000); // the last one's travel has begun on screen
   const motion = await page.evaluate(() => window.__motion);
   await checkBoard(page, 'after the moves');
   assertNoErrors(page);
@@ -169,7 +167,7 @@ async function watchBots(reducedMotion) {
   return motion;
 }
 
-test('pieces travel square by square; under reduced motion they are placed at once', { timeout: 300000 }, async () => {
+test('pieces travel square by square; under reduced motion they are placed at once', { timeout: 400000 }, async () => {
   const moving = await watchBots(undefined);
   assert.ok(moving.moving > 0, `pieces were drawn travelling: ${JSON.stringify(moving)}`);
   const still = await watchBots('reduce');
@@ -198,6 +196,22 @@ test('each legal move says what it does, as the server says it; the timer shows 
     assert.deepEqual(r.tags[i], want, `move ${m.text}`);
     assert.ok(r.targets.some((p) => p.split(' ').includes(m.piece)), `${m.piece}'s destination is marked with its name`);
   });
+  // Hovering or focusing a move singles out its piece and destination on the board, and only them.
+  const paired = () => page.evaluate(() => ({
+    board: document.querySelector('svg.board').classList.contains('pairing'),
+    pieces: [...document.querySelectorAll('svg.board [data-piece].paired')].map((e) => e.dataset.piece),
+    targets: [...document.querySelectorAll('svg.board .target.paired')].map((e) => e.dataset.pieces),
+  }));
+  const first = r.moves[0].piece;
+  for (const how of ['hover', 'focus']) {
+    await page[how]('#moves button >> nth=0');
+    const p = await paired();
+    assert.ok(p.board, `${how}: the board singles out a pair`);
+    assert.deepEqual(p.pieces, [first], `${how}: only ${first} is singled out`);
+    assert.ok(p.targets.length > 0 && p.targets.every((t) => t.split(' ').includes(first)), `${how}: only ${first}'s destinations: ${p.targets}`);
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await page.mouse.move(0, 0);
+  }
   assertNoErrors(page);
   await context.close();
 });

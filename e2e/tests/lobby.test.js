@@ -388,3 +388,26 @@ test('unknown room shows a message', async () => {
   await p.page.waitForSelector('.error');
   await p.context.close();
 });
+
+test('a create whose answer was lost (503) is sent once more with the same Idempotency-Key: one room, and the page is in it', async () => {
+  const a = await newPage(browser);
+  await register(a.page, srv.url, 'Ana');
+  const me = await a.page.evaluate(() => JSON.parse(localStorage.getItem('parchis.player')));
+  // The first create reaches the server (which makes the room), but its answer is lost: the page gets 503.
+  const keys = [];
+  await a.page.route('**/api/rooms', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().headers()['idempotency-key']);
+    const answer = await route.fetch();
+    if (keys.length > 1) return route.fulfill({ response: answer });
+    return route.fulfill({ status: 503, json: { code: 'room_busy', message: 'The room is busy; try again shortly.' } });
+  });
+  const roomId = await createRoom(a.page, { mode: 'individual', players: 4, bots: ['', 'random', 'random'] });
+  assert.equal(keys.length, 2, 'sent twice');
+  assert.match(keys[0], /^[0-9a-f-]{32,36}$/);
+  assert.equal(keys[1], keys[0], 'with the same key');
+  const r = await fetch(`${srv.api}/api/players/me/rooms`, { headers: { authorization: `Bearer ${me.token}` } });
+  assert.deepEqual((await r.json()).rooms.map((room) => room.room_id), [roomId], 'one room, the one shown');
+  assertNoErrors(a.page, [...wsAllow, /status of 503/]);
+  await a.context.close();
+});

@@ -52,7 +52,9 @@ test('someone at the same phone takes a seat and plays their turns there; others
   await waitBoard(b.page, 'four');
   // Ana's phone plays seat 0 and Abuela's seat 1; Bea plays seat 2. Each page acts only on its seats.
   let abuelaActed = 0;
-  for (let i = 0; i < 60 && abuelaActed < 3; i++) {
+  // By time, not by a count of looks: the pages show each update in turn (pace.js), so a turn can take a second.
+  const deadline = Date.now() + 90000;
+  while (Date.now() < deadline && abuelaActed < 3) {
     const seat = await a.page.evaluate(() => window.__parchis.state.game.view.turn.seat);
     if (seat === 1) {
       assert.match(await a.page.textContent('#turn-line'), /Abuela’s turn, on this device/);
@@ -107,7 +109,8 @@ test('the create form seats people at this device where the player puts them, an
   await waitBoard(a.page, 'four');
   assert.match(await a.page.textContent('#players li[data-seat="1"]'), /Papi \(sur cet appareil\)/);
   let papiActed = 0;
-  for (let i = 0; i < 60 && papiActed < 2; i++) {
+  const papiDeadline = Date.now() + 60000;
+  while (Date.now() < papiDeadline && papiActed < 2) {
     const seat = await a.page.evaluate(() => window.__parchis.state.game.view.turn.seat);
     if (seat === 1) {
       assert.match(await a.page.textContent('#turn-line'), /Papi, sur cet appareil/);

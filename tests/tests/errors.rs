@@ -328,7 +328,7 @@ async fn a_body_announced_over_the_limit_is_refused_413_at_once_not_waited_for()
 /// What hyper's parser answers before any route sees the request (PROTOCOL.md §1 says it as is): a status
 /// line with an empty body, and the connection closed.
 #[tokio::test]
-async fn requests_the_http_parser_refuses_get_its_bare_status_and_a_closed_connection() {
+async fn requests_the_http_parser_refuses_get_the_json_error_with_the_usual_headers() {
     let server = TestServer::sqlite().await;
     let huge_header = format!(
         "GET /healthz HTTP/1.1\r\nHost: p\r\nX-Big: {}\r\n\r\n",
@@ -340,29 +340,64 @@ async fn requests_the_http_parser_refuses_get_its_bare_status_and_a_closed_conne
             .map(|i| format!("X-H{i}: v\r\n"))
             .collect::<String>()
     );
-    for (what, request, status) in [
-        ("a garbage request line", b"HELLO\r\n\r\n".to_vec(), "400"),
+    let long_address = format!("GET /{} HTTP/1.1\r\nHost: p\r\n\r\n", "a".repeat(70_000));
+    for (what, request, status, code) in [
+        (
+            "a garbage request line",
+            b"HELLO\r\n\r\n".to_vec(),
+            "400",
+            "malformed_request",
+        ),
         (
             "two Content-Lengths",
             b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"
                 .to_vec(),
             "400",
+            "malformed_request",
         ),
         (
             "a Content-Length of 2^64",
             b"POST /api/players HTTP/1.1\r\nHost: p\r\nContent-Length: 18446744073709551616\r\n\r\n{}"
                 .to_vec(),
             "400",
+            "malformed_request",
         ),
-        ("a 1 MB header", huge_header.into_bytes(), "431"),
-        ("500 headers", many_headers.into_bytes(), "431"),
+        (
+            "a 70 KB address",
+            long_address.into_bytes(),
+            "414",
+            "uri_too_long",
+        ),
+        (
+            "a 1 MB header",
+            huge_header.into_bytes(),
+            "431",
+            "headers_too_large",
+        ),
+        (
+            "500 headers",
+            many_headers.into_bytes(),
+            "431",
+            "headers_too_large",
+        ),
     ] {
         let (head, body) = raw(&server, &request).await;
         assert!(
             head.starts_with(&format!("http/1.1 {status}")),
             "{what}: {head}"
         );
-        assert!(body.is_empty(), "{what}: {body}");
+        for header in [
+            "content-type: application/json",
+            "x-content-type-options: nosniff",
+            "x-frame-options: deny",
+            "connection: close",
+        ] {
+            assert!(head.contains(header), "{what}: no {header} in {head}");
+        }
+        let error: serde_json::Value = serde_json::from_str(&body)
+            .unwrap_or_else(|e| panic!("{what}: the body is not JSON ({e}): {body:?}"));
+        assert_eq!(error["code"], code, "{what}: {body}");
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}: {body}");
     }
     // The server goes on serving.
     let (head, _) = raw(

@@ -301,3 +301,48 @@ async fn every_route_that_finds_a_room_by_its_code_counts_its_misses() {
     }
     server.finish().await;
 }
+
+#[tokio::test]
+async fn a_finished_private_room_is_shown_by_its_bare_id_to_anyone_without_its_code_so_its_link_leads_to_the_replay()
+ {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    let eva = server.player("Eva").await;
+    let room = server.room(&ana, private_duel()).await;
+    let id = room["id"].as_str().unwrap().to_owned();
+    common::game::play_through(&server, &ana, &id).await;
+    // The result is stored just after the winning move.
+    for _ in 0..100 {
+        let (_, body) = get_with(&server, Some(&ana.token), &format!("/api/rooms/{id}")).await;
+        if body["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    for (who, token) in [("no token", None), ("a stranger", Some(eva.token.as_str()))] {
+        let (status, body) = get_with(&server, token, &format!("/api/rooms/{id}")).await;
+        assert_eq!(status, 200, "{who}: {body}");
+        assert_eq!(body["status"], "finished", "{who}");
+        assert!(
+            body["game_id"].is_string(),
+            "{who}: the game, for its replay"
+        );
+        assert_eq!(body["join_code"], Value::Null, "{who}: never the code");
+    }
+    // Its chat stays its members': the WebSocket by the bare id is still refused.
+    let response = server
+        .get(&format!("/api/rooms/{id}/ws"))
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = status_and_json(response).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_str()),
+        (403, Some("wrong_join_code"))
+    );
+    server.finish().await;
+}

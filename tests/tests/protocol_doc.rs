@@ -520,7 +520,19 @@ async fn the_messages_of_a_game_have_the_fields_protocol_md_gives_them() {
         } else {
             let message = ana.next().await;
             if message["type"] == "update" {
-                has_fields("update", &message, &["type", "version", "events", "patch"]);
+                // `acted` with the update of a roll or move, and only then (a bot's, here).
+                let acts = message["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["type"] == "rolled" || e["type"] == "moved");
+                let mut fields = vec!["type", "version", "events", "patch"];
+                if acts {
+                    fields.push("acted");
+                    has_fields("update.acted", &message["acted"], &["seat", "by"]);
+                    assert_eq!(message["acted"]["by"], "bot", "{message}");
+                }
+                has_fields("update", &message, &fields);
                 for event in message["events"].as_array().unwrap() {
                     let (_, example) = events
                         .iter()

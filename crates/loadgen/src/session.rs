@@ -12,12 +12,17 @@
 //! This file holds the configuration and the run itself; getting rooms ready is in `setup`, a room's task
 //! in `room`, the figures in `report`.
 
+mod reconnect;
 mod report;
 mod room;
 mod setup;
+mod verify;
 
-pub use report::{Report, ServerFigures};
-pub use setup::{Plan, baseline_plan, connect, setup_parchis_room};
+pub use reconnect::next_node;
+pub use report::{Raw, Report, ServerFigures};
+pub use room::{Action, Ledger};
+pub use setup::{Opened, Plan, baseline_plan, connect, setup_parchis_room};
+pub use verify::{AckCheck, missing};
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -26,15 +31,15 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::stream;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 
 use crate::procstat::{self, Sample};
-use crate::stats::Stats;
-use room::{Renewal, Shared, drive_room};
+use crate::stats::{Latency, Stats, compact, unix_now};
+use room::{Renewal, Shared, Start, drive_room};
 use setup::{connect_plan, source_for};
 
 /// A client WebSocket over plain TCP.
@@ -44,7 +49,7 @@ pub type Ws = WebSocketStream<TcpStream>;
 pub const SEATS: usize = 4;
 
 /// Which server the session drives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     /// `parchis-server`: rooms and players are created through its REST API.
@@ -60,9 +65,19 @@ pub struct SessionConfig {
     pub target: Target,
     /// Server address (must be on 127.0.0.0/8).
     pub addr: SocketAddr,
-    /// More nodes of the same cluster (loopback too): each room's sockets are spread over `addr` and
-    /// these, seat by seat, so most of them reach a node that does not run their room.
+    /// More nodes of the same cluster (loopback too). Room `i` is set up through node `i mod n` of
+    /// `addr` and these (which then runs it), and its seat `s` connects to node `(i + s) mod n`: with
+    /// `n` nodes, `n - 1` of a room's four sockets in `n` are relayed.
     pub nodes: Vec<SocketAddr>,
+    /// `(I, N)`: play only the rooms `i` with `i mod N = I` (one of N processes sharing a run).
+    pub shard: Option<(usize, usize)>,
+    /// Begin playing at this Unix time (so that several processes play together), or at once.
+    pub go_at: Option<f64>,
+    /// A socket that drops is opened again, through the next node, resuming by version, for at most
+    /// this long (`None`: a drop ends its room).
+    pub reconnect: Option<Duration>,
+    /// After the run, read every game's record and count the acknowledged actions it lacks.
+    pub check_acks: bool,
     /// Rooms of four players.
     pub rooms: usize,
     /// Each room acts once per `pace`; zero = as fast as it can (closed loop).
@@ -101,6 +116,10 @@ impl SessionConfig {
             target,
             addr,
             nodes: Vec::new(),
+            shard: None,
+            go_at: None,
+            reconnect: None,
+            check_acks: false,
             rooms: 2,
             pace: Duration::from_millis(500),
             duration: Duration::from_secs(2),
@@ -159,16 +178,17 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         .build()
         .map_err(|e| e.to_string())?;
     let setup_errors = Arc::new(AtomicUsize::new(0));
+    let (shard, shards) = config.shard.unwrap_or((0, 1));
+    let mine = (0..config.rooms).filter(|i| i % shards.max(1) == shard);
     let plans: Vec<Plan> = match config.target {
-        Target::Baseline => (0..config.rooms)
-            .map(|i| baseline_plan(config.addr, i))
-            .collect(),
+        Target::Baseline => mine.map(baseline_plan).collect(),
         Target::Parchis => {
-            let results: Vec<Result<Plan, String>> = stream::iter(0..config.rooms)
+            let results: Vec<Result<Plan, String>> = stream::iter(mine)
                 .map(|i| {
                     let client = client.clone();
                     let rules = config.rules.clone();
-                    let addr = config.addr;
+                    // The node a room is set up through runs it.
+                    let addr = targets[i % targets.len()];
                     async move { setup_parchis_room(&client, addr, i, &rules).await }
                 })
                 .buffer_unordered(config.setup_concurrency.max(1))
@@ -209,56 +229,64 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
                     .map_err(|e| e.to_string())?,
                 addr: config.addr,
                 rules: config.rules.clone(),
-                next_index: AtomicUsize::new(config.rooms),
+                next_index: AtomicUsize::new(config.rooms + shard * 1_000_000),
             })
         } else {
             None
         },
+        targets: targets.clone(),
+        reconnect: config.reconnect,
     });
     let (go_tx, go_rx) = watch::channel::<Option<Instant>>(None);
     let (stop_tx, stop_rx) = watch::channel(false);
     let next_conn = Arc::new(AtomicUsize::new(0));
     let pace_ms = u64::try_from(config.pace.as_millis()).unwrap_or(u64::MAX);
-    let room_count = plans.len().max(1);
-    let handles: Vec<Option<tokio::task::JoinHandle<()>>> =
-        stream::iter(plans.into_iter().enumerate())
-            .map(|(index, plan)| {
-                let config = &config;
-                let stats = stats.clone();
-                let shared = shared.clone();
-                let go = go_rx.clone();
-                let stop = stop_rx.clone();
-                let next_conn = next_conn.clone();
-                let targets = &targets;
-                async move {
-                    let addrs: Vec<SocketAddr> = (0..plan.urls.len())
-                        .map(|seat| targets[(index + seat) % targets.len()])
-                        .collect();
-                    let sources: Vec<IpAddr> = (0..plan.urls.len())
-                        .map(|_| source_for(config, next_conn.fetch_add(1, Ordering::Relaxed)))
-                        .collect();
-                    let conns = match connect_plan(&addrs, &plan, &sources).await {
-                        Ok(conns) => conns,
-                        Err(e) => {
-                            stats.connect_errors.fetch_add(1, Ordering::Relaxed);
-                            stats.error(|| format!("connect: {e}"));
-                            return None;
-                        }
-                    };
-                    // Spread the rooms' slots evenly over one pace period.
-                    let offset = if pace_ms == 0 {
-                        Duration::ZERO
-                    } else {
-                        Duration::from_millis(pace_ms * (index as u64) / room_count as u64)
-                    };
-                    Some(tokio::spawn(drive_room(
-                        conns, sources, shared, go, stop, offset,
-                    )))
-                }
-            })
-            .buffer_unordered(config.connect_concurrency.max(1))
-            .collect()
-            .await;
+    let room_count = config.rooms.max(1);
+    let handles: Vec<Option<tokio::task::JoinHandle<Vec<Ledger>>>> = stream::iter(plans)
+        .map(|plan| {
+            let index = plan.index;
+            let config = &config;
+            let stats = stats.clone();
+            let shared = shared.clone();
+            let go = go_rx.clone();
+            let stop = stop_rx.clone();
+            let next_conn = next_conn.clone();
+            let targets = &targets;
+            async move {
+                let nodes: Vec<usize> = (0..plan.paths.len())
+                    .map(|seat| (index + seat) % targets.len())
+                    .collect();
+                let addrs: Vec<SocketAddr> = nodes.iter().map(|&n| targets[n]).collect();
+                let sources: Vec<IpAddr> = (0..plan.paths.len())
+                    .map(|_| source_for(config, next_conn.fetch_add(1, Ordering::Relaxed)))
+                    .collect();
+                let conns = match connect_plan(&addrs, &plan, &sources).await {
+                    Ok(conns) => conns,
+                    Err(e) => {
+                        stats.connect_errors.fetch_add(1, Ordering::Relaxed);
+                        stats.error(|| format!("connect: {e}"));
+                        return None;
+                    }
+                };
+                // Spread the rooms' slots evenly over one pace period.
+                let offset = if pace_ms == 0 {
+                    Duration::ZERO
+                } else {
+                    Duration::from_millis(pace_ms * (index as u64) / room_count as u64)
+                };
+                let start = Start {
+                    conns,
+                    plan,
+                    nodes,
+                    sources,
+                    offset,
+                };
+                Some(tokio::spawn(drive_room(start, shared, go, stop)))
+            }
+        })
+        .buffer_unordered(config.connect_concurrency.max(1))
+        .collect()
+        .await;
     let handles: Vec<_> = handles.into_iter().flatten().collect();
     let connect_secs = t.elapsed().as_secs_f64();
     tokio::time::sleep(config.settle).await;
@@ -274,6 +302,17 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
 
     // 3. Play: warm up, then measure.
     let me = std::process::id();
+    if let Some(at) = config.go_at {
+        let wait = at - unix_now();
+        if wait > 0.0 {
+            log(format!(
+                "waiting {wait:.0}s to play with the other processes"
+            ));
+            tokio::time::sleep(Duration::from_secs_f64(wait)).await;
+        } else {
+            log(format!("ready {:.0}s after the time set to play", -wait));
+        }
+    }
     go_tx.send_replace(Some(Instant::now()));
     tokio::time::sleep(config.warmup).await;
     stats.reset_latency();
@@ -285,6 +324,7 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
     let s_measure = sample(config.server_pid);
     let me_measure = procstat::sample(me);
     let measure_start = Instant::now();
+    let measure_start_unix = unix_now();
     let end = measure_start + config.duration;
     let mut rss_series = Vec::new();
     let mut rss_max = s_measure.map(|s| s.rss_kib).unwrap_or(0);
@@ -316,8 +356,9 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
             _ => "-".into(),
         };
         log(format!(
-            "t={secs:5.0}s conns={} actions/s={:.0} updates/s={:.0} p50={:.1}ms p99={:.1}ms max={:.1}ms errors={} disconnects={} server cpu={} rss={} MiB loadgen cpu={}",
+            "t={secs:5.0}s conns={} reconnects={} actions/s={:.0} updates/s={:.0} p50={:.1}ms p99={:.1}ms max={:.1}ms errors={} disconnects={} server cpu={} rss={} MiB loadgen cpu={}",
             Stats::get(&stats.connected),
+            Stats::get(&stats.reconnects),
             rate(actions - last_actions, dt),
             rate(updates - last_updates, dt),
             lat.p50_ms,
@@ -345,13 +386,48 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
     let s_end = sample(config.server_pid);
     let me_end = procstat::sample(me);
     let (latency_client, latency_room) = stats.latency();
+    let latencies = stats
+        .finish(|h| {
+            (
+                Latency::of(&h.client_owner),
+                Latency::of(&h.client_relayed),
+                Latency::of(&h.gap),
+                Raw {
+                    client: compact(&h.client),
+                    client_owner: compact(&h.client_owner),
+                    client_relayed: compact(&h.client_relayed),
+                    room: compact(&h.room),
+                    gap: compact(&h.gap),
+                    timeline: h.timeline.clone(),
+                },
+            )
+        })
+        .unwrap_or_default();
+    let (latency_client_owner, latency_client_relayed, action_gap, raw) = latencies;
 
     // 4. Stop.
     shared.stopping.store(true, Ordering::Relaxed);
     stop_tx.send_replace(true);
+    let mut ledgers = Vec::new();
     for h in handles {
-        let _ = tokio::time::timeout(Duration::from_secs(10), h).await;
+        if let Ok(Ok(done)) = tokio::time::timeout(Duration::from_secs(10), h).await {
+            ledgers.extend(done);
+        }
     }
+    let acked_actions = Stats::get(&stats.acked);
+    let acks = if config.check_acks && config.target == Target::Parchis {
+        let check = verify::check(&targets, ledgers).await;
+        log(format!(
+            "acknowledged actions: {acked_actions}, looked for in the stored games: {}, missing: {}, unreadable records: {}",
+            check.checked, check.lost, check.unreadable
+        ));
+        for sample in &check.samples {
+            stats.note(|| format!("records: {sample}"));
+        }
+        Some(check)
+    } else {
+        None
+    };
 
     let server = config.server_pid.map(|pid| {
         let kib = |s: Option<Sample>| s.map(|s| s.rss_kib).unwrap_or(0);
@@ -387,6 +463,8 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         .clone();
     Ok(Report {
         target: config.target,
+        shard: config.shard.map(|(i, n)| format!("{i}/{n}")),
+        measure_start_unix,
         rooms_requested: config.rooms,
         rooms_playing: players_connected as usize / SEATS,
         players_connected,
@@ -404,17 +482,28 @@ pub async fn run(config: SessionConfig) -> Result<Report, String> {
         mean_update_bytes: rate(update_bytes, updates as f64),
         received_bytes_per_sec: rate(bytes, duration_secs),
         latency_client,
+        latency_client_owner,
+        latency_client_relayed,
         latency_room,
+        action_gap,
         errors: Stats::get(&stats.errors),
         disconnects: Stats::get(&stats.disconnects),
         games_finished: Stats::get(&stats.games_finished),
         games_restarted: Stats::get(&stats.games_restarted),
         skipped_slots: Stats::get(&stats.skipped_slots),
+        reconnects: Stats::get(&stats.reconnects),
+        reconnect_failures: Stats::get(&stats.reconnect_failures),
+        abandoned_commands: Stats::get(&stats.abandoned),
+        acked_actions,
+        acked_checked: acks.as_ref().map(|c| c.checked),
+        lost_acks: acks.as_ref().map_or(0, |c| c.lost),
+        unreadable_records: acks.as_ref().map_or(0, |c| c.unreadable),
         error_samples,
         loadgen_cpu_percent: match (me_measure, me_end) {
             (Some(a), Some(b)) => procstat::cpu_percent(&a, &b),
             _ => 0.0,
         },
         server,
+        raw,
     })
 }

@@ -10,7 +10,7 @@ const JOIN_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 pub const JOIN_CODE_LEN: usize = 6;
 
 /// `N` bytes from the operating system's random generator.
-fn os_random<const N: usize>() -> [u8; N] {
+pub(crate) fn os_random<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
     // The OS generator failing is unrecoverable for a server handing out secrets.
     SysRng

@@ -58,8 +58,86 @@ macro_rules! app_errors {
                     $(AppError::$variant { .. } => $code,)*
                 }
             }
+
+            /// The error of `code` made again from what it carried (`None`: no error has that code).
+            /// Cluster mode gives an owner's error so; made here, it cannot miss a variant.
+            pub fn from_parts(code: &str, parts: &ErrorParts<'_>) -> Option<AppError> {
+                Some(match code {
+                    $($code => AppError::$variant
+                        $(($(<$tuple as FromErrorParts>::from_parts(parts)),*))?
+                        $({$($field: <$fty as FromErrorParts>::from_parts(parts)),*})?,)*
+                    _ => return None,
+                })
+            }
         }
     };
+}
+
+/// What an error carried, as it crossed between nodes (see [`AppError::from_parts`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorParts<'a> {
+    /// Its text (the `{0}` of its sentence, an internal error's detail).
+    pub text: &'a str,
+    /// Its number (seconds to wait, `maybe_stored` as 0 or 1).
+    pub number: Option<u64>,
+    /// `invalid_settings`: which check refused them.
+    pub reason: Option<&'a str>,
+}
+
+/// A field of an [`AppError`] variant, made again from [`ErrorParts`].
+pub trait FromErrorParts {
+    /// The field's value.
+    fn from_parts(parts: &ErrorParts<'_>) -> Self;
+}
+
+impl FromErrorParts for String {
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        parts.text.to_owned()
+    }
+}
+
+impl FromErrorParts for u64 {
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        parts.number.unwrap_or(1)
+    }
+}
+
+impl FromErrorParts for u32 {
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        u32::try_from(parts.number.unwrap_or(1)).unwrap_or(u32::MAX)
+    }
+}
+
+impl FromErrorParts for Wait {
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        Wait(parts.number.unwrap_or(1))
+    }
+}
+
+impl FromErrorParts for bool {
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        parts.number == Some(1)
+    }
+}
+
+/// The `reason`s of `invalid_settings` ([`crate::settings`]), as the static text the error holds.
+const SETTINGS_REASONS: &[&str] = &[
+    "players",
+    "too_many_bots",
+    "turn_time",
+    "no_human_seat",
+    "house_rule",
+];
+
+impl FromErrorParts for &'static str {
+    /// `invalid_settings`'s reason (`settings` for one this node does not know).
+    fn from_parts(parts: &ErrorParts<'_>) -> Self {
+        SETTINGS_REASONS
+            .iter()
+            .find(|r| Some(**r) == parts.reason)
+            .copied()
+            .unwrap_or("settings")
+    }
 }
 
 app_errors! {
@@ -179,6 +257,13 @@ app_errors! {
     ServerFull => SERVICE_UNAVAILABLE "server_full",
     #[error("The room is busy; try again shortly.")]
     RoomBusy => SERVICE_UNAVAILABLE "room_busy",
+    /// An `Idempotency-Key` header that cannot be one (the text says why; see [`crate::idempotency`]).
+    #[error("{0}")]
+    InvalidIdempotencyKey(String) => BAD_REQUEST "invalid_idempotency_key",
+    #[error("This Idempotency-Key was used for a different request (another address or body); use a new key for a new request.")]
+    IdempotencyKeyReused => UNPROCESSABLE_ENTITY "idempotency_key_reused",
+    #[error("A request with this Idempotency-Key is still being answered; wait for its answer, or try again in a moment.")]
+    IdempotencyKeyInFlight => CONFLICT "idempotency_key_in_flight",
     /// Too many writes from one address (the number: seconds until the next is allowed).
     #[error("Too many requests from your address; try again in {0} s.")]
     RateLimited(Wait) => TOO_MANY_REQUESTS "rate_limited",
@@ -203,6 +288,14 @@ app_errors! {
     /// The log entry asked for is not a move (the text says which it is).
     #[error("{0}")]
     NotAMove(String) => UNPROCESSABLE_ENTITY "not_a_move",
+    /// A request hyper could not parse (its request line, a header, two `Content-Length`s), answered
+    /// by the connection itself (see `serve/parser_errors.rs`).
+    #[error("The request could not be read: its request line or one of its headers is malformed.")]
+    MalformedRequest => BAD_REQUEST "malformed_request",
+    #[error("The request's address is too long.")]
+    UriTooLong => URI_TOO_LONG "uri_too_long",
+    #[error("The request's headers are too large or too many.")]
+    HeadersTooLarge => REQUEST_HEADER_FIELDS_TOO_LARGE "headers_too_large",
     #[error("This address does not take that HTTP method.")]
     MethodNotAllowed => METHOD_NOT_ALLOWED "method_not_allowed",
     #[error("internal error: {0}")]

@@ -13,6 +13,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod healthcheck;
+pub mod idempotency;
 pub mod logs;
 pub mod metrics;
 pub mod model;
@@ -22,9 +23,11 @@ pub mod rate_limit;
 pub mod ratings;
 pub mod rooms;
 pub mod routes;
+pub mod schema_names;
 pub mod serve;
 pub mod session_expiry;
 pub mod settings;
+pub mod shared_counts;
 pub mod sign_in_guard;
 pub mod web;
 pub mod ws;
@@ -62,7 +65,7 @@ pub struct AppState {
     /// Quick matches of one kind of game run one at a time.
     pub match_locks: Arc<routes::quick_match::MatchLocks>,
     /// Recent wrong passwords per username: too many lock the username for a while.
-    pub sign_in_guard: Arc<sign_in_guard::SignInGuard>,
+    pub sign_in_guard: Arc<sign_in_guard::SignInLimits>,
     /// The per-address limit on analyses of finished games (`None`: off), in its own bucket.
     pub analysis_limit: Option<Arc<rate_limit::WriteLimit>>,
     /// Move analyses (an expert bot's search each) running at once: half the cores (at least one), so
@@ -90,15 +93,7 @@ impl AppState {
             rate_limit::analysis_limit(config.http_writes_per_minute, config.trust_forwarded_for)
                 .map(Arc::new);
         // Off with the write limit (`--http-writes-per-minute 0`), like the analyses.
-        let lookup_limit = (config.http_writes_per_minute > 0)
-            .then(|| {
-                rate_limit::LookupLimit::new(
-                    rate_limit::LOOKUP_MISSES_PER_MINUTE,
-                    config.trust_forwarded_for,
-                )
-            })
-            .flatten()
-            .map(Arc::new);
+        let lookup_limit = lookup_limit_of(&config).map(Arc::new);
         let session_expiry = session_expiry::SessionExpiry::new(&config, idle_counted_from);
         Self {
             db,
@@ -119,6 +114,19 @@ impl AppState {
             )),
         }
     }
+}
+
+/// The limit on room lookups that find nothing: off with the write limit (`--http-writes-per-minute
+/// 0`), like the analyses.
+fn lookup_limit_of(config: &Config) -> Option<rate_limit::LookupLimit> {
+    (config.http_writes_per_minute > 0)
+        .then(|| {
+            rate_limit::LookupLimit::new(
+                rate_limit::LOOKUP_MISSES_PER_MINUTE,
+                config.trust_forwarded_for,
+            )
+        })
+        .flatten()
 }
 
 /// The room timing the configuration asks for.
@@ -151,14 +159,26 @@ async fn join_cluster(state: &mut AppState, db: &Db) -> Result<(), ServeError> {
     let registry = Arc::new(registry);
     state.rooms = registry.clone();
     state.cluster = Some(registry);
+    // The limits that guard secrets (join codes, passwords) count on every node together; the write
+    // and analysis limits stay per node (`rate_limit`).
+    if let db::Pool::Postgres(pg) = db::Pool::of(db) {
+        let shared = shared_counts::SharedCounts::new(pg.clone());
+        state.lookup_limit =
+            lookup_limit_of(config).map(|limit| Arc::new(limit.shared(shared.clone())));
+        state.sign_in_guard = Arc::new(sign_in_guard::SignInLimits::shared(shared));
+    }
     Ok(())
 }
 
 /// The whole HTTP application, without binding any socket.
 /// Peer addresses (for the write limit) are the `ConnectInfo<SocketAddr>` that [`serve::serve`] adds.
 pub fn app(state: AppState) -> Router {
-    let mut router = routes::router(state.analysis_limit.clone(), state.lookup_limit.clone())
-        .merge(docs::router());
+    let mut router = routes::router(
+        state.analysis_limit.clone(),
+        state.lookup_limit.clone(),
+        state.clone(),
+    )
+    .merge(docs::router());
     if let Some(limit) = &state.write_limit {
         router = router.layer(rate_limit::layer(limit.clone()));
     }
@@ -299,20 +319,32 @@ pub async fn run(
         .flatten()
         .collect();
     let lookup_limit = state.lookup_limit.clone();
-    let forget = (!limits.is_empty() || lookup_limit.is_some()).then(|| {
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(rate_limit::FORGET_EVERY);
-            loop {
-                every.tick().await;
-                for limit in &limits {
-                    limit.limiter().retain_recent();
-                }
-                if let Some(limit) = &lookup_limit {
-                    limit.forget_old();
-                }
+    let shared_counts = state.sign_in_guard.shared_counts().cloned();
+    // Forgets what is kept for a while: addresses not seen lately, idempotency keys past their 24 hours.
+    let forgetting = db.clone();
+    let forget = Some(tokio::spawn(async move {
+        let mut every = tokio::time::interval(rate_limit::FORGET_EVERY);
+        loop {
+            every.tick().await;
+            for limit in &limits {
+                limit.limiter().retain_recent();
             }
-        })
-    });
+            if let Some(limit) = &lookup_limit {
+                limit.forget_old();
+            }
+            if let Some(shared) = &shared_counts
+                && let Err(err) = shared
+                    .forget_old(sign_in_guard::WINDOW.max(rate_limit::SHARED_LOOKUP_WINDOW))
+                    .await
+            {
+                tracing::warn!(%err, "old limit events were not forgotten (next time)");
+            }
+            let before = crate::db::now_ms() - idempotency::KEEP_FOR_MS;
+            if let Err(err) = forgetting.forget_idempotency_keys(before).await {
+                tracing::warn!(%err, "old idempotency keys were not forgotten (next time)");
+            }
+        }
+    }));
     // Devices unused for too long: once before serving (what a restart after a long stop finds), then
     // every hour.
     let sweep = match state.session_expiry.signed_out_after_days() {

@@ -48,6 +48,10 @@ pub fn install() -> PrometheusHandle {
                 "parchis_connections_refused_total",
                 "Connections refused: `per_address` (429, their address held CONNECTIONS_PER_ADDRESS open) or `server_full` (503, the server held MAX_CONNECTIONS)."
             );
+            metrics::describe_counter!(
+                "parchis_unparsable_requests_total",
+                "Requests the HTTP parser could not read (400 malformed_request, 414 uri_too_long, 431 headers_too_large)."
+            );
             metrics::describe_gauge!("parchis_ws_connections", "Open WebSocket connections.");
             metrics::describe_counter!(
                 "parchis_moves_total",
@@ -64,6 +68,10 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_counter!(
                 "parchis_commands_refused_total",
                 "Realtime commands answered with an error, by code."
+            );
+            metrics::describe_counter!(
+                "parchis_shared_limit_errors_total",
+                "Cluster mode: join-code misses and password attempts counted in this node's memory because PostgreSQL, where every node counts them, could not be reached."
             );
             handle
         })

@@ -5,6 +5,10 @@
 //! rate_limited`, with `Retry-After`). Other reads and the WebSocket are not limited here (the WebSocket
 //! has its own per-connection limit), except for the room lookups that find nothing ([`LookupLimit`]):
 //! those are how join codes would be guessed.
+//!
+//! In cluster mode the write and analysis limits stay per node (an address behind the load balancer gets
+//! N times them: they protect each node's CPU and database pool, not a secret), while the lookup misses
+//! count on every node together ([`crate::shared_counts`]).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -26,6 +30,7 @@ use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
 use tower_governor::key_extractor::{KeyExtractor, PeerIpKeyExtractor, SmartIpKeyExtractor};
 
 use crate::error::AppError;
+use crate::shared_counts::{Kind, SharedCounts, counted_locally};
 
 /// How often addresses not seen for a while are forgotten (the limiter keeps one entry per address).
 pub const FORGET_EVERY: Duration = Duration::from_secs(60);
@@ -171,15 +176,32 @@ fn refusal(error: GovernorError) -> Response<Body> {
 /// while guessing the 31⁶ join codes at this pace is hopeless.
 pub const LOOKUP_MISSES_PER_MINUTE: u32 = 30;
 
+/// In cluster mode, the window in which [`LOOKUP_MISSES_PER_MINUTE`] misses are allowed (a sliding
+/// minute, counted on every node together; a single node's in-memory limiter lets one more through
+/// every 2 s instead).
+pub const SHARED_LOOKUP_WINDOW: Duration = Duration::from_secs(60);
+
 /// The per-address limit on room lookups (`GET /api/rooms/{id_or_code}` and its WebSocket) that find no
 /// room. Only misses are counted, so opening rooms that exist is never limited; but once an address has
 /// used up its misses, every lookup of it is refused (`429 rate_limited`) until the next miss is allowed,
 /// found or not, since answering the lookups that hit would tell a guesser which codes exist.
+///
+/// In cluster mode the misses are counted in PostgreSQL, on every node together: an address spreading
+/// its guesses over the nodes behind a load balancer gets the budget of one server, not one per node.
+/// The refusal, once a miss found the budget spent, is remembered by the node that refused it, so that
+/// lookups that find their room (most of them, on every page load and reconnection) never cost a round
+/// trip; another node refuses that address at its first miss there. If PostgreSQL cannot be reached the
+/// misses are counted in this node's memory meanwhile, as on a single node: neither open (guessing
+/// without any limit while the database is out) nor closed (every player refused over a blip), at worst
+/// N times the budget for the length of the outage.
 pub struct LookupLimit {
     trust_forwarded: bool,
+    per_minute: u32,
     misses: DefaultKeyedRateLimiter<IpAddr>,
     /// Addresses refused, until when (one entry per address refused in the last seconds).
     refused_until: Mutex<HashMap<IpAddr, Instant>>,
+    /// Cluster mode: where the misses of every node are counted.
+    shared: Option<SharedCounts>,
 }
 
 impl LookupLimit {
@@ -188,9 +210,19 @@ impl LookupLimit {
         let per_minute = NonZeroU32::new(per_minute)?;
         Some(Self {
             trust_forwarded,
+            per_minute: per_minute.get(),
             misses: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
             refused_until: Mutex::default(),
+            shared: None,
         })
+    }
+
+    /// The same limit counted in `shared`, on every node of the cluster.
+    pub fn shared(self, shared: SharedCounts) -> Self {
+        Self {
+            shared: Some(shared),
+            ..self
+        }
     }
 
     /// How long `key` is still refused, if it is.
@@ -201,18 +233,36 @@ impl LookupLimit {
     }
 
     /// Counts a miss of `key`; past its allowance, how long it is refused.
-    fn miss(&self, key: IpAddr) -> Result<(), Duration> {
-        match self.misses.check_key(&key) {
-            Ok(()) => Ok(()),
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(self.misses.clock().now());
-                self.refused_until
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, Instant::now() + wait);
-                Err(wait)
+    async fn miss(&self, key: IpAddr) -> Result<(), Duration> {
+        let shared = match &self.shared {
+            None => None,
+            Some(shared) => {
+                let max = usize::try_from(self.per_minute).unwrap_or(usize::MAX);
+                let counted = shared
+                    .attempt(
+                        Kind::LookupMiss,
+                        &key.to_string(),
+                        max,
+                        SHARED_LOOKUP_WINDOW,
+                    )
+                    .await;
+                counted.inspect_err(counted_locally).ok()
             }
+        };
+        let counted = match shared {
+            Some(counted) => counted.map(drop),
+            None => self
+                .misses
+                .check_key(&key)
+                .map_err(|not_until| not_until.wait_time_from(self.misses.clock().now())),
+        };
+        if let Err(wait) = counted {
+            self.refused_until
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, Instant::now() + wait);
         }
+        counted
     }
 
     /// Forgets addresses not seen for a while and refusals that are over.
@@ -260,7 +310,7 @@ pub async fn limit_lookups(
     }
     let response = next.run(request).await;
     if crate::error::code_of(&response).is_some_and(is_miss)
-        && let Err(wait) = limit.miss(key)
+        && let Err(wait) = limit.miss(key).await
     {
         return lookup_refusal(wait);
     }
@@ -272,4 +322,81 @@ fn lookup_refusal(wait: Duration) -> Response<Body> {
     metrics::counter!("parchis_http_rate_limited_total").increment(1);
     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     AppError::RateLimited(crate::error::Wait(secs)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::Router;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    /// One lookup of a room that does not exist: its status, `Retry-After` and JSON body.
+    async fn look_up(app: &Router) -> (u16, Option<u64>, serde_json::Value) {
+        let request = Request::get("/api/rooms/ZZZZZZ")
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|value| value.to_str().ok()?.parse().ok());
+        let status = response.status().as_u16();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, retry_after, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn with_postgres_out_of_reach_join_code_guesses_are_limited_on_this_node_and_the_host_sees_it()
+     {
+        // The node's /metrics, as the host would read them (this thread only).
+        let recorder = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
+        let metrics = recorder.handle();
+        let _recording = metrics::set_default_local_recorder(&recorder);
+        let limit = LookupLimit::new(LOOKUP_MISSES_PER_MINUTE, false)
+            .unwrap()
+            .shared(crate::shared_counts::unreachable());
+        let app = Router::new()
+            .route(
+                "/api/rooms/{code}",
+                get(|| async { AppError::RoomNotFound }),
+            )
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(limit),
+                limit_lookups,
+            ));
+
+        // Not closed: a player's mistyped codes are answered as ever.
+        for miss in 1..=LOOKUP_MISSES_PER_MINUTE {
+            let (status, _, body) = look_up(&app).await;
+            assert_eq!(
+                (status, body["code"].as_str()),
+                (404, Some("room_not_found")),
+                "miss {miss} of the minute's {LOOKUP_MISSES_PER_MINUTE}"
+            );
+        }
+        // Not open: a guesser gets one node's budget, refused as usual, for a short while.
+        let (status, retry_after, body) = look_up(&app).await;
+        assert_eq!(status, 429, "{body}");
+        assert_eq!(body["code"], "rate_limited");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+        let wait = retry_after.expect("Retry-After");
+        assert!((1..=2).contains(&wait), "Retry-After: {wait}");
+        // The host sees that the limit is counted on this node alone.
+        let shown = metrics.render();
+        let errors = shown
+            .lines()
+            .find_map(|line| line.strip_prefix("parchis_shared_limit_errors_total "));
+        assert!(
+            errors.is_some_and(|n| n.parse::<u64>().is_ok_and(|n| n > 0)),
+            "{shown}"
+        );
+        // Not locked out for good: once the wait is over, lookups are answered again.
+        tokio::time::sleep(Duration::from_secs(wait)).await;
+        let (status, _, body) = look_up(&app).await;
+        assert_eq!(status, 404, "{body}");
+    }
 }

@@ -35,6 +35,8 @@ use tower::ServiceExt;
 
 use crate::AppError;
 
+mod parser_errors;
+
 /// The deadlines and limits of [`serve`], from the configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -207,6 +209,7 @@ pub async fn serve(
                 stream,
                 _held: held,
                 _slot: slot,
+                rewriting: Default::default(),
             },
             peer,
             router,
@@ -361,6 +364,8 @@ struct Counted {
     stream: TcpStream,
     _held: Option<Held>,
     _slot: Slot,
+    /// hyper's bare answer to a request it cannot parse becomes the JSON error ([`parser_errors`]).
+    rewriting: parser_errors::Rewriting,
 }
 
 impl AsyncRead for Counted {
@@ -379,7 +384,8 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let this = &mut *self;
+        this.rewriting.poll_write(&mut this.stream, cx, buf)
     }
 
     fn poll_write_vectored(
@@ -387,6 +393,13 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        if self.rewriting.takes(bufs) {
+            let buf = bufs
+                .iter()
+                .find(|b| !b.is_empty())
+                .map_or(&[][..], |b| &b[..]);
+            return self.poll_write(cx, buf);
+        }
         Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
     }
 
@@ -436,16 +449,7 @@ impl Refusal {
 fn refuse(stream: TcpStream, why: Refusal) {
     metrics::counter!("parchis_connections_refused_total", "reason" => why.metric_reason())
         .increment(1);
-    let error = why.error();
-    let body =
-        serde_json::json!({ "code": error.code(), "message": error.to_string() }).to_string();
-    let answer = format!(
-        "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-         retry-after: 5\r\nx-content-type-options: nosniff\r\nx-frame-options: DENY\r\n\
-         cache-control: no-store\r\nconnection: close\r\n\r\n{body}",
-        error.status(),
-        body.len()
-    );
+    let answer = parser_errors::json_answer(&why.error(), "retry-after: 5\r\n");
     let mut sink = [0; 4096];
     // A bounded number of reads: a client cannot keep this loop going.
     for _ in 0..16 {

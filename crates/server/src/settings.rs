@@ -127,10 +127,10 @@ pub const DEFAULT_BOT_LEVEL: BotLevel = BotLevel::Greedy;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct RoomSettings {
     /// Rule set the referee applies: `playgridia`, `ludoteka` or `morocco`.
-    #[schema(value_type = String, example = "playgridia")]
+    #[schema(value_type = crate::schema_names::RuleSetName)]
     pub rules: RuleSet,
     /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
-    #[schema(value_type = String, example = "individual")]
+    #[schema(value_type = crate::schema_names::ModeName)]
     pub mode: Mode,
     /// Number of seats (humans plus bots).
     pub players: u8,
@@ -191,10 +191,10 @@ impl RoomSettings {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct CreateRoomRequest {
     /// Rule set: `playgridia`, `ludoteka` or `morocco`.
-    #[schema(value_type = String, example = "playgridia")]
+    #[schema(value_type = crate::schema_names::RuleSetName)]
     pub rules: RuleSet,
     /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
-    #[schema(value_type = String, example = "individual")]
+    #[schema(value_type = crate::schema_names::ModeName)]
     pub mode: Mode,
     /// Number of seats.
     pub players: u8,
@@ -230,10 +230,10 @@ pub struct CreateRoomRequest {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct QuickMatchRequest {
     /// Rule set: `playgridia`, `ludoteka` or `morocco`.
-    #[schema(value_type = String, example = "playgridia")]
+    #[schema(value_type = crate::schema_names::RuleSetName)]
     pub rules: RuleSet,
     /// Game mode: `individual`, `quick`, `pairs`, `1v1`, `6-piece` or `3v3`.
-    #[schema(value_type = String, example = "individual")]
+    #[schema(value_type = crate::schema_names::ModeName)]
     pub mode: Mode,
     /// Number of seats; omitted = the mode's usual count.
     #[serde(default)]
@@ -269,6 +269,9 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Er
     Option::<u32>::deserialize(d).map(Some)
 }
 
+/// Seats a room may have (each mode allows some of them: `GET /api/rules`).
+pub const PLAYERS: std::ops::RangeInclusive<u8> = 2..=6;
+
 /// Allowed per-turn limits, in seconds.
 pub const TURN_TIME_RANGE: std::ops::RangeInclusive<u32> = 5..=3600;
 
@@ -281,10 +284,14 @@ pub fn validate_settings(
     let invalid =
         |reason: &'static str, message: String| Err(AppError::InvalidSettings { reason, message });
     let players = req.players;
-    if !(2..=6).contains(&players) {
+    if !PLAYERS.contains(&players) {
         return invalid(
             "players",
-            format!("A room needs 2 to 6 players, not {players}."),
+            format!(
+                "A room needs {} to {} players, not {players}.",
+                PLAYERS.start(),
+                PLAYERS.end()
+            ),
         );
     }
     if req.bots.len() > usize::from(players) {

@@ -4,12 +4,23 @@
 //! past [`MAX_FAILURES`] for the username from all addresses together, each attempt at it waits a little
 //! longer before its password is checked ([`slowdown`], up to [`MAX_SLOWDOWN`]), so that many addresses
 //! guessing one account go slowly. Unknown usernames are counted alike, so a refusal tells nothing about
-//! whether an account exists. Kept in memory, per server.
+//! whether an account exists.
+//!
+//! A single node keeps the counts in memory ([`SignInGuard`]). In cluster mode they are kept in
+//! PostgreSQL, on every node together ([`crate::shared_counts`]): an address spreading its guesses over
+//! the nodes behind a load balancer gets five, not five per node. The routes use [`SignInLimits`], which
+//! is either. If PostgreSQL cannot be reached, the attempt is counted in this node's memory instead:
+//! failing open would let a guesser try freely whenever the database blinks, failing closed would lock
+//! every player out of signing in over a blip that may not even stop the sign-in itself (a pool waiting
+//! for a connection); counted per node, an outage gives a guesser at most N times the budget while it
+//! lasts, and signing in needs the database to read the account anyway.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::shared_counts::{Kind, SharedCounts, counted_locally};
 
 /// Wrong passwords allowed for one username within [`WINDOW`].
 pub const MAX_FAILURES: usize = 5;
@@ -73,13 +84,18 @@ impl SignInGuard {
         now: Instant,
     ) -> Result<Duration, u64> {
         self.attempt(&from_address(username, address), now)?;
+        Ok(slowdown(self.count_username(username, now)))
+    }
+
+    /// Counts an attempt at `username` from any address: how many it had within the window before.
+    fn count_username(&self, username: &str, now: Instant) -> usize {
         let mut failures = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let earlier = failures.get_mut(username).map_or(0, |times| {
             forget_old(times, now);
             times.len()
         });
         count_in(&mut failures, username, now);
-        Ok(slowdown(earlier))
+        earlier
     }
 
     /// The right password for `username` from `address`: both counts start again.
@@ -108,6 +124,95 @@ impl SignInGuard {
     /// The right password: the count for `key` starts again.
     pub fn succeeded(&self, key: &str) {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+}
+
+/// The sign-in guard the routes use: [`SignInGuard`] in this node's memory, or (cluster mode) the same
+/// rules counted in PostgreSQL for every node, falling back to this node's memory when it cannot be
+/// reached (module documentation).
+#[derive(Debug, Default)]
+pub struct SignInLimits {
+    local: SignInGuard,
+    shared: Option<SharedCounts>,
+}
+
+impl SignInLimits {
+    /// Counted in `shared`, on every node of the cluster.
+    pub fn shared(shared: SharedCounts) -> Self {
+        Self {
+            local: SignInGuard::default(),
+            shared: Some(shared),
+        }
+    }
+
+    /// Where the counts are shared, in cluster mode.
+    pub fn shared_counts(&self) -> Option<&SharedCounts> {
+        self.shared.as_ref()
+    }
+
+    /// Counts an event of `key` in the shared counts, refused past `max`: `None` on a single node or
+    /// when they cannot be reached (the caller counts in memory).
+    async fn count_shared(&self, key: &str, max: usize) -> Option<Result<usize, Duration>> {
+        let shared = self.shared.as_ref()?;
+        let counted = shared.attempt(Kind::Password, key, max, WINDOW).await;
+        counted.inspect_err(counted_locally).ok()
+    }
+
+    /// Forgets `key` (and, with a `prefix`, the keys that start with it) everywhere it may be counted.
+    async fn forget(&self, key: &str, prefix: Option<&str>) {
+        let Some(shared) = &self.shared else { return };
+        let forgotten = match prefix {
+            None => shared.forget(Kind::Password, key).await,
+            Some(prefix) => shared.forget_with_prefix(Kind::Password, key, prefix).await,
+        };
+        if let Err(err) = forgotten {
+            counted_locally(&err);
+        }
+    }
+
+    /// [`SignInGuard::attempt`], now.
+    pub async fn attempt(&self, key: &str) -> Result<(), u64> {
+        match self.count_shared(key, MAX_FAILURES).await {
+            Some(counted) => counted.map(drop).map_err(|wait| wait.as_secs().max(1)),
+            None => self.local.attempt(key, Instant::now()),
+        }
+    }
+
+    /// [`SignInGuard::attempt_sign_in`], now.
+    pub async fn attempt_sign_in(&self, username: &str, address: IpAddr) -> Result<Duration, u64> {
+        self.attempt(&from_address(username, address)).await?;
+        let earlier = match self.count_shared(username, usize::MAX).await {
+            Some(counted) => counted.unwrap_or(0),
+            None => self.local.count_username(username, Instant::now()),
+        };
+        Ok(slowdown(earlier))
+    }
+
+    /// [`SignInGuard::signed_in`].
+    pub async fn signed_in(&self, username: &str, address: IpAddr) {
+        self.local.signed_in(username, address);
+        self.forget(&from_address(username, address), None).await;
+        self.forget(username, None).await;
+    }
+
+    /// [`SignInGuard::proved`].
+    pub async fn proved(&self, username: &str) {
+        self.local.proved(username);
+        self.forget(username, Some(&from_any_address(username)))
+            .await;
+    }
+
+    /// [`SignInGuard::count`], now.
+    pub async fn count(&self, key: &str) {
+        if self.count_shared(key, usize::MAX).await.is_none() {
+            self.local.count(key, Instant::now());
+        }
+    }
+
+    /// [`SignInGuard::succeeded`].
+    pub async fn succeeded(&self, key: &str) {
+        self.local.succeeded(key);
+        self.forget(key, None).await;
     }
 }
 
@@ -206,5 +311,37 @@ mod tests {
             .filter(|_| guard.attempt("ana", now).is_ok())
             .count();
         assert_eq!(through, MAX_FAILURES);
+    }
+
+    #[tokio::test]
+    async fn with_postgres_out_of_reach_wrong_passwords_are_limited_on_this_node() {
+        let limits = SignInLimits::shared(crate::shared_counts::unreachable());
+        let (stranger, owner) = ([203, 0, 113, 9].into(), [198, 51, 100, 7].into());
+        // Not closed: the attempts are let through to the password check.
+        for attempt in 1..=MAX_FAILURES {
+            assert_eq!(
+                limits.attempt_sign_in("ana", stranger).await,
+                Ok(Duration::ZERO),
+                "attempt {attempt}"
+            );
+        }
+        // Not open: the sixth is refused (`too_many_attempts`) until the first leaves the window.
+        let wait = limits.attempt_sign_in("ana", stranger).await.unwrap_err();
+        assert!((1..=WINDOW.as_secs()).contains(&wait), "wait {wait} s");
+        // The owner, elsewhere, is slowed, not locked out; the right password starts the count again.
+        assert_eq!(
+            limits.attempt_sign_in("ana", owner).await,
+            Ok(Duration::ZERO),
+            "five failures in all: no wait yet"
+        );
+        assert_eq!(
+            limits.attempt_sign_in("ana", owner).await,
+            Ok(SLOWDOWN_STEP)
+        );
+        limits.signed_in("ana", owner).await;
+        assert_eq!(
+            limits.attempt_sign_in("ana", owner).await,
+            Ok(Duration::ZERO)
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Starts the real server in-process on port 0 and talks to it over HTTP.
 #![allow(dead_code)] // each test binary uses a different subset of helpers
 
+pub mod cluster;
 pub mod databases;
 pub mod game;
 pub mod ws;

@@ -1,12 +1,12 @@
 //! What a session measured ([`Report`]), the server's figures from `/proc`, and the summary printed at the end.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Target;
-use crate::stats::Latency;
+use crate::stats::{Compact, Latency};
 
 /// Server figures from `/proc`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ServerFigures {
     /// Its pid.
     pub pid: u32,
@@ -34,11 +34,32 @@ pub struct ServerFigures {
     pub rss_series: Vec<(u64, u64)>,
 }
 
+/// The histograms behind a report's figures (µs), so that the reports of several processes can be merged.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Raw {
+    /// Command → one client, every socket.
+    pub client: Compact,
+    /// … sockets on the room's node.
+    pub client_owner: Compact,
+    /// … sockets relayed by another node.
+    pub client_relayed: Compact,
+    /// Command → all four.
+    pub room: Compact,
+    /// Between two completed actions of one room.
+    pub gap: Compact,
+    /// Command → one client, per Unix second.
+    pub timeline: Vec<(u64, Compact)>,
+}
+
 /// What a session measured.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     /// Server kind.
     pub target: Target,
+    /// `I/N` when this process ran one shard of the rooms (`merge` adds the shards up).
+    pub shard: Option<String>,
+    /// Unix time when measuring began.
+    pub measure_start_unix: f64,
     /// Rooms asked for.
     pub rooms_requested: usize,
     /// Rooms with all four players connected.
@@ -73,8 +94,14 @@ pub struct Report {
     pub received_bytes_per_sec: f64,
     /// Command → one client has its update.
     pub latency_client: Latency,
+    /// Command → one client, for sockets on the node that runs the room.
+    pub latency_client_owner: Latency,
+    /// Command → one client, for sockets relayed to the room's node by another node.
+    pub latency_client_relayed: Latency,
     /// Command → all four clients have it.
     pub latency_room: Latency,
+    /// Time between two completed actions of a room (about the pace; a room that stopped shows here).
+    pub action_gap: Latency,
     /// Errors over the whole session (error messages, gaps, bad patches, timeouts).
     pub errors: u64,
     /// Connections lost while playing.
@@ -85,12 +112,28 @@ pub struct Report {
     pub games_restarted: u64,
     /// Paced slots that found the previous command still in flight.
     pub skipped_slots: u64,
-    /// Example error texts.
+    /// Sockets opened again after theirs dropped.
+    pub reconnects: u64,
+    /// Sockets that could not be opened again.
+    pub reconnect_failures: u64,
+    /// Commands given up: their socket dropped or their room moved before the answer.
+    pub abandoned_commands: u64,
+    /// Commands acknowledged by the server over the whole session (warm-up included).
+    pub acked_actions: u64,
+    /// Of those, looked for in the stored games (`None`: not checked).
+    pub acked_checked: Option<u64>,
+    /// Acknowledged actions missing from the stored game (must be 0).
+    pub lost_acks: u64,
+    /// Games whose record could not be read.
+    pub unreadable_records: u64,
+    /// Example texts of errors and disconnects.
     pub error_samples: Vec<String>,
     /// CPU of the load generator itself while measuring, percent of one core.
     pub loadgen_cpu_percent: f64,
     /// The server's figures, when its pid is known.
     pub server: Option<ServerFigures>,
+    /// The histograms, for `merge`.
+    pub raw: Raw,
 }
 
 impl Report {
@@ -134,6 +177,34 @@ impl Report {
             self.skipped_slots,
             self.loadgen_cpu_percent,
         );
+        out.push_str(&format!(
+            "  sockets on the room's node: p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
+             \x20 relayed sockets:           p50={:.2}ms p99={:.2}ms p99.9={:.2}ms max={:.2}ms (n={})\n\
+             between a room's actions: p50={:.0}ms p99={:.0}ms max={:.0}ms\n\
+             reconnects={} reconnect_failures={} abandoned_commands={} acked={} checked={} lost_acks={} unreadable_records={}\n",
+            self.latency_client_owner.p50_ms,
+            self.latency_client_owner.p99_ms,
+            self.latency_client_owner.p999_ms,
+            self.latency_client_owner.max_ms,
+            self.latency_client_owner.count,
+            self.latency_client_relayed.p50_ms,
+            self.latency_client_relayed.p99_ms,
+            self.latency_client_relayed.p999_ms,
+            self.latency_client_relayed.max_ms,
+            self.latency_client_relayed.count,
+            self.action_gap.p50_ms,
+            self.action_gap.p99_ms,
+            self.action_gap.max_ms,
+            self.reconnects,
+            self.reconnect_failures,
+            self.abandoned_commands,
+            self.acked_actions,
+            self.acked_checked
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "-".into()),
+            self.lost_acks,
+            self.unreadable_records,
+        ));
         if let Some(s) = &self.server {
             out.push_str(&format!(
                 "server pid={} cpu={:.0}% rss: start={}KiB after-setup={}KiB idle={}KiB ({:.1} KiB/idle player, {:.1} KiB/player all-in) measure-start={}KiB end={}KiB max={}KiB growth={:+.1}%\n",
@@ -151,7 +222,7 @@ impl Report {
             ));
         }
         for e in &self.error_samples {
-            out.push_str(&format!("  error: {e}\n"));
+            out.push_str(&format!("  seen: {e}\n"));
         }
         out
     }

@@ -1,21 +1,26 @@
 //! One room's task: its four connections, the keeper's patched copy of the state, the seat to act sending
-//! `roll` or `move` on its paced slot, latencies measured to every client, and a new game when one ends.
+//! `roll` or `move` on its paced slot, latencies measured to every client, a socket that drops opened
+//! again through another node (`reconnect`), and a new game when one ends.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use futures_util::stream::{self, BoxStream, SelectAll, SplitSink};
+use futures_util::stream::{FuturesUnordered, SplitSink};
 use futures_util::{SinkExt, StreamExt};
+use json_patch::Patch;
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::tungstenite::Message;
 
-use super::setup::{connect_plan, setup_parchis_room};
+use super::reconnect::{self, Inbound, Reopening};
+use super::setup::{Opened, Plan, connect_plan, setup_parchis_room};
 use super::{SEATS, Ws};
 use crate::stats::Stats;
 
@@ -28,29 +33,91 @@ struct Pending {
     id: u64,
     base: u64,
     sent: Instant,
+    /// The connection that sent it (only it gets the `ack`).
+    by: usize,
     got: [bool; SEATS],
     acked: bool,
     is_move: bool,
     slowest: Duration,
 }
 
-struct Player {
-    sink: SplitSink<Ws, Message>,
-    version: Option<u64>,
-    seat: Option<u64>,
-    last_sent: Option<Instant>,
+/// An action the server acknowledged, as the game's record must show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// The seat that acted.
+    pub seat: u64,
+    /// `None`: a roll; else the move's text.
+    pub mv: Option<String>,
 }
 
-/// Fields every message is read for (the keeper also parses the whole message).
+/// Every action acknowledged in one game, to be found in its stored record after the run.
+#[derive(Debug, Clone, Default)]
+pub struct Ledger {
+    /// The game (`state.game.id`), once seen.
+    pub game_id: Option<String>,
+    /// A seated player's token (the record of a private room's running game is theirs to read).
+    pub token: String,
+    /// Index of the room in the run (which node to ask first).
+    pub index: usize,
+    /// In the order acknowledged.
+    pub actions: Vec<Action>,
+}
+
+pub(super) struct Player {
+    /// `None` while the socket is being opened again.
+    sink: Option<SplitSink<Ws, Message>>,
+    version: Option<u64>,
+    epoch: Option<String>,
+    seat: Option<u64>,
+    last_sent: Option<Instant>,
+    /// On a node that relays it to the room's node.
+    relayed: bool,
+    /// Index of its node in [`Shared::targets`].
+    node: usize,
+    /// Bumped each time the socket is replaced: what an older socket still says is ignored.
+    generation: u32,
+    /// Its WebSocket path (token included), to open it again.
+    path: String,
+    /// Its loopback source address.
+    source: IpAddr,
+}
+
+/// What a message is read for, in one pass over its text: the fields every connection needs and,
+/// for the keeper alone, an update's patch (`P`) and a snapshot's state (`S`). The other connections
+/// read with [`IgnoredAny`] there, which skips those values without building them.
 #[derive(Deserialize)]
-struct Head<'a> {
+struct Head<'a, P = Patch, S = Value> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     version: Option<u64>,
+    #[serde(borrow)]
+    epoch: Option<Cow<'a, str>>,
     id: Option<Value>,
     seat: Option<u64>,
     #[serde(borrow)]
     code: Option<Cow<'a, str>>,
+    patch: Option<P>,
+    state: Option<S>,
+}
+
+impl<'a> Head<'a> {
+    /// Reads `text` as connection `i` needs it (the keeper with the patch or state).
+    fn read(text: &'a str, i: usize) -> serde_json::Result<Self> {
+        if i == KEEPER {
+            return serde_json::from_str(text);
+        }
+        let h: Head<'a, IgnoredAny, IgnoredAny> = serde_json::from_str(text)?;
+        Ok(Head {
+            kind: h.kind,
+            version: h.version,
+            epoch: h.epoch,
+            id: h.id,
+            seat: h.seat,
+            code: h.code,
+            patch: None,
+            state: None,
+        })
+    }
 }
 
 /// What every room task of a session shares.
@@ -62,6 +129,11 @@ pub(super) struct Shared {
     pub(super) stopping: AtomicBool,
     /// How to start a new game when one ends (`None`: rooms stop when their game ends).
     pub(super) renewal: Option<Renewal>,
+    /// The server's nodes (one for a single server).
+    pub(super) targets: Vec<SocketAddr>,
+    /// A socket that drops is opened again (through the next node when its own refuses), for at most
+    /// this long; `None`: a dropped socket ends its room.
+    pub(super) reconnect: Option<Duration>,
 }
 
 /// What a room needs to start a new game once its game has ended.
@@ -89,6 +161,13 @@ struct RoomDriver {
     /// Earliest time the next command may go (per-connection rate limit).
     defer_until: Option<Instant>,
     over: bool,
+    /// Commands sent and not yet answered, by id: an `ack` for any of them counts.
+    unanswered: HashMap<u64, Action>,
+    /// The current game's acknowledged actions; `done` the games before it.
+    ledger: Ledger,
+    done: Vec<Ledger>,
+    /// When the room last completed an action.
+    last_done: Option<Instant>,
 }
 
 enum Flow {
@@ -153,8 +232,12 @@ impl RoomDriver {
         }
         let Some(state) = &self.state else { return };
         let keeper_version = self.players[KEEPER].version;
-        if self.players.iter().any(|p| p.version != keeper_version) {
-            return; // some client has not seen everything yet
+        if self
+            .players
+            .iter()
+            .any(|p| p.version != keeper_version || p.sink.is_none())
+        {
+            return; // some client has not seen everything yet, or is being reconnected
         }
         let Some(version) = keeper_version else {
             return;
@@ -171,6 +254,9 @@ impl RoomDriver {
         let Some(seat) = turn["seat"].as_u64() else {
             return; // no game yet
         };
+        if self.ledger.game_id.is_none() {
+            self.ledger.game_id = state["game"]["id"].as_str().map(str::to_owned);
+        }
         let Some(conn) = self.players.iter().position(|p| p.seat == Some(seat)) else {
             return; // hello not seen yet
         };
@@ -183,12 +269,18 @@ impl RoomDriver {
         }
         self.next_id += 1;
         let id = self.next_id;
-        let (command, is_move) = match phase {
-            "roll" => (json!({"type": "roll", "id": id}), false),
+        let (command, action) = match phase {
+            "roll" => (
+                json!({"type": "roll", "id": id, "version": version}),
+                Action { seat, mv: None },
+            ),
             _ => match view["legal_moves"][0]["text"].as_str() {
                 Some(text) => (
                     json!({"type": "move", "id": id, "move": text, "version": version}),
-                    true,
+                    Action {
+                        seat,
+                        mv: Some(text.to_owned()),
+                    },
                 ),
                 None => {
                     self.stats().error(|| {
@@ -205,17 +297,18 @@ impl RoomDriver {
             id,
             base: version,
             sent: now,
+            by: conn,
             got: [false; SEATS],
             acked: false,
-            is_move,
+            is_move: action.mv.is_some(),
             slowest: Duration::ZERO,
         });
+        self.unanswered.insert(id, action);
         self.stats().commands.fetch_add(1, Ordering::Relaxed);
-        if let Err(e) = self.players[conn]
-            .sink
-            .send(Message::text(command.to_string()))
-            .await
-        {
+        let Some(sink) = self.players[conn].sink.as_mut() else {
+            return;
+        };
+        if let Err(e) = sink.send(Message::text(command.to_string())).await {
             self.stats().error(|| format!("send: {e}"));
             self.pending = None;
         }
@@ -233,16 +326,30 @@ impl RoomDriver {
             stats.moves.fetch_add(1, Ordering::Relaxed);
         }
         stats.record_room(p.slowest);
+        let now = Instant::now();
+        if let Some(last) = self.last_done.replace(now) {
+            stats.record_gap(now - last);
+        }
         self.pending = None;
         if self.shared.pace.is_zero() {
             self.due = true;
         }
     }
 
+    /// Gives the pending command up (its answer cannot come): the room decides again from its state.
+    fn abandon(&mut self) {
+        if self.pending.take().is_some() {
+            self.stats().abandoned.fetch_add(1, Ordering::Relaxed);
+            if self.shared.pace.is_zero() {
+                self.due = true;
+            }
+        }
+    }
+
     async fn on_text(&mut self, i: usize, text: &str) -> Flow {
         let stats = self.shared.stats.clone();
         stats.bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
-        let head: Head<'_> = match serde_json::from_str(text) {
+        let head = match Head::read(text, i) {
             Ok(h) => h,
             Err(e) => {
                 stats.error(|| format!("unreadable message: {e}"));
@@ -251,11 +358,17 @@ impl RoomDriver {
         };
         match head.kind.as_ref() {
             "snapshot" => {
+                // A later snapshot (the room moved to another node, or a reconnect past the updates
+                // kept): an update the pending command waits for may never come on this socket.
+                if self.players[i].version.is_some() {
+                    self.abandon();
+                }
                 self.players[i].version = head.version;
+                self.players[i].epoch = head.epoch.map(Cow::into_owned);
                 if i == KEEPER {
-                    match serde_json::from_str::<Value>(text) {
-                        Ok(mut v) => self.state = Some(v["state"].take()),
-                        Err(e) => stats.error(|| format!("snapshot: {e}")),
+                    match head.state {
+                        Some(state) => self.state = Some(state),
+                        None => stats.error(|| "snapshot without state".into()),
                     }
                 }
             }
@@ -275,24 +388,7 @@ impl RoomDriver {
                 }
                 self.players[i].version = Some(v);
                 if i == KEEPER {
-                    let applied = serde_json::from_str::<Value>(text)
-                        .map_err(|e| e.to_string())
-                        .and_then(|mut m| {
-                            serde_json::from_value::<json_patch::Patch>(m["patch"].take())
-                                .map_err(|e| e.to_string())
-                        })
-                        .and_then(|patch| match &mut self.state {
-                            Some(state) => {
-                                json_patch::patch(state, &patch).map_err(|e| e.to_string())
-                            }
-                            None => Err("update before snapshot".into()),
-                        });
-                    if let Err(e) = applied {
-                        stats.error(|| format!("patch of version {v}: {e}"));
-                        self.state = None;
-                        let resync = Message::text(r#"{"type":"resync"}"#);
-                        let _ = self.players[KEEPER].sink.send(resync).await;
-                    }
+                    self.apply_patch(head.patch, v).await;
                 }
                 if let Some(p) = &mut self.pending
                     && v > p.base
@@ -301,13 +397,18 @@ impl RoomDriver {
                     p.got[i] = true;
                     let d = p.sent.elapsed();
                     p.slowest = p.slowest.max(d);
-                    stats.record_client(d);
+                    stats.record_client(d, self.players[i].relayed);
                     self.check_complete();
                 }
             }
             "ack" => {
+                let id = head.id.as_ref().and_then(Value::as_u64);
+                if let Some(action) = id.and_then(|id| self.unanswered.remove(&id)) {
+                    stats.acked.fetch_add(1, Ordering::Relaxed);
+                    self.ledger.actions.push(action);
+                }
                 if let Some(p) = &mut self.pending
-                    && head.id.as_ref().and_then(Value::as_u64) == Some(p.id)
+                    && id == Some(p.id)
                 {
                     p.acked = true;
                     self.check_complete();
@@ -316,8 +417,12 @@ impl RoomDriver {
             "error" => {
                 let code = head.code.as_deref().unwrap_or("?").to_owned();
                 stats.error(|| format!("server error: {text}"));
+                let id = head.id.as_ref().and_then(Value::as_u64);
+                if let Some(id) = id {
+                    self.unanswered.remove(&id);
+                }
                 if let Some(p) = &self.pending
-                    && head.id.as_ref().and_then(Value::as_u64) == Some(p.id)
+                    && id == Some(p.id)
                 {
                     self.pending = None;
                     if code == "game_over" {
@@ -331,13 +436,79 @@ impl RoomDriver {
         Flow::Continue
     }
 
-    fn lost(&self, i: usize, why: &str) -> Flow {
-        if !self.shared.stopping.load(Ordering::Relaxed) {
-            self.stats().disconnects.fetch_add(1, Ordering::Relaxed);
-            self.stats()
-                .error(|| format!("player {i} disconnected: {why}"));
+    /// The keeper applies an update's patch to its state (asks for a snapshot if it cannot). The
+    /// state is dropped on a failure, so a patch half applied is never used: no undo is kept.
+    async fn apply_patch(&mut self, patch: Option<Patch>, v: u64) {
+        let applied = match (patch, &mut self.state) {
+            (Some(patch), Some(state)) => {
+                json_patch::patch_unsafe(state, &patch).map_err(|e| e.to_string())
+            }
+            (None, _) => Err("update without patch".to_owned()),
+            (_, None) => Err("update before snapshot".to_owned()),
+        };
+        if let Err(e) = applied {
+            self.stats().error(|| format!("patch of version {v}: {e}"));
+            self.state = None;
+            if let Some(sink) = self.players[KEEPER].sink.as_mut() {
+                let _ = sink.send(Message::text(r#"{"type":"resync"}"#)).await;
+            }
         }
-        Flow::Dead
+    }
+
+    /// Player `i`'s socket is open again (of `generation`, on node `node`).
+    fn reattach(
+        &mut self,
+        i: usize,
+        generation: u32,
+        opened: Opened,
+        node: usize,
+        streams: &mut Inbound,
+    ) {
+        let stats = &self.shared.stats;
+        stats.reconnects.fetch_add(1, Ordering::Relaxed);
+        stats.connected.fetch_add(1, Ordering::Relaxed);
+        let (sink, stream) = opened.ws.split();
+        let player = &mut self.players[i];
+        player.sink = Some(sink);
+        player.relayed = opened.relayed;
+        player.node = node;
+        reconnect::listen(streams, i, generation, stream);
+    }
+
+    /// Player `i`'s socket dropped: the room ends, or (with `reconnect`) the socket is opened again.
+    fn lost(&mut self, i: usize, why: &str, reopening: &mut Reopening) -> Flow {
+        if self.shared.stopping.load(Ordering::Relaxed) {
+            return Flow::Dead;
+        }
+        let stats = self.shared.stats.clone();
+        stats.disconnects.fetch_add(1, Ordering::Relaxed);
+        let Some(within) = self.shared.reconnect else {
+            stats.error(|| format!("player {i} disconnected: {why}"));
+            return Flow::Dead;
+        };
+        stats.note(|| format!("player {i} disconnected: {why}"));
+        stats.connected.fetch_sub(1, Ordering::Relaxed);
+        let player = &mut self.players[i];
+        player.sink = None;
+        player.generation += 1;
+        if self.pending.as_ref().is_some_and(|p| p.by == i) {
+            self.abandon(); // its ack went with the socket
+        }
+        let player = &self.players[i];
+        let resume = match (player.version, &player.epoch) {
+            (Some(v), Some(e)) => format!("&since={v}&epoch={e}"),
+            _ => String::new(),
+        };
+        reopening.push(reconnect::reopen(
+            i,
+            player.generation,
+            self.shared.targets.clone(),
+            player.node,
+            player.source,
+            format!("{}{resume}", player.path),
+            within,
+        ));
+        Flow::Continue
     }
 }
 
@@ -345,45 +516,66 @@ impl RoomDriver {
 enum GameEnd {
     /// The game is over (the server said so).
     Over,
-    /// The session is stopping, or a connection was lost.
+    /// The session is stopping, or a connection was lost for good.
     Stop,
 }
 
-/// One stream of messages per player, tagged with the player's index; `None` when it ends.
-type Inbound = SelectAll<BoxStream<'static, (usize, Option<Result<Message, WsError>>)>>;
-
-/// Splits each connection: the sinks go to the players, the streams into one tagged stream.
-fn attach(conns: Vec<Ws>) -> (Vec<Player>, Inbound) {
-    let mut streams: Inbound = SelectAll::new();
+/// The players of freshly opened sockets, and one tagged stream of their messages.
+fn attach(
+    conns: Vec<Opened>,
+    plan: &Plan,
+    nodes: &[usize],
+    sources: &[IpAddr],
+) -> (Vec<Player>, Inbound) {
+    let mut streams = Inbound::new();
     let mut players = Vec::with_capacity(SEATS);
-    for (i, ws) in conns.into_iter().enumerate() {
-        let (sink, stream) = ws.split();
+    for (i, opened) in conns.into_iter().enumerate() {
+        let (sink, stream) = opened.ws.split();
         players.push(Player {
-            sink,
+            sink: Some(sink),
             version: None,
+            epoch: None,
             seat: None,
             last_sent: None,
+            relayed: opened.relayed,
+            node: nodes[i],
+            generation: 0,
+            path: plan.paths[i].clone(),
+            source: sources[i],
         });
-        let tagged = stream
-            .map(move |m| (i, Some(m)))
-            .chain(stream::once(async move { (i, None) }));
-        streams.push(tagged.boxed());
+        reconnect::listen(&mut streams, i, 0, stream);
     }
     (players, streams)
 }
 
+/// A room's sockets as opened, with where they are.
+pub(super) struct Start {
+    pub(super) conns: Vec<Opened>,
+    pub(super) plan: Plan,
+    /// Index in [`Shared::targets`] of each socket's node.
+    pub(super) nodes: Vec<usize>,
+    pub(super) sources: Vec<IpAddr>,
+    /// When the room's slots begin, after the go signal.
+    pub(super) offset: Duration,
+}
+
 /// Plays one room: its game, then (with [`SessionConfig::new_games`](super::SessionConfig::new_games)) a
 /// new game in a new room each time one ends, from the same source addresses, keeping the room's slot in
-/// the pace.
+/// the pace. Returns the acknowledged actions of each game it played.
 pub(super) async fn drive_room(
-    conns: Vec<Ws>,
-    sources: Vec<IpAddr>,
+    start: Start,
     shared: Arc<Shared>,
     mut go: watch::Receiver<Option<Instant>>,
     mut stop: watch::Receiver<bool>,
-    offset: Duration,
-) {
-    let (players, mut streams) = attach(conns);
+) -> Vec<Ledger> {
+    let Start {
+        conns,
+        plan,
+        nodes,
+        sources,
+        offset,
+    } = start;
+    let (players, mut streams) = attach(conns, &plan, &nodes, &sources);
     let mut room = RoomDriver {
         shared: shared.clone(),
         players,
@@ -394,6 +586,14 @@ pub(super) async fn drive_room(
         next_slot: None,
         defer_until: None,
         over: false,
+        unanswered: HashMap::new(),
+        ledger: Ledger {
+            token: plan.tokens.first().cloned().unwrap_or_default(),
+            index: plan.index,
+            ..Ledger::default()
+        },
+        done: Vec::new(),
+        last_done: None,
     };
     let mut waiting_go = true;
     loop {
@@ -408,40 +608,57 @@ pub(super) async fn drive_room(
             offset,
         )
         .await;
-        shared.stats.connected.fetch_sub(count, Ordering::Relaxed);
+        let open = room.players.iter().filter(|p| p.sink.is_some()).count() as u64;
+        shared.stats.connected.fetch_sub(open, Ordering::Relaxed);
         // Close politely so the server sees a normal end, not a reset.
         for p in &mut room.players {
-            let _ = tokio::time::timeout(Duration::from_millis(200), p.sink.close()).await;
+            if let Some(sink) = p.sink.as_mut() {
+                let _ = tokio::time::timeout(Duration::from_millis(200), sink.close()).await;
+            }
         }
         drop(streams);
+        let finished = std::mem::take(&mut room.ledger);
         let (GameEnd::Over, Some(renewal)) = (end, &shared.renewal) else {
-            return;
+            room.done.push(finished);
+            return room.done;
         };
+        room.done.push(finished);
         let index = renewal.next_index.fetch_add(1, Ordering::Relaxed);
-        let conns =
+        let (conns, plan) =
             match setup_parchis_room(&renewal.client, renewal.addr, index, &renewal.rules).await {
                 Ok(plan) => match connect_plan(&[renewal.addr; 4], &plan, &sources).await {
-                    Ok(conns) => conns,
+                    Ok(conns) => (conns, plan),
                     Err(e) => {
                         shared.stats.connect_errors.fetch_add(1, Ordering::Relaxed);
                         shared.stats.error(|| format!("connect (new game): {e}"));
-                        return;
+                        return room.done;
                     }
                 },
                 Err(e) => {
                     shared.stats.error(|| format!("setup (new game): {e}"));
-                    return;
+                    return room.done;
                 }
             };
         if *stop.borrow() {
-            return;
+            return room.done;
         }
         shared.stats.games_restarted.fetch_add(1, Ordering::Relaxed);
-        let (players, new_streams) = attach(conns);
+        let home = shared
+            .targets
+            .iter()
+            .position(|a| *a == renewal.addr)
+            .unwrap_or(0);
+        let (players, new_streams) = attach(conns, &plan, &[home; SEATS], &sources);
         streams = new_streams;
         room.players = players;
         room.state = None;
         room.pending = None;
+        room.unanswered.clear();
+        room.ledger = Ledger {
+            token: plan.tokens.first().cloned().unwrap_or_default(),
+            index: plan.index,
+            ..Ledger::default()
+        };
         // Closed loop: the new game's first command goes as soon as its state arrives. Paced: the next
         // slot of the room's schedule.
         room.due = room.shared.pace.is_zero();
@@ -450,7 +667,7 @@ pub(super) async fn drive_room(
     }
 }
 
-/// Plays the room's current game until it ends, the session stops or a connection is lost.
+/// Plays the room's current game until it ends, the session stops or a connection is lost for good.
 async fn play(
     room: &mut RoomDriver,
     streams: &mut Inbound,
@@ -463,9 +680,13 @@ async fn play(
     let sleep = tokio::time::sleep_until(far);
     tokio::pin!(sleep);
     let renew = room.shared.renewal.is_some();
+    let mut reopening: Reopening = FuturesUnordered::new();
     loop {
         if room.over && renew {
             return GameEnd::Over;
+        }
+        if streams.is_empty() && reopening.is_empty() {
+            return GameEnd::Stop;
         }
         let wake = room.wake_at();
         if let Some(at) = wake
@@ -482,14 +703,31 @@ async fn play(
                     room.next_slot = Some(start + offset);
                 }
             }
-            item = streams.next() => {
+            Some(reopened) = reopening.next(), if !reopening.is_empty() => {
+                let (i, generation, result) = reopened;
+                if generation != room.players[i].generation {
+                    continue;
+                }
+                match result {
+                    Ok((opened, node)) => room.reattach(i, generation, opened, node, streams),
+                    Err(e) => {
+                        let stats = &room.shared.stats;
+                        stats.reconnect_failures.fetch_add(1, Ordering::Relaxed);
+                        stats.error(|| format!("player {i} not reconnected: {e}"));
+                        return GameEnd::Stop;
+                    }
+                }
+            }
+            Some((i, generation, item)) = streams.next(), if !streams.is_empty() => {
+                if generation != room.players[i].generation {
+                    continue; // what an abandoned socket still says
+                }
                 let flow = match item {
-                    None => return GameEnd::Stop,
-                    Some((i, None)) => room.lost(i, "end of stream"),
-                    Some((i, Some(Err(e)))) => room.lost(i, &e.to_string()),
-                    Some((i, Some(Ok(Message::Text(t))))) => room.on_text(i, t.as_str()).await,
-                    Some((i, Some(Ok(Message::Close(frame))))) => {
-                        room.lost(i, &format!("closed by the server: {frame:?}"))
+                    None => room.lost(i, "end of stream", &mut reopening),
+                    Some(Err(e)) => room.lost(i, &e.to_string(), &mut reopening),
+                    Some(Ok(Message::Text(t))) => room.on_text(i, t.as_str()).await,
+                    Some(Ok(Message::Close(frame))) => {
+                        room.lost(i, &format!("closed by the server: {frame:?}"), &mut reopening)
                     }
                     Some(_) => Flow::Continue,
                 };

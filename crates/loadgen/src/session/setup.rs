@@ -14,11 +14,15 @@ use super::{SEATS, SessionConfig, Ws};
 /// Connection attempts per player before it counts as a connect error.
 const CONNECT_ATTEMPTS: usize = 3;
 
-/// One room's four WebSocket URLs (seat order does not matter: `hello` says).
+/// One room's four WebSocket paths (seat order does not matter: `hello` says).
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// `ws://…` URL per player.
-    pub urls: Vec<String>,
+    /// The path and query of each player's WebSocket (any node of a cluster takes it).
+    pub paths: Vec<String>,
+    /// The players' tokens (parchis-server; the game record is read with the first).
+    pub tokens: Vec<String>,
+    /// Index of the room in the whole run (all shards), which places it on the nodes.
+    pub index: usize,
 }
 
 #[derive(Deserialize)]
@@ -103,24 +107,40 @@ pub async fn setup_parchis_room(
     )
     .await?;
     Ok(Plan {
-        urls: tokens
+        paths: tokens
             .iter()
-            .map(|t| format!("ws://{addr}/api/rooms/{}/ws?token={t}", room.id))
+            .map(|t| format!("/api/rooms/{}/ws?token={t}", room.id))
             .collect(),
+        tokens,
+        index,
     })
 }
 
-/// The baseline's URLs for group `index`.
-pub fn baseline_plan(addr: SocketAddr, index: usize) -> Plan {
+/// The baseline's paths for group `index`.
+pub fn baseline_plan(index: usize) -> Plan {
     Plan {
-        urls: (0..SEATS)
-            .map(|s| format!("ws://{addr}/g/{index}/{s}"))
-            .collect(),
+        paths: (0..SEATS).map(|s| format!("/g/{index}/{s}")).collect(),
+        tokens: Vec::new(),
+        index,
     }
 }
 
-/// Opens one client connection from `source` (if given) to `addr`.
-pub async fn connect(addr: SocketAddr, source: Option<IpAddr>, url: &str) -> Result<Ws, String> {
+/// A socket, and whether the node that took it relays it to the room's node (the upgrade's
+/// `X-Parchis-Room-Served: relayed`).
+pub struct Opened {
+    /// The socket.
+    pub ws: Ws,
+    /// Relayed to the room's owner by another node.
+    pub relayed: bool,
+}
+
+/// Opens one client connection from `source` (if given) to `ws://{addr}{path}`.
+pub async fn connect(
+    addr: SocketAddr,
+    source: Option<IpAddr>,
+    path: &str,
+) -> Result<Opened, String> {
+    let url = format!("ws://{addr}{path}");
     let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
     if let Some(ip) = source {
         socket
@@ -136,10 +156,14 @@ pub async fn connect(addr: SocketAddr, source: Option<IpAddr>, url: &str) -> Res
     let config = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0);
-    let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
+    let (ws, response) = tokio_tungstenite::client_async_with_config(&url, stream, Some(config))
         .await
         .map_err(|e| format!("upgrade {url}: {e}"))?;
-    Ok(ws)
+    let relayed = response
+        .headers()
+        .get("x-parchis-room-served")
+        .is_some_and(|v| v.as_bytes() == b"relayed");
+    Ok(Opened { ws, relayed })
 }
 
 /// The source address of the `n`th connection.
@@ -155,13 +179,13 @@ pub(super) async fn connect_plan(
     addrs: &[SocketAddr],
     plan: &Plan,
     sources: &[IpAddr],
-) -> Result<Vec<Ws>, String> {
+) -> Result<Vec<Opened>, String> {
     let mut conns = Vec::with_capacity(SEATS);
-    for ((url, source), &addr) in plan.urls.iter().zip(sources).zip(addrs) {
+    for ((path, source), &addr) in plan.paths.iter().zip(sources).zip(addrs) {
         let mut last = String::new();
         let mut opened = None;
         for attempt in 0..CONNECT_ATTEMPTS {
-            match connect(addr, Some(*source), url).await {
+            match connect(addr, Some(*source), path).await {
                 Ok(ws) => {
                     opened = Some(ws);
                     break;

@@ -8,15 +8,20 @@
 //!   in the writing statement itself. A paused node that wakes after its rooms moved writes nothing.
 //! - **Routing** is NATS core: a request on `<prefix>.room.<id>` reaches the owner (its subscription
 //!   lives as long as the room's task). A socket on another node is relayed (`relay`): the owner
-//!   keeps it in the room's fan-out (per-socket queue and slow-client rule as for its own sockets) and
-//!   forwards its frames to the gateway node; when the owner dies or gives the room up, the gateway
-//!   attaches the socket to the room's new owner and the client gets a fresh snapshot.
+//!   publishes each broadcast of the room once on `<prefix>.fan.<id>`, and a socket's own messages
+//!   to its node; every node with sockets in the room listens while it has them (`feed`) and fans out
+//!   to them in the room's order (per-socket queue and slow-client rule as for any socket; a gap makes
+//!   a socket resync). When the owner dies or gives the room up, the gateway attaches the socket to
+//!   the room's new owner and the client gets a fresh snapshot.
 //! - **Takeover**: every node looks once a second for playing rooms whose owner is dead and claims
 //!   them (the game is replayed from its log), so bots and timers go on; other rooms are claimed when
 //!   next used.
 
+mod answered;
+mod feed;
 mod registry;
 mod relay;
+mod sessions;
 mod store;
 pub mod wire;
 

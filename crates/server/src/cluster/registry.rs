@@ -10,14 +10,18 @@ use std::time::{Duration, Instant};
 use async_nats::RequestErrorKind;
 use futures_util::StreamExt;
 use sqlx::PgPool;
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
-use super::wire::{Frame, RoomReply, RoomRequest};
+use super::answered::{Answered, reply_to};
+use super::feed::FeedEntry;
+use super::sessions::Sessions;
+use super::wire::{Asked, Frame, RoomReply, RoomRequest};
 use super::{ClusterConfig, HEARTBEAT_EVERY, NODE_TTL, REQUEST_TIMEOUT, relay, store};
 use crate::db::{Db, Pool};
 use crate::error::AppError;
 use crate::rooms::registry::{BoxFuture, OwnerGuard, Ownership};
+use crate::rooms::relayed::{RelayPublisher, RelayedConn};
 use crate::rooms::{
     ConnectRequest, LocalRegistry, RegistryStats, RoomCommand, RoomEvent, RoomLink, RoomRegistry,
     RoomSnapshot, Timing,
@@ -52,20 +56,30 @@ pub(super) struct Inner {
     pub nats: async_nats::Client,
     /// PostgreSQL, unfenced: ownership records.
     pg: PgPool,
+    /// One connection of the heartbeat's own: on the shared pool a burst of requests made it wait over
+    /// the TTL, and a late heartbeat stops every room of a node that is alive (BENCHMARKS.md, Cluster).
+    heartbeat_pg: PgPool,
     /// The rooms whose task runs here (their storage is fenced).
     pub local: LocalRegistry,
     /// The nodes alive, as last read (this one included while its heartbeat holds).
     pub alive: watch::Sender<Arc<HashSet<String>>>,
-    /// Relayed connections' frame queues, by session id (gateway and owner ends alike).
-    pub sessions: Mutex<HashMap<String, mpsc::UnboundedSender<(String, Frame)>>>,
+    /// The owner ends of relayed connections (where their gateways' frames go, by session id), and
+    /// the sessions their gateways gave up on before they were added.
+    pub sessions: Mutex<Sessions>,
+    /// The feeds of rooms run elsewhere that this node's sockets are in, by room id.
+    pub feeds: Mutex<HashMap<String, FeedEntry>>,
+    /// Opens the relay of a room run here when a socket on another node joins it.
+    pub publisher: Arc<dyn RelayPublisher>,
     /// Sockets on this node whose room runs elsewhere, by player id: how many in each room.
     pub presence: Mutex<HashMap<String, HashMap<String, usize>>>,
     /// How many such sockets are open.
     pub relayed: AtomicUsize,
     /// Flipped to `true` when the node stops.
     pub stop: watch::Sender<bool>,
-    /// The node's own tasks (dispatch, heartbeat, takeover), ended when it leaves.
+    /// The node's own tasks (dispatch, presence, heartbeat, owned rooms, takeover), ended when it leaves.
     tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// Its recent answers to other nodes' requests, for their repeats.
+    answered: Answered,
 }
 
 impl Inner {
@@ -79,17 +93,33 @@ impl Inner {
         format!("{}.node.{node}.{session}", self.prefix)
     }
 
+    /// The subject of a room's broadcasts to the nodes with sockets in it.
+    pub fn fan_subject(&self, room: &str) -> String {
+        format!("{}.fan.{room}", self.prefix)
+    }
+
+    /// The subject of a room's messages for single sockets on `node`.
+    pub fn gateway_subject(&self, node: &str, room: &str) -> String {
+        format!("{}.gw.{node}.{room}", self.prefix)
+    }
+
     /// Whether `node` was alive at the last look.
     pub fn is_alive(&self, node: &str) -> bool {
         self.alive.borrow().contains(node)
     }
 
-    /// Asks the room's owner (`None`: nobody serves the room, or its owner did not answer in time).
-    pub async fn ask(
-        &self,
-        room: &str,
-        request: &RoomRequest,
-    ) -> Result<Option<RoomReply>, AppError> {
+    /// Asks the room's owner (`None`: nobody serves the room, or its owner did not answer in time; a
+    /// late owner may have applied it all the same, so a new try asks with the same `request.id`).
+    pub async fn ask(&self, room: &str, request: &Asked) -> Result<Option<RoomReply>, AppError> {
+        Ok(match self.ask_owner(room, request).await? {
+            Answer::Reply(reply) => Some(reply),
+            Answer::Nobody | Answer::Late => None,
+        })
+    }
+
+    /// Asks the room's owner, telling apart nobody serving the room from an owner that did not
+    /// answer in time (and may still act on the request).
+    pub async fn ask_owner(&self, room: &str, request: &Asked) -> Result<Answer, AppError> {
         let payload = serde_json::to_vec(request)
             .map_err(|e| AppError::Internal(format!("cannot encode a room request: {e}")))?;
         let asked = Instant::now();
@@ -101,14 +131,31 @@ impl Inner {
             .record(asked.elapsed().as_secs_f64());
         match answer {
             Ok(message) => serde_json::from_slice(&message.payload)
-                .map(Some)
+                .map(Answer::Reply)
                 .map_err(|e| AppError::Internal(format!("a room's owner answered nonsense: {e}"))),
-            Err(err) if matches!(err.kind(), RequestErrorKind::NoResponders) => Ok(None),
+            Err(err) if matches!(err.kind(), RequestErrorKind::NoResponders) => Ok(Answer::Nobody),
             Err(err) if matches!(err.kind(), RequestErrorKind::TimedOut) => {
                 tracing::warn!(node = %self.name, room, "the room's owner did not answer in time");
-                Ok(None)
+                Ok(Answer::Late)
             }
             Err(err) => Err(AppError::Internal(format!("NATS: {err}"))),
+        }
+    }
+
+    /// Tells the room's owner, without waiting, that this node gave up on relayed `session`.
+    pub async fn abandon(&self, room: &str, session: &str) {
+        let request = Asked {
+            id: crate::auth::new_id(),
+            request: RoomRequest::Abandon {
+                gateway: self.node.clone(),
+                session: session.to_owned(),
+            },
+        };
+        if let Ok(payload) = serde_json::to_vec(&request) {
+            let _ = self
+                .nats
+                .publish(self.room_subject(room), payload.into())
+                .await;
         }
     }
 
@@ -205,6 +252,16 @@ impl Inner {
     }
 }
 
+/// What came of asking a room's owner.
+pub(super) enum Answer {
+    /// Its answer.
+    Reply(RoomReply),
+    /// Nobody serves the room: the request reached no one.
+    Nobody,
+    /// No answer in time: the owner may still act on the request.
+    Late,
+}
+
 /// This node's claim on a room, held by the room's task.
 struct Owned {
     room: String,
@@ -251,20 +308,22 @@ impl Ownership for Claims {
     }
 }
 
-/// Answers the requests to a room this node owns, each in a task of its own.
+/// Answers the requests to a room this node owns, each in a task of its own (a repeat of a recent
+/// one with its first answer).
 async fn serve_room(inner: Weak<Inner>, room: String, mut subscriber: async_nats::Subscriber) {
     while let Some(message) = subscriber.next().await {
         let Some(inner) = inner.upgrade() else { return };
         let room = room.clone();
         tokio::spawn(async move {
-            let reply = match serde_json::from_slice::<RoomRequest>(&message.payload) {
-                Ok(request) => answer(&inner, &room, request).await,
-                Err(err) => {
-                    RoomReply::Error((&AppError::Internal(format!("bad request: {err}"))).into())
-                }
-            };
-            if let (Some(to), Ok(payload)) = (message.reply, serde_json::to_vec(&reply)) {
-                let _ = inner.nats.publish(to, payload.into()).await;
+            let reply = reply_to(
+                &inner.answered,
+                &message.payload,
+                Instant::now(),
+                |request| answer(&inner, &room, request),
+            )
+            .await;
+            if let Some(to) = message.reply {
+                let _ = inner.nats.publish(to, reply).await;
             }
         });
     }
@@ -287,15 +346,43 @@ async fn answer(inner: &Arc<Inner>, room: &str, request: RoomRequest) -> RoomRep
             gateway,
             session,
             request,
-        } => match inner.local.connect(room, request.into()).await {
-            Ok(link) => {
-                relay::serve_owner(Arc::clone(inner), link, gateway, session);
-                Ok(RoomReply::Connected {
-                    owner: inner.node.clone(),
-                })
+        } => match inner
+            .local
+            .connect_relayed(
+                room,
+                request.into(),
+                RelayedConn {
+                    gateway: gateway.as_str().into(),
+                    session: session.as_str().into(),
+                    publisher: Arc::clone(&inner.publisher),
+                },
+            )
+            .await
+        {
+            Ok(sender) => {
+                if relay::serve_owner(Arc::clone(inner), sender, gateway, session) {
+                    Ok(RoomReply::Connected {
+                        owner: inner.node.clone(),
+                    })
+                } else {
+                    // Its gateway gave up on it meanwhile: nobody waits for this answer.
+                    Err(AppError::RoomBusy)
+                }
             }
             Err(err) => Err(err),
         },
+        RoomRequest::Abandon { gateway, session } => {
+            let dropped = inner
+                .sessions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .abandon(&session, &gateway, Instant::now());
+            if dropped {
+                metrics::counter!("parchis_cluster_abandoned_connections_total").increment(1);
+            }
+            // Published without a reply subject: nobody reads this.
+            Ok(RoomReply::Snapshot(None))
+        }
     };
     result.unwrap_or_else(|err| RoomReply::Error((&err).into()))
 }
@@ -326,6 +413,10 @@ impl ClusterRegistry {
             .await
             .map_err(|e| format!("cannot open the rooms' storage: {e}"))?;
         let alive: HashSet<String> = store::alive_nodes(&pg).await.unwrap_or_default();
+        let heartbeat_pg = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .connect_lazy_with((*pg.connect_options()).clone());
         let inner = Arc::new_cyclic(|weak: &Weak<Inner>| Inner {
             local: LocalRegistry::with_timing(fenced, timing)
                 .with_ownership(Arc::new(Claims(weak.clone()))),
@@ -334,12 +425,16 @@ impl ClusterRegistry {
             prefix: config.prefix.clone(),
             nats,
             pg,
+            heartbeat_pg,
             alive: watch::Sender::new(Arc::new(alive)),
             sessions: Mutex::default(),
+            feeds: Mutex::default(),
+            publisher: Arc::new(relay::Publisher(weak.clone())),
             presence: Mutex::default(),
             relayed: AtomicUsize::new(0),
             stop: watch::Sender::new(false),
             tasks: Mutex::default(),
+            answered: Answered::default(),
         });
         let frames = inner
             .nats
@@ -355,6 +450,7 @@ impl ClusterRegistry {
             tokio::spawn(dispatch(Arc::downgrade(&inner), frames)),
             tokio::spawn(answer_presence(Arc::downgrade(&inner), presence)),
             tokio::spawn(heartbeat(Arc::downgrade(&inner))),
+            tokio::spawn(drop_rooms_owned_elsewhere(Arc::downgrade(&inner))),
             tokio::spawn(take_over(Arc::downgrade(&inner))),
         ];
         *inner.tasks.lock().unwrap_or_else(|e| e.into_inner()) = tasks;
@@ -416,19 +512,6 @@ fn snapshot_of(reply: RoomReply) -> Result<Option<RoomSnapshot>, AppError> {
 }
 
 impl RoomRegistry for ClusterRegistry {
-    fn lookup<'a>(
-        &'a self,
-        room_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
-        Box::pin(async move {
-            match self.send_inner(room_id, RoomCommand::Snapshot).await {
-                Ok(snapshot) => Ok(Some(snapshot)),
-                Err(AppError::RoomNotFound) => Ok(None),
-                Err(err) => Err(err),
-            }
-        })
-    }
-
     fn lookup_live<'a>(
         &'a self,
         room_id: &'a str,
@@ -439,7 +522,11 @@ impl RoomRegistry for ClusterRegistry {
                 return inner.local.lookup_live(room_id).await;
             }
             // Nobody answering means nobody runs it: not live anywhere (no room is woken for this).
-            match inner.ask(room_id, &RoomRequest::LookupLive).await? {
+            let request = Asked {
+                id: crate::auth::new_id(),
+                request: RoomRequest::LookupLive,
+            };
+            match inner.ask(room_id, &request).await? {
                 None => Ok(None),
                 Some(reply) => snapshot_of(reply),
             }
@@ -508,10 +595,15 @@ impl RoomRegistry for ClusterRegistry {
 
 impl ClusterRegistry {
     /// Has the room's owner apply `command`: this node's task when the room runs here or nobody runs
-    /// it (claiming it), else its owner over NATS; tries again while the room changes hands.
+    /// it (claiming it), else its owner over NATS; tries again while the room changes hands. Every try
+    /// carries the same request id: an owner that applied the command but answered too late answers
+    /// the next try with that answer instead of applying it twice.
     async fn send_inner(&self, room: &str, command: RoomCommand) -> Result<RoomSnapshot, AppError> {
         let inner = &self.inner;
-        let request = RoomRequest::Command(command.clone());
+        let request = Asked {
+            id: crate::auth::new_id(),
+            request: RoomRequest::Command(command.clone()),
+        };
         for attempt in 0..ATTEMPTS {
             let result = if inner.local.is_running(room) {
                 inner.local.send(room, command.clone()).await
@@ -564,9 +656,9 @@ async fn dispatch(inner: Weak<Inner>, mut frames: async_nats::Subscriber) {
     }
 }
 
-/// Renews the node's heartbeat, reads which nodes are alive, and stops the tasks of rooms this node
-/// no longer owns. A node that could not renew its heartbeat for most of the TTL (paused, cut off)
-/// stops all its rooms first: others may own them by now.
+/// Renews the node's heartbeat and reads which nodes are alive, on the heartbeat's own connection and
+/// nothing else, so that only the heartbeat itself can be late. A node that could not renew it for most
+/// of the TTL (paused, cut off) stops all its rooms first: others may own them by now.
 async fn heartbeat(inner: Weak<Inner>) {
     let mut every = tokio::time::interval(HEARTBEAT_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -583,15 +675,15 @@ async fn heartbeat(inner: Weak<Inner>) {
                 inner.local.evict(&room);
             }
         }
-        match store::heartbeat(&inner.pg, &inner.node).await {
+        match store::heartbeat(&inner.heartbeat_pg, &inner.node).await {
             Ok(true) => renewed = Instant::now(),
             Ok(false) => {
                 // Removed (by hand, or a node that left with the same id): record it again.
-                let _ = store::register(&inner.pg, &inner.node, &inner.name).await;
+                let _ = store::register(&inner.heartbeat_pg, &inner.node, &inner.name).await;
             }
             Err(err) => tracing::warn!(node = %inner.name, %err, "heartbeat failed"),
         }
-        match store::alive_nodes(&inner.pg).await {
+        match store::alive_nodes(&inner.heartbeat_pg).await {
             Ok(alive) => {
                 inner.alive.send_if_modified(|known| {
                     let changed = **known != alive;
@@ -605,6 +697,19 @@ async fn heartbeat(inner: Weak<Inner>) {
                 tracing::warn!(node = %inner.name, %err, "cannot read which nodes are alive")
             }
         }
+    }
+}
+
+/// Stops the tasks of rooms this node no longer owns (another node claimed them while this one was
+/// thought dead). Not in the heartbeat's loop: this read goes through the shared pool, which may wait
+/// for seconds under a burst of requests, and a heartbeat late for it stopped every room of a node that
+/// was alive (BENCHMARKS.md, Cluster (c)). The fence refuses such a room's writes meanwhile.
+async fn drop_rooms_owned_elsewhere(inner: Weak<Inner>) {
+    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
         match store::owned_rooms(&inner.pg, &inner.node).await {
             Ok(owned) => {
                 for room in inner.local.running_rooms() {

@@ -1,22 +1,28 @@
 //! Relayed connections: a socket on one node (the gateway) whose room runs on another (the owner).
 //!
-//! The owner adds the connection to the room as it adds its own sockets (same queue, same slow-client
-//! rule) and forwards whatever the room queues for it to the gateway, in order; the gateway passes the
-//! client's commands back. When the owner dies, gives the room up or is stopped, the gateway attaches
-//! the socket to the room's next owner: the client gets a fresh snapshot (a new epoch), with no
-//! reconnect of its own. Each attachment has a new session id, so a late frame of an old owner is never
-//! taken for the new one's.
+//! The owner adds the connection to the room like its own sockets, but what the room sends it goes
+//! through the room's relay ([`crate::rooms::relayed`]): broadcasts once per room for every node,
+//! the socket's own messages to its node alone. The gateway's [`feed`](super::feed) puts them back in
+//! order into the socket's queue (the slow-client rule as for any socket); the gateway passes the
+//! client's commands to the owner. When the owner dies, gives the room up or is stopped (or the feed
+//! saw a gap), the gateway attaches the socket again: the client gets a fresh snapshot (a new epoch
+//! after a move), with no reconnect of its own. Each attachment has a new session id, so a late
+//! frame of an old one is never taken for the new one's. A try the owner did not answer in time is
+//! abandoned: the owner is told to drop that session, even if it has not added it yet (`sessions`).
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::Instant;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
-use super::registry::{Inner, backoff};
-use super::wire::{Frame, RoomReply, RoomRequest};
+use super::feed::{self, Member};
+use super::registry::{Answer, Inner, backoff};
+use super::wire::{Asked, Frame, RoomFrame, RoomReply, RoomRequest};
 use crate::error::AppError;
 use crate::rooms::hub::OUTBOUND_QUEUE;
 use crate::rooms::protocol::{ClientMessage, Close, Outbound};
+use crate::rooms::relayed::{RelayOut, RelayPublisher, RelayQueue, RoomRelay};
 use crate::rooms::{ConnectRequest, RoomLink, RoomRegistry, RoomSender};
 
 /// How many times a socket is attached again while its room changes hands (see `registry::ATTEMPTS`).
@@ -26,50 +32,25 @@ const ATTEMPTS: u32 = 40;
 enum Attached {
     /// To a room whose task runs on this node.
     Here(RoomLink),
-    /// To a room run by `owner`, whose frames come to `session`.
-    There { owner: String, session: Session },
+    /// To a room run by `owner`, as `session`, whose messages come through the room's feed here.
+    There {
+        owner: String,
+        session: String,
+        member: Member,
+        ended: oneshot::Receiver<Ended>,
+    },
 }
 
-/// A session's registration on this node: its frames arrive on `frames`; dropping it unregisters.
-struct Session {
-    inner: Arc<Inner>,
-    id: String,
-    frames: mpsc::UnboundedReceiver<(String, Frame)>,
-}
-
-impl Session {
-    fn open(inner: &Arc<Inner>) -> Session {
-        let id = crate::auth::new_id();
-        let (tx, frames) = mpsc::unbounded_channel();
-        inner
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id.clone(), tx);
-        Session {
-            inner: Arc::clone(inner),
-            id,
-            frames,
-        }
-    }
-
-    /// Sends `frame` to this session's other end on `node`.
-    async fn send(&self, node: &str, frame: Frame) {
-        let subject = self.inner.session_subject(node, &self.id);
-        let payload = frame.encode(&self.inner.node);
-        if self.inner.nats.publish(subject, payload).await.is_ok() {
-            metrics::counter!("parchis_cluster_relayed_frames_total").increment(1);
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        self.inner
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.id);
+/// Sends a relayed connection's `frame` to its other end, `session` on `node`.
+async fn send_frame(inner: &Inner, node: &str, session: &str, frame: Frame) {
+    let subject = inner.session_subject(node, session);
+    if inner
+        .nats
+        .publish(subject, frame.encode(&inner.node))
+        .await
+        .is_ok()
+    {
+        metrics::counter!("parchis_cluster_relayed_frames_total").increment(1);
     }
 }
 
@@ -78,25 +59,53 @@ async fn attach(
     inner: &Arc<Inner>,
     room: &str,
     request: &ConnectRequest,
+    out: &mpsc::Sender<Outbound>,
 ) -> Result<Attached, AppError> {
     for attempt in 0..ATTEMPTS {
         let here = if inner.local.is_running(room) {
             Some(inner.local.connect(room, request.clone()).await)
         } else {
-            let session = Session::open(inner);
-            let ask = RoomRequest::Connect {
-                gateway: inner.node.clone(),
-                session: session.id.clone(),
-                request: request.clone().into(),
+            // Listening to the room before its owner is asked, so that nothing it sends is missed.
+            let session = crate::auth::new_id();
+            let (member, ended) = feed::join(inner, room, &session, out.clone()).await?;
+            // Each try is a session of its own, so a request of its own: reusing a session for the
+            // next try could let a late owner's frames pass for the new owner's in the feed.
+            let ask = Asked {
+                id: crate::auth::new_id(),
+                request: RoomRequest::Connect {
+                    gateway: inner.node.clone(),
+                    session: session.clone(),
+                    request: request.clone().into(),
+                },
             };
-            match inner.ask(room, &ask).await? {
-                // Nobody runs it: run it here.
-                None => Some(inner.local.connect(room, request.clone()).await),
-                Some(RoomReply::Connected { owner }) => {
-                    return Ok(Attached::There { owner, session });
+            // Unless the owner answers (or nobody serves the room), it is told to drop the session,
+            // whatever ends this try (no answer in time, an error, the socket gone meanwhile): it may
+            // add it late.
+            let mut unless_answered = Abandon {
+                inner,
+                room,
+                session: Some(session.clone()),
+            };
+            let answer = inner.ask_owner(room, &ask).await?;
+            if !matches!(answer, Answer::Late) {
+                unless_answered.session = None;
+            }
+            match answer {
+                // Nobody runs it, or its owner may be dead: run it here if it is free.
+                Answer::Nobody | Answer::Late => {
+                    drop(unless_answered);
+                    Some(inner.local.connect(room, request.clone()).await)
                 }
-                Some(RoomReply::Error(err)) => Some(Err(err.into())),
-                Some(RoomReply::Snapshot(_)) => {
+                Answer::Reply(RoomReply::Connected { owner }) => {
+                    return Ok(Attached::There {
+                        owner,
+                        session,
+                        member,
+                        ended,
+                    });
+                }
+                Answer::Reply(RoomReply::Error(err)) => Some(Err(err.into())),
+                Answer::Reply(RoomReply::Snapshot(_)) => {
                     Some(Err(AppError::Internal("unexpected reply".into())))
                 }
             }
@@ -112,6 +121,26 @@ async fn attach(
     Err(AppError::RoomBusy)
 }
 
+/// A relayed session this gateway asked an owner for and did not take: the room's owner is told to
+/// drop it when this is dropped (unless `session` was taken out).
+struct Abandon<'a> {
+    inner: &'a Arc<Inner>,
+    room: &'a str,
+    session: Option<String>,
+}
+
+impl Drop for Abandon<'_> {
+    fn drop(&mut self) {
+        let Some(session) = self.session.take() else {
+            return;
+        };
+        let (inner, room) = (Arc::clone(self.inner), self.room.to_owned());
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { inner.abandon(&room, &session).await });
+        }
+    }
+}
+
 /// Opens a socket's connection to the room: a plain local one when the room runs here (or nobody runs
 /// it and this node claims it), else one relayed to its owner.
 pub async fn connect(
@@ -119,11 +148,11 @@ pub async fn connect(
     room: &str,
     request: ConnectRequest,
 ) -> Result<RoomLink, AppError> {
-    let (owner, session) = match attach(&inner, room, &request).await? {
-        Attached::Here(link) => return Ok(link),
-        Attached::There { owner, session } => (owner, session),
-    };
     let (out, outbound) = mpsc::channel(OUTBOUND_QUEUE);
+    let attached = match attach(&inner, room, &request, &out).await? {
+        Attached::Here(link) => return Ok(link),
+        there => there,
+    };
     let (client, commands) = mpsc::channel(1);
     let gateway = Gateway {
         _presence: Presence::new(&inner, request.player_id.clone(), room),
@@ -133,7 +162,7 @@ pub async fn connect(
         out,
         commands,
     };
-    tokio::spawn(gateway.run(Attached::There { owner, session }));
+    tokio::spawn(gateway.run(attached));
     Ok(RoomLink {
         outbound,
         sender: RoomSender::relayed(client),
@@ -203,7 +232,8 @@ struct Gateway {
 }
 
 /// Why a relayed attachment ended.
-enum Ended {
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Ended {
     /// The socket closed: nothing more to do.
     ClientGone,
     /// The room dropped it (too slow): the socket closes so.
@@ -219,7 +249,12 @@ impl Gateway {
         loop {
             let ended = match attached {
                 Attached::Here(link) => self.pump_here(link).await,
-                Attached::There { owner, session } => self.pump_there(&owner, session).await,
+                Attached::There {
+                    owner,
+                    session,
+                    member,
+                    ended,
+                } => self.pump_there(&owner, &session, member, ended).await,
             };
             match ended {
                 Ended::ClientGone | Ended::TooSlow => return,
@@ -235,7 +270,7 @@ impl Gateway {
             }
             let mut request = self.request.clone();
             request.resume = None;
-            attached = match attach(&self.inner, &self.room, &request).await {
+            attached = match attach(&self.inner, &self.room, &request, &self.out).await {
                 Ok(attached) => attached,
                 Err(err) => {
                     tracing::warn!(node = %self.inner.name, room = %self.room, %err, "a relayed socket could not follow its room");
@@ -286,77 +321,67 @@ impl Gateway {
         }
     }
 
-    /// Relays to a room run by `owner`.
-    async fn pump_there(&mut self, owner: &str, mut session: Session) -> Ended {
+    /// Relays to a room run by `owner`: the client's commands go to it, its messages come through
+    /// the room's feed until that ends the attachment.
+    async fn pump_there(
+        &mut self,
+        owner: &str,
+        session: &str,
+        member: Member,
+        mut ended: oneshot::Receiver<Ended>,
+    ) -> Ended {
         let mut alive = self.inner.alive.subscribe();
         let mut stop = self.inner.stop.subscribe();
-        let ended = loop {
+        let why = loop {
             tokio::select! {
                 command = self.commands.recv() => match command {
-                    Some(command) => session.send(owner, Frame::Client(command)).await,
+                    Some(command) => send_frame(&self.inner, owner, session, Frame::Client(command)).await,
                     None => break Ended::ClientGone,
                 },
-                frame = session.frames.recv() => match frame {
-                    // Only the owner this attachment was made with speaks for the room.
-                    Some((from, frame)) if from == owner => match frame {
-                        Frame::Text(text) => {
-                            if let Some(ended) = self.forward(Outbound::Text(text)) {
-                                break ended;
-                            }
-                        }
-                        Frame::Close(Close::RoomClosed) => return Ended::Moved,
-                        Frame::Close(close) => return Ended::Closed(close),
-                        Frame::End => return Ended::TooSlow,
-                        Frame::Client(_) | Frame::Gone => {}
-                    },
-                    Some(_) => {}
-                    None => break Ended::Moved,
-                },
+                why = &mut ended => break why.unwrap_or(Ended::Moved),
                 _ = alive.changed() => {
                     if !self.inner.is_alive(owner) {
                         tracing::info!(node = %self.inner.name, room = %self.room, "the room's node died: following the room");
-                        return Ended::Moved;
+                        // Told all the same: it may only be late, with the connection still in its room.
+                        break Ended::Moved;
                     }
                 }
                 _ = stop.changed() => break Ended::Closed(Close::RoomClosed),
             }
         };
-        // The owner drops its end of the connection.
-        session.send(owner, Frame::Gone).await;
-        ended
+        // Out of the feed first, then the owner drops its end of the connection.
+        drop(member);
+        send_frame(&self.inner, owner, session, Frame::Gone).await;
+        why
     }
 }
 
-/// The owner end of a relayed socket: forwards what the room queues for it to `gateway`, and the
-/// client's commands to the room, until either end goes (or the gateway node dies).
-pub fn serve_owner(inner: Arc<Inner>, link: RoomLink, gateway: String, session: String) {
+/// The owner end of a relayed socket: passes the client's commands to the room until the gateway
+/// says the socket closed, the gateway node dies or the room is gone. (What the room sends the
+/// socket goes through the room's relay.) `false`, and the connection out of the room at once, if
+/// the gateway gave the session up before it got here.
+pub fn serve_owner(
+    inner: Arc<Inner>,
+    sender: RoomSender,
+    gateway: String,
+    session: String,
+) -> bool {
     let (tx, mut frames) = mpsc::unbounded_channel();
-    inner
+    let opened = inner
         .sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(session.clone(), tx);
+        .open(&session, &gateway, tx, Instant::now());
+    if !opened {
+        metrics::counter!("parchis_cluster_abandoned_connections_total").increment(1);
+        tracing::debug!(node = %inner.name, "a relayed connection came after its gateway gave up on it: dropped");
+        // Dropping `sender` takes the connection out of the room.
+        return false;
+    }
     tokio::spawn(async move {
-        let RoomLink {
-            mut outbound,
-            sender,
-        } = link;
-        let subject = inner.session_subject(&gateway, &session);
         let mut alive = inner.alive.subscribe();
         loop {
             tokio::select! {
-                message = outbound.recv() => {
-                    let frame = match message {
-                        Some(message) => Frame::outbound(message),
-                        None => Frame::End,
-                    };
-                    let end = matches!(frame, Frame::End);
-                    let _ = inner.nats.publish(subject.clone(), frame.encode(&inner.node)).await;
-                    metrics::counter!("parchis_cluster_relayed_frames_total").increment(1);
-                    if end {
-                        break;
-                    }
-                }
                 frame = frames.recv() => match frame {
                     Some((from, Frame::Client(command))) if from == gateway => {
                         if !sender.send(command).await {
@@ -378,8 +403,59 @@ pub fn serve_owner(inner: Arc<Inner>, link: RoomLink, gateway: String, session: 
             .sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .remove(&session);
+            .close(&session);
         // Dropping `sender` takes the connection out of the room.
         drop(sender);
     });
+    true
+}
+
+/// Starts the publisher of a room's relay on its owner.
+pub(super) struct Publisher(pub Weak<Inner>);
+
+impl RelayPublisher for Publisher {
+    fn open(&self, room_id: &str) -> RoomRelay {
+        let (relay, queue) = RoomRelay::new();
+        if let Some(inner) = self.0.upgrade() {
+            tokio::spawn(publish(inner, room_id.to_owned(), queue));
+        }
+        relay
+    }
+}
+
+/// Publishes a room's messages for other nodes, in the room's order: a broadcast once on the room's
+/// subject, a socket's own message to its node. Ends when the room does.
+async fn publish(inner: Arc<Inner>, room: String, mut queue: RelayQueue) {
+    let stream = crate::auth::new_id();
+    let fan = inner.fan_subject(&room);
+    while let Some(out) = queue.recv().await {
+        let (subject, frame) = match out {
+            RelayOut::Broadcast { seq, message } => (
+                fan.clone(),
+                RoomFrame {
+                    stream: stream.clone(),
+                    session: None,
+                    seq,
+                    frame: Frame::outbound(message),
+                },
+            ),
+            RelayOut::To {
+                gateway,
+                session,
+                after,
+                message,
+            } => (
+                inner.gateway_subject(&gateway, &room),
+                RoomFrame {
+                    stream: stream.clone(),
+                    session: Some(session.to_string()),
+                    seq: after,
+                    frame: message.map_or(Frame::End, Frame::outbound),
+                },
+            ),
+        };
+        if inner.nats.publish(subject, frame.encode()).await.is_ok() {
+            metrics::counter!("parchis_cluster_relayed_frames_total").increment(1);
+        }
+    }
 }

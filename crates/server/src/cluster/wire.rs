@@ -1,17 +1,29 @@
-//! What cluster nodes say to each other over NATS: requests to a room's owner (JSON) and the frames
-//! of a relayed connection (a kind byte, the sender node and the body: the text the socket sends is
-//! relayed as it is, never parsed or escaped again).
+//! What cluster nodes say to each other over NATS: requests to a room's owner (JSON), a room's
+//! messages for sockets on other nodes ([`RoomFrame`]) and a relayed socket's commands ([`Frame`]): a
+//! kind byte, a header and the body (the text a socket is sent is relayed as it is, never parsed or
+//! escaped again).
 
 use axum::extract::ws::Utf8Bytes;
 use bytes::{BufMut, Bytes, BytesMut};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::error::AppError;
+use crate::error::{AppError, ErrorParts};
 use crate::rooms::protocol::{ClientCommand, ClientMessage, Close, Outbound};
 use crate::rooms::{ConnectRequest, RoomCommand, RoomSnapshot};
 
-/// A request to the node that owns a room (subject `<prefix>.room.<id>`).
+/// What a node sends a room's owner (subject `<prefix>.room.<id>`): a request and its id.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Asked {
+    /// Made once per request, not per try: the owner answers a repeat (its first answer came too
+    /// late, or not at all) with the answer it gave, without applying it again
+    /// (`cluster/answered.rs`).
+    pub id: String,
+    /// What is asked.
+    pub request: RoomRequest,
+}
+
+/// A request to the node that owns a room.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum RoomRequest {
     /// A lobby command ([`crate::rooms::RoomRegistry::send`]).
@@ -27,6 +39,29 @@ pub enum RoomRequest {
         /// Who it is and where it left off.
         request: WireConnect,
     },
+    /// `gateway` gave up on its `Connect` of `session` (no answer in time, an error, or its socket
+    /// went away meanwhile): the owner drops that connection, now or when it comes. Published
+    /// without a reply subject; an owner of an older version cannot read it and ignores it, as it
+    /// did before this request existed.
+    Abandon {
+        /// The gateway node.
+        gateway: String,
+        /// The relayed connection's id on the gateway.
+        session: String,
+    },
+}
+
+impl RoomRequest {
+    /// Whether the owner keeps its answer for a repeat: a request that changes something (a read
+    /// is simply answered again, with what is true now).
+    pub fn changes_something(&self) -> bool {
+        match self {
+            RoomRequest::Command(command) => !matches!(command, RoomCommand::Snapshot),
+            // Dropping a session twice drops it once.
+            RoomRequest::LookupLive | RoomRequest::Abandon { .. } => false,
+            RoomRequest::Connect { .. } => true,
+        }
+    }
 }
 
 /// The owner's answer.
@@ -71,51 +106,71 @@ impl From<WireConnect> for ConnectRequest {
     }
 }
 
-/// An [`AppError`] as relayed: its code and sentence.
+/// An [`AppError`] as relayed: its code, its sentence and what the variant carries, so that the
+/// gateway answers with the very error the owner gave (same code, status, sentence and wait).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct WireError {
     code: String,
     message: String,
+    /// The variant's text (the `{0}` of its sentence, an internal error's detail).
+    #[serde(default)]
+    text: Option<String>,
+    /// The variant's number (seconds to wait, `maybe_stored` as 0 or 1).
+    #[serde(default)]
+    number: Option<u64>,
+    /// `invalid_settings`: which check refused them.
+    #[serde(default)]
+    reason: Option<String>,
 }
 
 impl From<&AppError> for WireError {
     fn from(err: &AppError) -> Self {
+        use AppError as E;
+        let (text, number, reason) = match err {
+            E::MalformedJson(s)
+            | E::InvalidBody(s)
+            | E::InvalidDisplayName(s)
+            | E::InvalidQuery(s)
+            | E::InvalidSubprotocol(s)
+            | E::InvalidUsername(s)
+            | E::WeakPassword(s)
+            | E::InvalidIdempotencyKey(s)
+            | E::InvalidReport(s)
+            | E::NotAMove(s)
+            | E::Internal(s) => (Some(s.clone()), None, None),
+            E::RequestTimeout(secs) => (None, Some(*secs), None),
+            E::SessionExpired(days) => (None, Some(u64::from(*days)), None),
+            E::TooManyAttempts(wait) | E::RateLimited(wait) => (None, Some(wait.0), None),
+            E::InvalidSettings { reason, message } => {
+                (Some(message.clone()), None, Some((*reason).to_owned()))
+            }
+            E::StorageUnavailable {
+                maybe_stored,
+                detail,
+            } => (Some(detail.clone()), Some(u64::from(*maybe_stored)), None),
+            _ => (None, None, None),
+        };
         WireError {
             code: err.code().to_owned(),
             message: err.to_string(),
+            text,
+            number,
+            reason,
         }
     }
 }
 
 impl From<WireError> for AppError {
-    /// The same error for every code a room's registry answers with; any other (none is expected)
-    /// becomes an internal error carrying the owner's sentence.
+    /// The owner's error again, whatever its variant; a code this node does not know (a newer
+    /// owner's) becomes an internal error carrying the owner's sentence.
     fn from(err: WireError) -> Self {
-        match err.code.as_str() {
-            "room_not_found" => AppError::RoomNotFound,
-            "not_room_owner" => AppError::NotRoomOwner,
-            "wrong_join_code" => AppError::WrongJoinCode,
-            "room_full" => AppError::RoomFull,
-            "seat_taken" => AppError::SeatTaken,
-            "room_not_waiting" => AppError::RoomNotWaiting,
-            "seat_has_person" => AppError::SeatHasPerson,
-            "no_person_at_seat" => AppError::NoPersonAtSeat,
-            "cannot_remove_self" => AppError::CannotRemoveSelf,
-            "removed_from_room" => AppError::RemovedFromRoom,
-            "colour_taken" => AppError::ColourTaken,
-            "not_seated" => AppError::NotSeated,
-            "room_busy" => AppError::RoomBusy,
-            "seat_not_found" => AppError::SeatNotFound,
-            "local_player_not_found" => AppError::LocalPlayerNotFound,
-            "player_not_found" => AppError::PlayerNotFound,
-            "unavailable" => AppError::Unavailable,
-            "storage_unavailable" => AppError::StorageUnavailable {
-                maybe_stored: err.message == crate::error::storage_unavailable_message(true),
-                detail: "at the room's owner".to_owned(),
-            },
-            "invalid_display_name" => AppError::InvalidDisplayName(err.message),
-            _ => AppError::Internal(format!("at the room's owner: {}", err.message)),
-        }
+        let parts = ErrorParts {
+            text: err.text.as_deref().unwrap_or(&err.message),
+            number: err.number,
+            reason: err.reason.as_deref(),
+        };
+        AppError::from_parts(&err.code, &parts)
+            .unwrap_or_else(|| AppError::Internal(format!("at the room's owner: {}", err.message)))
     }
 }
 
@@ -196,6 +251,66 @@ impl Frame {
     }
 }
 
+/// Owner → gateway nodes: one of a room's messages for sockets on other nodes. A broadcast (no
+/// `session`) goes once to `<prefix>.fan.<room>`, which every node with sockets in the room listens
+/// to; a socket's own message to `<prefix>.gw.<node>.<room>` on its node.
+#[derive(Debug)]
+pub struct RoomFrame {
+    /// The owner's life of the room (its relay's id): `seq` counts within it.
+    pub stream: String,
+    /// The socket's session, `None` for a broadcast.
+    pub session: Option<String>,
+    /// A broadcast's number in the stream; for a socket's message, the number of the last broadcast
+    /// before it.
+    pub seq: u64,
+    /// [`Frame::Text`], [`Frame::Close`] or [`Frame::End`].
+    pub frame: Frame,
+}
+
+const ROOM: u8 = b'R';
+
+impl RoomFrame {
+    /// Encodes the frame: kind, stream, session, sequence number, then the inner frame.
+    pub fn encode(&self) -> Bytes {
+        let session = self.session.as_deref().unwrap_or("");
+        let inner = self.frame.encode("");
+        let mut buf = BytesMut::with_capacity(11 + self.stream.len() + session.len() + inner.len());
+        buf.put_u8(ROOM);
+        for text in [self.stream.as_str(), session] {
+            buf.put_u8(u8::try_from(text.len()).unwrap_or(u8::MAX));
+            buf.put_slice(text.as_bytes());
+        }
+        buf.put_u64(self.seq);
+        buf.put_slice(&inner);
+        buf.freeze()
+    }
+
+    /// Decodes a frame (`None`: not one).
+    pub fn decode(payload: &Bytes) -> Option<RoomFrame> {
+        let (&kind, mut rest) = payload.split_first()?;
+        if kind != ROOM {
+            return None;
+        }
+        let mut texts = [String::new(), String::new()];
+        for text in &mut texts {
+            let (&len, after) = rest.split_first()?;
+            let len = usize::from(len);
+            *text = std::str::from_utf8(after.get(..len)?).ok()?.to_owned();
+            rest = &after[len..];
+        }
+        let seq = u64::from_be_bytes(rest.get(..8)?.try_into().ok()?);
+        let start = payload.len() - rest.len() + 8;
+        let (_, frame) = Frame::decode(&payload.slice(start..))?;
+        let [stream, session] = texts;
+        Some(RoomFrame {
+            stream,
+            session: (!session.is_empty()).then_some(session),
+            seq,
+            frame,
+        })
+    }
+}
+
 /// The text a client would have sent for `message` (PROTOCOL.md §3), parsed again by the owner.
 fn client_text(message: &ClientMessage) -> String {
     let id = &message.id;
@@ -248,6 +363,79 @@ mod tests {
             assert_eq!(back.command, command);
             assert_eq!(back.id, json!(42));
         }
+    }
+
+    /// One error of each variant, as the owner may give it.
+    fn every_error() -> Vec<AppError> {
+        use crate::error::Wait;
+        AppError::codes()
+            .map(|code| {
+                let mut err = AppError::from(WireError {
+                    code: code.to_owned(),
+                    message: format!("{code} at the owner"),
+                    text: Some(format!("{code}: why")),
+                    number: Some(7),
+                    reason: Some("turn_time".into()),
+                });
+                assert_eq!(err.code(), code, "the gateway knows {code}");
+                if let AppError::StorageUnavailable { maybe_stored, .. } = &mut err {
+                    *maybe_stored = true;
+                }
+                if let AppError::TooManyAttempts(wait) | AppError::RateLimited(wait) = &mut err {
+                    *wait = Wait(9);
+                }
+                err
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_error_crosses_the_wire_as_the_same_error() {
+        let errors = every_error();
+        assert_eq!(errors.len(), AppError::STATUSES.len());
+        for err in errors {
+            let wire = WireError::from(&err);
+            let bytes = serde_json::to_vec(&wire).unwrap();
+            let back = AppError::from(serde_json::from_slice::<WireError>(&bytes).unwrap());
+            // The same code, status and sentence (wait included) for the client as on the owner.
+            assert_eq!(back.code(), err.code(), "{err:?}");
+            assert_eq!(back.status(), err.status(), "{err:?}");
+            assert_eq!(back.to_string(), err.to_string(), "{err:?}");
+            assert_eq!(format!("{back:?}"), format!("{err:?}"));
+        }
+    }
+
+    #[test]
+    fn room_frames_survive_the_relay() {
+        let text = Utf8Bytes::from_static("{\"type\":\"update\"}");
+        for session in [None, Some("s-1".to_owned())] {
+            let frame = RoomFrame {
+                stream: "stream-1".into(),
+                session: session.clone(),
+                seq: 1 << 40,
+                frame: Frame::Text(text.clone()),
+            };
+            let back = RoomFrame::decode(&frame.encode()).expect("a room frame");
+            assert_eq!(
+                (back.stream.as_str(), back.session, back.seq),
+                ("stream-1", session, 1 << 40)
+            );
+            let Frame::Text(back) = back.frame else {
+                panic!("text")
+            };
+            assert_eq!(back, text);
+        }
+        let end = RoomFrame {
+            stream: "s".into(),
+            session: Some("x".into()),
+            seq: 0,
+            frame: Frame::End,
+        };
+        assert!(matches!(
+            RoomFrame::decode(&end.encode()).unwrap().frame,
+            Frame::End
+        ));
+        assert!(RoomFrame::decode(&Frame::Gone.encode("n")).is_none());
     }
 
     #[test]

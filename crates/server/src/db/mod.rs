@@ -23,6 +23,7 @@ mod chat;
 mod export;
 mod game_log;
 mod games;
+mod idempotency;
 mod log_writer;
 mod players;
 mod reports;
@@ -46,6 +47,7 @@ pub use games::{
     FiguresRow, Finished, GameRow, LeaderRow, NewGame, RatingChangeRow, RatingRow, RecordRow,
     ResultRow, SeatRating,
 };
+pub use idempotency::{IdempotencyRow, Reservation};
 pub use players::{PlayerRow, TokenHolder};
 pub use reports::{ReportRow, Reported};
 pub use rooms::{NewRoom, Occupant, PlayerRoomRow, RoomRow, SeatRow, StoredColour};

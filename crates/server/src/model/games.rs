@@ -56,7 +56,7 @@ pub struct GameReplay {
     /// The result as stored: `winner_side`, `winner_seats`, `seats` (each seat's figures: pieces home,
     /// captures made and suffered, sixes) and, for a rated game, `ratings` (each person's seat and rating
     /// before and after).
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Object>)]
     pub result: Option<Value>,
     /// The rules crate's full view of the starting position (seats, colours, board slots, pieces);
     /// each step only repeats what changes.
@@ -157,4 +157,14 @@ pub enum Actor {
     Away,
     /// The server, for a person whose turn timer ran out.
     Timer,
+}
+
+/// Who made the roll or move an `update` announces (its `acted`): the seat acted for and by whom, so that
+/// every client can say when the server acted for a person (their timer ran out, or they are away).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Acted {
+    /// The seat the roll or move was made for (the seat to act).
+    pub seat: usize,
+    /// Who made it.
+    pub by: Actor,
 }

@@ -354,7 +354,7 @@ pub struct SeatView {
     /// Bot level if a bot plays this seat.
     pub bot: Option<BotLevel>,
     /// Colour the seated human asked for.
-    #[schema(value_type = Option<String>, example = "yellow")]
+    #[schema(value_type = Option<crate::schema_names::ColourName>)]
     pub preferred_colour: Option<Colour>,
     /// The seated person's rating in the room's rule set, as it is now (after a rated game ends, the new
     /// one); `null` for a bot, an empty seat, a person without a rated game of these rules, and in a game
@@ -389,7 +389,7 @@ pub struct RoomView {
 pub struct JoinRoomRequest {
     /// Colour you would like to play: yellow, blue, red, green, orange or turquoise.
     #[serde(default)]
-    #[schema(value_type = Option<String>, example = "yellow")]
+    #[schema(value_type = Option<crate::schema_names::ColourName>)]
     pub preferred_colour: Option<Colour>,
     /// Join code; required for private rooms (unless the path already is the code).
     #[serde(default)]
@@ -475,7 +475,7 @@ pub struct BoardInfo {
     /// The exit square of each board slot, in slot order.
     pub exit_squares: Vec<u8>,
     /// The colours a seat may prefer on it (`colour` of a seat), in the server's order.
-    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
+    #[schema(value_type = Vec<crate::schema_names::ColourName>)]
     pub colours: Vec<Colour>,
 }
 
@@ -507,7 +507,7 @@ pub struct ModeInfo {
     pub board: parchis_rules::BoardKind,
     /// The colour of each board slot, in turn order: slot 0's arm holds exit square 5 (Morocco's four-colour
     /// board starts with blue).
-    #[schema(value_type = Vec<String>, example = json!(["yellow", "blue", "red", "green"]))]
+    #[schema(value_type = Vec<crate::schema_names::ColourName>)]
     pub slot_colours: Vec<Colour>,
     /// The house rules that change anything in this mode (those about allies do not where every seat
     /// plays one colour alone): a form offers these.

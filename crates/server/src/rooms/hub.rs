@@ -13,7 +13,6 @@ use std::collections::{HashMap, VecDeque};
 
 use parchis_rules::{Event, Game, View};
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
 use super::messages;
@@ -23,6 +22,8 @@ use super::public_state::{
     GAME, GameFields, GamePart, GameRef, LobbyState, PublicParts, StateRef, diff_game_fields,
     diff_lobby, diff_view,
 };
+use super::relayed::{RelayOut, RoomRelay, Sink};
+use crate::model::Acted;
 
 /// Identifies one connection within its room.
 pub type ConnId = u64;
@@ -37,8 +38,9 @@ pub const OUTBOUND_QUEUE: usize = 256;
 /// One open connection as the room sees it.
 #[derive(Debug)]
 pub struct Conn {
-    /// Its bounded outbound queue; never awaited, so it cannot block the room.
-    pub tx: mpsc::Sender<Outbound>,
+    /// Where its messages go: its bounded outbound queue, never awaited so that it cannot block the
+    /// room, or (cluster mode) the room's relay to the node holding the socket.
+    pub sink: Sink,
     /// The authenticated player, `None` for an anonymous spectator.
     pub player_id: Option<String>,
     /// Hash of the token it authenticated with: revoking that token closes it.
@@ -74,6 +76,13 @@ pub struct Hub {
     conns: HashMap<ConnId, Conn>,
     /// Next connection id to hand out.
     next_id: ConnId,
+    /// How many broadcasts (updates, chat) this life of the room made: a relayed connection's private
+    /// messages say which one they follow.
+    broadcasts: u64,
+    /// Cluster mode: the queue to other nodes, opened with the first relayed connection.
+    relay: Option<RoomRelay>,
+    /// How many connections are relayed (broadcasts go to the relay only while some are).
+    relayed: usize,
 }
 
 impl Hub {
@@ -88,6 +97,9 @@ impl Hub {
             snapshot: None,
             conns: HashMap::new(),
             next_id: 1,
+            broadcasts: 0,
+            relay: None,
+            relayed: 0,
         }
     }
 
@@ -116,11 +128,12 @@ impl Hub {
     }
 
     /// Publishes the new state with `events` as one update (nothing if neither
-    /// changed): `lobby` is `None` when the caller knows it did not change,
-    /// `game` is the game part (`None`: no game). Returns connections dropped
-    /// for being too slow.
+    /// changed): `acted` says who made the roll or move it announces, `lobby` is
+    /// `None` when the caller knows it did not change, `game` is the game part
+    /// (`None`: no game). Returns connections dropped for being too slow.
     pub fn publish(
         &mut self,
+        acted: Option<Acted>,
         events: &[Event],
         lobby: Option<LobbyState>,
         game: Option<GamePart>,
@@ -160,7 +173,11 @@ impl Hub {
             return Vec::new();
         }
         self.version += 1;
-        let message = messages::update(self.version, events, patch.ops());
+        // The cached snapshot is of the version before: no one can be sent it any more. Kept, it would
+        // stay for as long as the room is idle, ~4 KiB a room (the last connection's catch-up): with four
+        // players a room, 1 KiB or more of server memory per idle player (BENCHMARKS.md, Load).
+        self.snapshot = None;
+        let message = messages::update(self.version, acted, events, patch.ops());
         if self.ring.len() == RING {
             self.ring.pop_front();
         }
@@ -168,13 +185,17 @@ impl Hub {
         self.broadcast(&message)
     }
 
-    /// Queues `message` to every connection; returns those whose queue is full or closed. They stay
-    /// registered: the room forgets them ([`super::room::Room::forget`]), which also counts them gone
-    /// and starts their seat's away clock.
+    /// Queues `message` to every connection (to the relay once for all the relayed ones); returns
+    /// those whose queue is full or closed. They stay registered: the room forgets them
+    /// ([`super::room::Room::forget`]), which also counts them gone and starts their seat's away clock.
     pub fn broadcast(&mut self, message: &Outbound) -> Vec<ConnId> {
+        self.broadcasts += 1;
         let mut dropped = Vec::new();
         for (&id, conn) in &self.conns {
-            match conn.tx.try_send(message.clone()) {
+            let Sink::Local(tx) = &conn.sink else {
+                continue;
+            };
+            match tx.try_send(message.clone()) {
                 Ok(()) => {}
                 Err(TrySendError::Full(_)) => {
                     tracing::info!(conn = id, "disconnecting a client that is too slow");
@@ -183,7 +204,28 @@ impl Hub {
                 Err(TrySendError::Closed(_)) => dropped.push(id),
             }
         }
+        if self.relayed > 0
+            && !self.push(RelayOut::Broadcast {
+                seq: self.broadcasts,
+                message: message.clone(),
+            })
+        {
+            tracing::warn!(
+                "the relay to other nodes is too slow: dropping the room's sockets there"
+            );
+            dropped.extend(
+                self.conns
+                    .iter()
+                    .filter(|(_, c)| matches!(c.sink, Sink::Relayed(_)))
+                    .map(|(id, _)| *id),
+            );
+        }
         dropped
+    }
+
+    /// Queues `out` to the relay; `false` if it is too slow (or gone).
+    fn push(&self, out: RelayOut) -> bool {
+        self.relay.as_ref().is_some_and(|relay| relay.push(out))
     }
 
     /// The snapshot message for the current state (built once per version).
@@ -220,13 +262,29 @@ impl Hub {
     pub fn add(&mut self, conn: Conn) -> ConnId {
         let id = self.next_id;
         self.next_id += 1;
+        if let Sink::Relayed(relayed) = &conn.sink {
+            self.relayed += 1;
+            if self.relay.is_none() {
+                self.relay = Some(relayed.publisher.open(&self.lobby.room.id));
+            }
+        }
         self.conns.insert(id, conn);
         id
     }
 
-    /// Forgets a connection (its queue closes, which ends its writer).
+    /// Forgets a connection (its queue closes, which ends its writer; a relayed one's node is told).
     pub fn remove(&mut self, id: ConnId) -> Option<Conn> {
-        self.conns.remove(&id)
+        let conn = self.conns.remove(&id)?;
+        if let Sink::Relayed(relayed) = &conn.sink {
+            self.relayed -= 1;
+            self.push(RelayOut::To {
+                gateway: relayed.gateway.clone(),
+                session: relayed.session.clone(),
+                after: self.broadcasts,
+                message: None,
+            });
+        }
+        Some(conn)
     }
 
     /// The connection, if still open.
@@ -255,7 +313,19 @@ impl Hub {
         let Some(conn) = self.conns.get(&id) else {
             return true;
         };
-        match conn.tx.try_send(message) {
+        let tx = match &conn.sink {
+            Sink::Local(tx) => tx,
+            Sink::Relayed(relayed) => {
+                let out = RelayOut::To {
+                    gateway: relayed.gateway.clone(),
+                    session: relayed.session.clone(),
+                    after: self.broadcasts,
+                    message: Some(message),
+                };
+                return self.push(out);
+            }
+        };
+        match tx.try_send(message) {
             Ok(()) => true,
             Err(TrySendError::Full(_)) => {
                 tracing::info!(conn = id, "disconnecting a client that is too slow");
@@ -304,6 +374,7 @@ impl PublishedGame {
 #[cfg(test)]
 mod tests {
     use parchis_rules::{Mode, Phase, RuleSet};
+    use tokio::sync::mpsc;
 
     use super::*;
     use crate::model::{Rating, RoomStatus};
@@ -377,7 +448,7 @@ mod tests {
         let before = hub.state();
         let version = hub.version();
         assert!(
-            hub.publish(events, Some(parts.lobby), parts.game)
+            hub.publish(None, events, Some(parts.lobby), parts.game)
                 .is_empty()
         );
         let after = hub.state();
@@ -419,12 +490,27 @@ mod tests {
         let again = text(hub.snapshot());
         // A client asking again and again makes the server queue the same bytes, not new copies.
         assert_eq!(first.as_str().as_ptr(), again.as_str().as_ptr());
-        hub.publish(&[], Some(lobby("waiting", 1, 0)), None);
+        hub.publish(None, &[], Some(lobby("waiting", 1, 0)), None);
         let newer = text(hub.snapshot());
         assert_ne!(first.as_str(), newer.as_str());
         let newer: Value = serde_json::from_str(&newer).unwrap();
         assert_eq!(newer["version"], hub.version());
         assert_eq!(newer["state"], hub.state());
+    }
+
+    #[test]
+    fn a_snapshot_is_not_kept_once_its_version_is_past() {
+        let mut hub = Hub::new(PublicParts {
+            lobby: lobby("waiting", 0, 0),
+            game: None,
+        });
+        // A connection's catch-up, then the presence update its arrival publishes.
+        let _sent = hub.snapshot();
+        hub.publish(None, &[], Some(lobby("waiting", 1, 0)), None);
+        assert!(
+            hub.snapshot.is_none(),
+            "an idle room keeps a snapshot no one can be sent"
+        );
     }
 
     #[test]
@@ -435,7 +521,7 @@ mod tests {
         });
         let (tx, mut rx) = mpsc::channel(OUTBOUND_QUEUE);
         hub.add(Conn {
-            tx,
+            sink: Sink::Local(tx),
             player_id: None,
             token_hash: None,
         });

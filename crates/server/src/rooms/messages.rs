@@ -13,6 +13,7 @@ use super::patch::{into_text, write_json};
 use super::protocol::{CommandError, Outbound};
 use super::public_state::StateRef;
 use crate::db::ChatRow;
+use crate::model::Acted;
 
 /// Whether a connection acts for a seat (`hello.role`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -155,12 +156,17 @@ pub fn snapshot(version: u64, epoch: &str, state: StateRef<'_>) -> Outbound {
     Outbound::Text(into_text(buf))
 }
 
-/// `{"type":"update","version":…,"events":[…],"patch":[…]}`, `patch_ops` being the patch's operations
-/// already written, comma separated ([`super::patch::PatchWriter::ops`]).
-pub fn update(version: u64, events: &[Event], patch_ops: &[u8]) -> Outbound {
-    let mut buf = Vec::with_capacity(patch_ops.len() + 64 + 96 * events.len());
+/// `{"type":"update","version":…,"acted":{…},"events":[…],"patch":[…]}`, `patch_ops` being the patch's
+/// operations already written, comma separated ([`super::patch::PatchWriter::ops`]); `acted` only on the
+/// update of a roll or move.
+pub fn update(version: u64, acted: Option<Acted>, events: &[Event], patch_ops: &[u8]) -> Outbound {
+    let mut buf = Vec::with_capacity(patch_ops.len() + 96 + 96 * events.len());
     buf.extend_from_slice(b"{\"type\":\"update\",\"version\":");
     write_json(&mut buf, &version);
+    if let Some(acted) = acted {
+        buf.extend_from_slice(b",\"acted\":");
+        write_json(&mut buf, &acted);
+    }
     buf.extend_from_slice(b",\"events\":");
     write_json(&mut buf, events);
     buf.extend_from_slice(b",\"patch\":[");
@@ -225,11 +231,21 @@ mod tests {
         assert_eq!(
             value(update(
                 9,
+                None,
                 &[],
                 br#"{"op":"replace","path":"/spectators","value":2}"#
             )),
             json!({"type": "update", "version": 9, "events": [],
                    "patch": [{"op": "replace", "path": "/spectators", "value": 2}]})
+        );
+        let timer = Acted {
+            seat: 1,
+            by: crate::model::Actor::Timer,
+        };
+        assert_eq!(
+            value(update(10, Some(timer), &[], b"")),
+            json!({"type": "update", "version": 10, "acted": {"seat": 1, "by": "timer"},
+                   "events": [], "patch": []})
         );
     }
 }

@@ -12,6 +12,7 @@ pub mod patch;
 pub mod protocol;
 pub mod public_state;
 pub mod registry;
+pub mod relayed;
 pub mod room;
 pub mod table;
 pub mod tally;

@@ -13,6 +13,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use super::hub::{ConnId, OUTBOUND_QUEUE};
 use super::lobby::{Lobby, RoomCommand, RoomEvent, RoomSnapshot};
 use super::protocol::{ClientMessage, Outbound};
+use super::relayed::{RelayedConn, Sink};
 use super::room::{ConnectRequest, Room, Timing};
 use super::task::{self, Envelope, Inbox};
 use crate::db::Db;
@@ -124,6 +125,11 @@ impl RoomSender {
         }
     }
 
+    /// Whether the room runs on another node (cluster mode), as it did when the socket was attached.
+    pub fn is_relayed(&self) -> bool {
+        matches!(self.route, SenderRoute::Relayed(_))
+    }
+
     /// Passes a command to the room (waits if the room is busy); `false` if the room is gone.
     pub async fn send(&self, message: ClientMessage) -> bool {
         match &self.route {
@@ -162,11 +168,19 @@ pub trait Ownership: Send + Sync + 'static {
 /// How handlers reach rooms: look one up, send it a command, subscribe or
 /// connect to it. A multi-node implementation only has to provide these.
 pub trait RoomRegistry: Send + Sync + 'static {
-    /// The room's current state, or `None` if no room has this id.
+    /// The room's current state, or `None` if no room has this id (a snapshot command to its owner).
     fn lookup<'a>(
         &'a self,
         room_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>>;
+    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
+        Box::pin(async move {
+            match self.send(room_id, RoomCommand::Snapshot).await {
+                Ok(snapshot) => Ok(Some(snapshot)),
+                Err(AppError::RoomNotFound) => Ok(None),
+                Err(err) => Err(err),
+            }
+        })
+    }
 
     /// The room's current state if its task is running on this node, else `None`; never loads a room
     /// from storage (for listings, which must not wake every stored room).
@@ -466,31 +480,54 @@ impl LocalRegistry {
         room_id: &str,
         request: ConnectRequest,
     ) -> Result<RoomLink, AppError> {
+        let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
+        let sender = self
+            .add_connection(room_id, request, Sink::Local(tx))
+            .await?;
+        Ok(RoomLink { outbound, sender })
+    }
+
+    /// Cluster mode: adds a connection whose socket is on another node; its messages go through the
+    /// room's relay (see [`super::relayed`]). The answer passes its commands in.
+    pub async fn connect_relayed(
+        &self,
+        room_id: &str,
+        request: ConnectRequest,
+        relayed: RelayedConn,
+    ) -> Result<RoomSender, AppError> {
+        self.add_connection(room_id, request, Sink::Relayed(relayed))
+            .await
+    }
+
+    /// Adds a connection whose messages go to `sink` to the room: the sender of its commands.
+    async fn add_connection(
+        &self,
+        room_id: &str,
+        request: ConnectRequest,
+        sink: Sink,
+    ) -> Result<RoomSender, AppError> {
         // Counted before the room sees it, so that a revocation racing the connection still finds it.
         let presence = request
             .player_id
             .clone()
             .map(|player| Presence::new(&self.connected, player, room_id.to_owned()));
         for _ in 0..DELIVERIES {
-            let (tx, outbound) = mpsc::channel(OUTBOUND_QUEUE);
             let (reply, answer) = oneshot::channel();
             let message = Inbox::Connect {
-                tx,
+                sink: sink.clone(),
                 request: request.clone(),
                 reply,
             };
             let handle = self.deliver(room_id, message).await?;
-            // `Err`: the task stopped with the connection unread (see `send_inner`): to the next task.
+            // `Err`: the task stopped with the connection unread (see `send_inner`), so nothing went
+            // to the sink yet: to the next task.
             if let Ok(conn) = answer.await {
-                return Ok(RoomLink {
-                    outbound,
-                    sender: RoomSender {
-                        route: SenderRoute::Local {
-                            conn,
-                            inbox: handle.inbox,
-                            gone: handle.gone,
-                            _presence: presence,
-                        },
+                return Ok(RoomSender {
+                    route: SenderRoute::Local {
+                        conn,
+                        inbox: handle.inbox,
+                        gone: handle.gone,
+                        _presence: presence,
                     },
                 });
             }
@@ -500,19 +537,6 @@ impl LocalRegistry {
 }
 
 impl RoomRegistry for LocalRegistry {
-    fn lookup<'a>(
-        &'a self,
-        room_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<RoomSnapshot>, AppError>> {
-        Box::pin(async move {
-            match self.send_inner(room_id, RoomCommand::Snapshot).await {
-                Ok(snapshot) => Ok(Some(snapshot)),
-                Err(AppError::RoomNotFound) => Ok(None),
-                Err(err) => Err(err),
-            }
-        })
-    }
-
     fn lookup_live<'a>(
         &'a self,
         room_id: &'a str,

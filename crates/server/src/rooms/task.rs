@@ -9,6 +9,7 @@ use super::commands;
 use super::hub::ConnId;
 use super::lobby::{RoomCommand, RoomSnapshot};
 use super::protocol::{ClientMessage, Outbound};
+use super::relayed::Sink;
 use super::room::{ConnectRequest, Room};
 use crate::error::AppError;
 
@@ -26,8 +27,8 @@ pub(super) enum Inbox {
     Command(Envelope),
     /// A realtime connection wants to join the fan-out.
     Connect {
-        /// Its outbound queue.
-        tx: mpsc::Sender<Outbound>,
+        /// Where its messages go.
+        sink: Sink,
         /// Who it is and where it left off.
         request: ConnectRequest,
         /// Its id in the room.
@@ -63,6 +64,7 @@ pub(super) async fn run(
     loop {
         let wake = room.next_wake().map(tokio::time::Instant::from_std);
         let spectators = room.spectators_due().map(tokio::time::Instant::from_std);
+        let resyncs = room.resyncs.due().map(tokio::time::Instant::from_std);
         tokio::select! {
             message = inbox.recv() => {
                 let Some(message) = message else { break };
@@ -72,6 +74,7 @@ pub(super) async fn run(
             Some(conn) = gone.recv() => room.disconnect(conn),
             () = sleep_until(wake), if wake.is_some() => room.auto_act().await,
             () = sleep_until(spectators), if spectators.is_some() => room.show_spectators(),
+            () = sleep_until(resyncs), if resyncs.is_some() => commands::resync::send_held(&mut room),
             _ = stop.changed() => break,
             () = tokio::time::sleep_until(idle_check) => {
                 // Not while a message waits: this branch may be picked with one ready (the message that
@@ -117,8 +120,12 @@ async fn handle(room: &mut Room, message: Inbox) {
             // The requester may have gone away (client disconnected); that is fine.
             let _ = envelope.reply.send(result);
         }
-        Inbox::Connect { tx, request, reply } => {
-            let id = room.connect(tx, request);
+        Inbox::Connect {
+            sink,
+            request,
+            reply,
+        } => {
+            let id = room.connect(sink, request);
             if reply.send(id).is_err() {
                 room.disconnect(id);
             }

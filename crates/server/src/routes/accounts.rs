@@ -5,8 +5,6 @@
 //! signs every other device out (a lost phone, a shared computer), keeping the password; `GET
 //! /api/sessions` lists the devices signed in and `DELETE /api/sessions/{id}` signs one of them out.
 
-use std::time::Instant;
-
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -27,7 +25,7 @@ use crate::rooms::{Revoked, RoomCommand};
 use crate::routes::players::tell_open_rooms;
 
 /// Username length, in characters.
-const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=24;
+pub const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=24;
 
 /// A username as given, trimmed, and its key (folded to lower case), or why it cannot be one.
 fn username(given: &str) -> Result<(String, String), AppError> {
@@ -191,17 +189,17 @@ pub(crate) async fn current_password_is(
 ) -> Result<bool, AppError> {
     let key = account.username.to_ascii_lowercase();
     let device = format!("device:{}", player.token_hash);
-    let now = Instant::now();
     state
         .sign_in_guard
-        .attempt(&device, now)
+        .attempt(&device)
+        .await
         .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
-    state.sign_in_guard.count(&key, now);
+    state.sign_in_guard.count(&key).await;
     if !password::verify(given, Some(account.password_hash)).await? {
         return Ok(false);
     }
-    state.sign_in_guard.succeeded(&device);
-    state.sign_in_guard.proved(&key);
+    state.sign_in_guard.succeeded(&device).await;
+    state.sign_in_guard.proved(&key).await;
     Ok(true)
 }
 
@@ -225,7 +223,8 @@ pub async fn sign_in(
     let key = req.username.trim().to_ascii_lowercase();
     let wait = state
         .sign_in_guard
-        .attempt_sign_in(&key, address, Instant::now())
+        .attempt_sign_in(&key, address)
+        .await
         .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
     tokio::time::sleep(wait).await;
     let account = match username(&req.username) {
@@ -237,7 +236,7 @@ pub async fn sign_in(
     let Some(account) = account.filter(|_| verified) else {
         return Err(AppError::WrongCredentials);
     };
-    state.sign_in_guard.signed_in(&key, address);
+    state.sign_in_guard.signed_in(&key, address).await;
     let player = state
         .db
         .player(&account.player_id)

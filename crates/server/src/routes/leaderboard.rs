@@ -19,26 +19,27 @@ use crate::settings::RuleSet;
 
 /// Players listed, at most.
 const LEADERS: i64 = 20;
-/// The period when none is asked for, and the longest one.
+/// The period when none is asked for, in days.
 const DEFAULT_DAYS: u32 = 30;
-const MAX_DAYS: u32 = 365;
+/// The longest period, in days.
+pub const MAX_DAYS: u32 = 365;
 
 /// Query of `GET /api/leaderboard`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// `playgridia` (default), `ludoteka` or `morocco`.
-    #[param(value_type = Option<String>, example = "playgridia")]
+    #[param(value_type = Option<crate::schema_names::RuleSetName>)]
     rules: Option<RuleSet>,
     /// Days up to now, 1 to 365 (default 30).
     days: Option<u32>,
     /// `wins` (default): the most wins in the period; `rating`: the best ratings.
-    #[param(value_type = Option<String>, example = "rating")]
+    #[param(inline)]
     by: Option<RankBy>,
 }
 
 /// What ranks the leaderboard.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 enum RankBy {
     #[default]

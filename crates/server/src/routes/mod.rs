@@ -27,11 +27,14 @@ use crate::rate_limit::{LookupLimit, WriteLimit};
 
 /// All API and operational routes (documentation routes live in [`crate::docs`]); `analysis_limit`
 /// limits the analyses of finished games per address, `lookup_limit` the room lookups (by id or join
-/// code, WebSocket included) that find no room and the admin requests with a wrong token.
+/// code, WebSocket included) that find no room and the admin requests with a wrong token. `state` is
+/// for the `Idempotency-Key` records of the routes that create something ([`crate::idempotency`]).
 pub fn router(
     analysis_limit: Option<Arc<WriteLimit>>,
     lookup_limit: Option<Arc<LookupLimit>>,
+    state: AppState,
 ) -> Router<AppState> {
+    let idempotent = axum::middleware::from_fn_with_state(state, crate::idempotency::idempotent);
     let mut analysis = get(analysis::game_analysis);
     if let Some(limit) = analysis_limit {
         analysis = analysis.layer(crate::rate_limit::layer(limit));
@@ -42,8 +45,9 @@ pub fn router(
     let mut join = post(rooms::join_room);
     let mut leave = post(rooms::leave_room);
     let mut start = post(rooms::start_room);
-    let mut rematch = post(rooms::rematch_room);
-    let mut add_local = post(local_players::add_local_player);
+    // Every route that creates something a retry would create twice takes an `Idempotency-Key`.
+    let mut rematch = post(rooms::rematch_room).layer(idempotent.clone());
+    let mut add_local = post(local_players::add_local_player).layer(idempotent.clone());
     let mut remove_local = delete(local_players::remove_local_player);
     let mut seat = put(seats::set_seat).delete(seats::remove_player);
     let mut report = post(reports::report_message);
@@ -76,7 +80,10 @@ pub fn router(
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(crate::metrics::render))
-        .route("/api/players", post(players::create_player))
+        .route(
+            "/api/players",
+            post(players::create_player).layer(idempotent.clone()),
+        )
         .route(
             "/api/players/me",
             get(players::me)
@@ -110,9 +117,14 @@ pub fn router(
         .route("/api/sessions/{id}", delete(accounts::sign_out_device))
         .route(
             "/api/rooms",
-            post(rooms::create_room).get(rooms::list_rooms),
+            post(rooms::create_room)
+                .layer(idempotent.clone())
+                .get(rooms::list_rooms),
         )
-        .route("/api/quick-match", post(quick_match::quick_match))
+        .route(
+            "/api/quick-match",
+            post(quick_match::quick_match).layer(idempotent),
+        )
         .route("/api/rooms/{id_or_code}", room)
         .route("/api/rooms/{id}/join", join)
         .route("/api/rooms/{id}/leave", leave)

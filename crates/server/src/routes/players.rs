@@ -19,7 +19,7 @@ use crate::rooms::RoomCommand;
 use crate::rooms::chat;
 
 /// Longest display name, in characters.
-const MAX_NAME_CHARS: usize = 32;
+pub const MAX_NAME_CHARS: usize = 32;
 
 /// Creates a player and returns its secret token (shown only this once).
 #[utoipa::path(post, path = "/api/players", tag = "players",

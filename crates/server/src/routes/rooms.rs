@@ -11,7 +11,7 @@ use crate::auth;
 use crate::db::{DbError, NewRoom, RoomRow, SeatRow, now_ms};
 use crate::error::{AppError, ErrorBody};
 use crate::extract::{ApiJson, ApiPath, AuthPlayer};
-use crate::model::{JoinRoomRequest, RoomList, RoomStatus, RoomView};
+use crate::model::{JoinRoomRequest, Rating, RoomList, RoomStatus, RoomView};
 pub(crate) use crate::rooms::access::is_insider;
 use crate::rooms::access::{self, check_private_access};
 use crate::rooms::{RoomCommand, RoomSnapshot};
@@ -117,8 +117,18 @@ pub(crate) async fn create_owned_room(
     player: &AuthPlayer,
     settings: RoomSettings,
 ) -> Result<RoomSnapshot, AppError> {
+    // The owner's rating is read before the room is stored: once it is, nothing may fail (an error
+    // answered then would leave a room its caller does not know of, and a retry would make a second).
+    let rating = state
+        .db
+        .player_rating(&player.id, settings.rules.name())
+        .await?
+        .map(|r| Rating::of(r.mu, r.games));
     let room_id = auth::new_id();
     let owner_seat = settings.bots.iter().position(Option::is_none);
+    let ratings = (0..settings.bots.len())
+        .map(|i| rating.filter(|_| Some(i) == owner_seat))
+        .collect();
     let seats: Vec<SeatRow> = settings
         .bots
         .iter()
@@ -144,11 +154,22 @@ pub(crate) async fn create_owned_room(
         seats,
     };
     insert_with_join_code(state, &mut new, None).await?;
-    state
-        .rooms
-        .lookup(&room_id)
-        .await?
-        .ok_or(AppError::RoomNotFound)
+    Ok(stored_room(new, ratings))
+}
+
+/// The room just stored, as its task would show it once started (the task starts when the room is
+/// first used). Storing is the one step that creates a room, and it is answered from what was stored
+/// rather than by asking the room's task: at shutdown, or with the task busy, that question would be
+/// answered `503 room_busy` about a room that exists all the same, and the caller's retry would make a
+/// second (issue 35).
+fn stored_room(new: NewRoom, ratings: Vec<Option<Rating>>) -> RoomSnapshot {
+    RoomSnapshot {
+        room: new.room,
+        seats: new.seats,
+        ratings,
+        game_id: None,
+        players_connected: 0,
+    }
 }
 
 /// The newest public rooms in `status` that a seated player has open right now (a realtime
@@ -191,12 +212,12 @@ pub(crate) async fn public_rooms_someone_is_in(
 #[into_params(parameter_in = Query)]
 pub struct ListRoomsQuery {
     /// `waiting` (default): rooms to join; `playing`: games being played, to watch.
-    #[param(value_type = Option<String>, example = "playing")]
+    #[param(inline)]
     status: Option<ListedStatus>,
 }
 
 /// The rooms `GET /api/rooms` can list (finished ones are found through their players).
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 enum ListedStatus {
     Waiting,
@@ -247,7 +268,7 @@ pub async fn list_rooms(
     responses(
         (status = 200, description = "The room", body = RoomView),
         (status = 401, description = "Invalid token", body = ErrorBody),
-        (status = 403, description = "A private room by its bare id, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
+        (status = 403, description = "A private room by its bare id, not finished, and the caller is neither its owner nor seated (`wrong_join_code`)", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 429, description = "Too many lookups that found no room from this address (`rate_limited`, with `Retry-After`)", body = ErrorBody)))]
 pub async fn get_room(
@@ -262,7 +283,11 @@ pub async fn get_room(
         .await?
         .ok_or(AppError::RoomNotFound)?;
     let viewer = viewer.map(|v| v.id);
-    check_private_access(&snapshot, viewer.as_deref(), by_code)?;
+    // A finished game's record is public (§8): its room is shown too, without its join code, so that a
+    // link kept from it leads to the replay. Its chat (the WebSocket) stays its members'.
+    if snapshot.room.status != RoomStatus::Finished {
+        check_private_access(&snapshot, viewer.as_deref(), by_code)?;
+    }
     Ok(Json(room_view(snapshot, viewer.as_deref(), by_code)))
 }
 
@@ -398,7 +423,7 @@ pub async fn rematch_room(
     settings.quick_match = false;
     let mut new = NewRoom {
         room: RoomRow {
-            id: next_id.clone(),
+            id: next_id,
             join_code: String::new(),
             owner_id: player.id.clone(),
             settings,
@@ -407,14 +432,19 @@ pub async fn rematch_room(
         },
         seats: old.seats.clone(),
     };
-    let (status, next_id) = match insert_with_join_code(&state, &mut new, Some(&room_id)).await? {
-        None => (StatusCode::CREATED, next_id),
-        Some(existing) => (StatusCode::OK, existing),
+    let (status, snapshot) = match insert_with_join_code(&state, &mut new, Some(&room_id)).await? {
+        // Created: answered from what was stored (see `stored_room`), with the same people's ratings in
+        // the same rules as the finished room shows them.
+        None => (StatusCode::CREATED, stored_room(new, old.ratings)),
+        // Another player's: asking its task may be refused, but this request changed nothing.
+        Some(existing) => (
+            StatusCode::OK,
+            state
+                .rooms
+                .lookup(&existing)
+                .await?
+                .ok_or(AppError::RoomNotFound)?,
+        ),
     };
-    let snapshot = state
-        .rooms
-        .lookup(&next_id)
-        .await?
-        .ok_or(AppError::RoomNotFound)?;
     Ok((status, Json(room_view(snapshot, Some(&player.id), true))))
 }

@@ -46,7 +46,7 @@ async fn account(state: &AppState, username: &str) -> Result<AccountRow, AppErro
 #[into_params(parameter_in = Query)]
 pub struct RatingsQuery {
     /// `playgridia` (default), `ludoteka` or `morocco`.
-    #[param(value_type = Option<String>, example = "playgridia")]
+    #[param(value_type = Option<crate::schema_names::RuleSetName>)]
     rules: Option<RuleSet>,
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use crate::rooms::RoomLink;
 use crate::rooms::messages;
@@ -47,8 +47,11 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
         sender,
     } = link;
     let (mut sink, mut stream) = socket.split();
-    // Replies the connection makes itself (malformed input, closes): no room involved.
-    let (local_tx, mut local_rx) = mpsc::channel::<Outbound>(16);
+    // Replies the connection makes itself (malformed input, closes): no room involved. futures'
+    // channel rather than tokio's: tokio allocates a block of 32 slots (~1.3 KiB) when the channel is
+    // made, for a queue that most connections never use; futures' allocates per message, and an idle
+    // player costs ~1 KiB less (BENCHMARKS.md, Load: RSS per idle player).
+    let (mut local_tx, mut local_rx) = futures_channel::mpsc::channel::<Outbound>(16);
 
     // Frames received so far, counted by the reader and looked at by the writer at each ping (a counter
     // rather than a timer per frame: nothing to arm or cancel on the way of every message).
@@ -71,7 +74,7 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
         'run: loop {
             let mut next = Some(tokio::select! {
                 biased;
-                local = local_rx.recv() => match local {
+                local = local_rx.next() => match local {
                     Some(m) => m,
                     None => break, // the reader is done
                 },
@@ -115,7 +118,10 @@ pub async fn serve(socket: WebSocket, link: RoomLink, limits: Limits) {
                 }
                 batched += 1;
                 if batched < WRITE_BATCH && bytes < WRITE_BATCH_BYTES {
-                    next = local_rx.try_recv().or_else(|_| outbound.try_recv()).ok();
+                    next = local_rx
+                        .try_recv()
+                        .ok()
+                        .or_else(|| outbound.try_recv().ok());
                 }
             }
             if sink.flush().await.is_err() {

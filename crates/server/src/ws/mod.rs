@@ -8,8 +8,9 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Query, State};
-use axum::http::HeaderMap;
+use axum::http::header::HeaderName;
 use axum::http::header::SEC_WEBSOCKET_PROTOCOL;
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use serde::Deserialize;
 use std::time::Duration;
@@ -28,6 +29,9 @@ pub const MAX_MESSAGE: usize = 4096;
 const READ_BUFFER: usize = 1024;
 /// Write buffer per connection before a flush.
 const WRITE_BUFFER: usize = 16 * 1024;
+
+/// Header of the upgrade answer: `owner` when this node runs the room, `relayed` when another does.
+pub const ROOM_SERVED: HeaderName = HeaderName::from_static("x-parchis-room-served");
 
 /// The subprotocol the server speaks, and the one it answers with: never the token's.
 pub const PROTOCOL: &str = "parchis";
@@ -116,7 +120,7 @@ never the token. Not in the URL: URLs end up in proxies' access logs. Without a 
         ("epoch" = Option<String>, Query, description = "Reconnect: the epoch of that version (from the snapshot)"),
     ),
     responses(
-        (status = 101, description = "Switching Protocols: the connection now speaks PROTOCOL.md (`Sec-WebSocket-Protocol: parchis` when it was offered)"),
+        (status = 101, description = "Switching Protocols: the connection now speaks PROTOCOL.md (`Sec-WebSocket-Protocol: parchis` when it was offered; `X-Parchis-Room-Served`: `owner` when this node runs the room, `relayed` when another cluster node does)"),
         (status = 400, description = "A `Sec-WebSocket-Protocol` header without `parchis`, with several tokens or not ASCII (`invalid_subprotocol`); a query token and a subprotocol token that differ (`conflicting_tokens`)", body = ErrorBody),
         (status = 401, description = "Invalid token", body = ErrorBody),
         (status = 403, description = "Private room without its code (`wrong_join_code`)", body = ErrorBody),
@@ -162,8 +166,15 @@ pub async fn room_ws(
             },
         )
         .await?;
+    // Which node runs the room, for load tests and operators (PROTOCOL.md §1): set before the upgrade,
+    // as attached now (a relayed socket follows its room if it moves).
+    let served = if link.sender.is_relayed() {
+        "relayed"
+    } else {
+        "owner"
+    };
     // Answers `parchis` when it was offered; never the token's subprotocol.
-    Ok(upgrade
+    let mut response = upgrade
         .protocols([PROTOCOL])
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
@@ -176,5 +187,9 @@ pub async fn room_ws(
                     .then(|| Duration::from_secs(state.config.ws_ping_secs)),
             };
             connection::serve(socket, link, limits)
-        }))
+        });
+    response
+        .headers_mut()
+        .insert(ROOM_SERVED, HeaderValue::from_static(served));
+    Ok(response)
 }

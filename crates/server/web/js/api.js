@@ -17,9 +17,10 @@ export class ApiError extends Error {
   }
 }
 
-/** `auth`: true sends the player's token, false none, a string that token (the host's admin token). */
-async function call(method, path, body, auth = true) {
-  const headers = { accept: 'application/json' };
+/** `auth`: true sends the player's token, false none, a string that token (the host's admin token).
+ * `extra`: more request headers. */
+async function call(method, path, body, auth = true, extra = {}) {
+  const headers = { accept: 'application/json', ...extra };
   const who = typeof auth === 'string' ? null : me();
   if (typeof auth === 'string') { if (auth) headers.authorization = `Bearer ${auth}`; }
   else if (auth && who && who.token) headers.authorization = `Bearer ${who.token}`;
@@ -46,8 +47,29 @@ async function call(method, path, body, auth = true) {
   return json;
 }
 
+/** A fresh Idempotency-Key: a random UUID (crypto.randomUUID needs a secure page; its numbers do not). */
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/** A POST that creates something (a room, a player): sent with an Idempotency-Key, and sent once more with
+ * the same key after a `503` or a lost answer, so that the retry gets the room the first one may have made
+ * rather than a second one (PROTOCOL.md). */
+async function create(path, body, auth = true) {
+  const extra = { 'idempotency-key': newKey() };
+  try {
+    return await call('POST', path, body, auth, extra);
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.status !== 503 && e.status !== 0)) throw e;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return call('POST', path, body, auth, extra);
+  }
+}
+
 export async function register(displayName) {
-  const p = await call('POST', '/api/players', { display_name: displayName }, false);
+  const p = await create('/api/players', { display_name: displayName }, false);
   localStorage.setItem(KEY, JSON.stringify({ id: p.id, display_name: p.display_name, token: p.token }));
   return p;
 }
@@ -140,21 +162,21 @@ export const BOT_LEVELS = ['random', 'greedy', 'expert'];
 
 export const api = {
   rules: () => call('GET', '/api/rules', undefined, false),
-  createRoom: (req) => call('POST', '/api/rooms', req),
+  createRoom: (req) => create('/api/rooms', req),
   listRooms: () => call('GET', '/api/rooms', undefined, false),
   listGames: () => call('GET', '/api/rooms?status=playing', undefined, false),
   room: (idOrCode) => call('GET', `/api/rooms/${encodeURIComponent(idOrCode)}`),
   join: (id, body = {}) => call('POST', `/api/rooms/${encodeURIComponent(id)}/join`, body),
   leave: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/leave`),
-  addLocal: (id, name, seat) => call('POST', `/api/rooms/${encodeURIComponent(id)}/local-players`,
+  addLocal: (id, name, seat) => create(`/api/rooms/${encodeURIComponent(id)}/local-players`,
     seat === undefined ? { display_name: name } : { display_name: name, seat }),
   removeLocal: (id, seat) => call('DELETE', `/api/rooms/${encodeURIComponent(id)}/local-players/${seat}`),
   /** The owner's seat controls: `bot` a level, or `null` to take the bot out. */
   setSeatBot: (id, seat, bot) => call('PUT', `/api/rooms/${encodeURIComponent(id)}/seats/${seat}`, { bot }),
   removePlayer: (id, seat) => call('DELETE', `/api/rooms/${encodeURIComponent(id)}/seats/${seat}`),
   start: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/start`),
-  quickMatch: (req) => call('POST', '/api/quick-match', req),
-  rematch: (id) => call('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`),
+  quickMatch: (req) => create('/api/quick-match', req),
+  rematch: (id) => create(`/api/rooms/${encodeURIComponent(id)}/rematch`),
   myRooms: () => call('GET', '/api/players/me/rooms'),
   myStats: () => call('GET', '/api/players/me/stats'),
   playerStats: (username) => call('GET', `/api/accounts/${encodeURIComponent(username)}/stats`, undefined, false),

@@ -4,13 +4,10 @@ import { h, clear, $ } from './dom.js';
 import { t, LANGS, getLang, setLang, onLangChange, translate, dateLocale, rulesAndMode } from './i18n.js';
 import { api, me, register, rename, createAccount, signIn, signOut, signOutOthers, devices, signOutDevice, refreshMe, changePassword, eraseMe, downloadMyData, BOT_LEVELS } from './api.js';
 import { mountRoom } from './room.js';
-import { mountReplay } from './replay.js';
-import { mountHowTo } from './howto.js';
-import { mountPlayer, recordItems } from './player.js';
+import { recordItems } from './player.js';
 import { loadRules, houseRulesForm, houseTag } from './house.js';
 import { rulesCatalogue, modeInfo } from './rules.js';
 import { navigate, banner, setRouter } from './nav.js';
-import { mountAdmin } from './admin.js';
 import { ratingChip } from './rating.js';
 
 const TIMERS = [null, 5, 10, 15, 20, 30, 45, 60, 120];
@@ -36,18 +33,42 @@ function route() {
   }
   const path = location.pathname.replace(/\/+$/, '');
   let m;
+  // The pages a first visit does not show (a replay, a player's record, the how-to page, moderation) are
+  // fetched when opened, so that the home page loads less (BENCHMARKS.md, Web client).
   if ((m = path.match(/^\/room\/([^/]+)$/))) unmount = mountRoom(main, decodeURIComponent(m[1]));
-  else if ((m = path.match(/^\/replay\/([^/]+)$/))) unmount = mountReplay(main, decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/replay\/([^/]+)$/))) { const id = decodeURIComponent(m[1]); unmount = later(main, () => import('./replay.js'), (x) => x.mountReplay(main, id)); }
   else if ((m = path.match(/^\/(?:join|j)\/([^/]+)$/))) { navigate(`/room/${m[1]}`, true); return; }
-  else if ((m = path.match(/^\/players\/([^/]+)$/))) unmount = mountPlayer(main, decodeURIComponent(m[1]));
-  else if (path === '/rules') unmount = mountHowTo(main);
+  else if ((m = path.match(/^\/players\/([^/]+)$/))) { const name = decodeURIComponent(m[1]); unmount = later(main, () => import('./player.js'), (x) => x.mountPlayer(main, name)); }
+  else if (path === '/rules') unmount = later(main, () => import('./howto.js'), (x) => x.mountHowTo(main));
   // The host's moderation page: bookmarked, linked from nowhere.
-  else if (path === '/admin') unmount = mountAdmin(main);
+  else if (path === '/admin') unmount = later(main, () => import('./admin.js'), (x) => x.mountAdmin(main));
   else unmount = mountHome(main);
   document.title = t('title');
-  // A link to a section of a page (the create form's to the how-to page's rule set and mode).
+  scrollToHash();
+}
+
+/** A link to a section of a page (the create form's to the how-to page's rule set and mode) shows it. */
+function scrollToHash() {
   const target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
   if (target) target.scrollIntoView();
+}
+
+/**
+ * Mounts a page whose module is fetched now (`load`, then `mount(module)` → its unmount); returns the unmount
+ * of a page that may still be loading: left before it came, it is never mounted.
+ */
+function later(main, load, mount) {
+  let left = false;
+  let off = null;
+  main.append(h('p.muted', t('loading')));
+  load().then((module) => {
+    if (left) return;
+    clear(main);
+    off = mount(module);
+    document.title = t('title');
+    scrollToHash();
+  }, (x) => { if (!left) clear(main, h('p.error', { role: 'alert' }, t('error', { msg: x.message })), h('button', { type: 'button', onclick: route }, t('refresh'))); });
+  return () => { left = true; if (off) off(); };
 }
 
 function setupHeader() {

@@ -1,12 +1,12 @@
 // SVG board: draws the static board once per (board, rotation) and the pieces for each view.
-import { Geometry, COLOURS, LANE_LEN } from './geometry.js';
+import { Geometry, COLOURS, LANE_LEN, GOAL_R_FEW, GOAL_R_MANY } from './geometry.js';
 import { slotColours, boardInfo } from './rules.js';
 import { t, placeName, pieceName } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
 /** Whether moves are shown at once: the device asks for reduced motion, or the page is not seen. */
-function still() {
+export function still() {
   return document.hidden || matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
@@ -157,7 +157,7 @@ export class BoardView {
         });
       } else if (p0.place.kind === 'goal') {
         const spots = g.goalSpots(p0.path_slot, Math.max(list.length, 1));
-        list.forEach((p, i) => out.set(p.id, { xy: spots[i], r: 0.28, key }));
+        list.forEach((p, i) => out.set(p.id, { xy: spots[i], r: list.length <= 3 ? GOAL_R_FEW : GOAL_R_MANY, key }));
       } else {
         const cell = g.placeCell(p0.place, p0.path_slot);
         // Two pieces side by side along the row; more (only transiently) in a small ring.
@@ -241,6 +241,12 @@ export class BoardView {
     // An animation cut short (the next update came first) ends here too.
     pe.classList.remove('moving', 'sent-home');
     pe.setAttribute('transform', `translate(${xy[0].toFixed(3)},${xy[1].toFixed(3)})`);
+  }
+
+  /** How long a move's travel takes on screen (0 when shown at once). */
+  travelMs(from, to, pathSlot) {
+    const n = this.geo.path(from, to, pathSlot).length;
+    return n <= 1 || still() ? 0 : this.stepMs(from, to, pathSlot) * n;
   }
 
   /** How long each square of a move takes: a short move steps slowly, a long one quicker (under ~0.7 s). */

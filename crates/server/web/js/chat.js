@@ -31,7 +31,9 @@ export class ChatPanel {
     this.canWrite = false;
     this.muted = loadMuted();
     this.mutedLine = h('p.muted', { id: 'chat-muted' });
-    this.list = h('ol.chat-log', { id: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat') });
+    // Not live: it is drawn anew on every message, and a screen reader would hear them all again each time; the
+    // room announces each new message once (room.js, onChat).
+    this.list = h('ol.chat-log', { id: 'chat-log', 'aria-label': t('chat') });
     this.input = h('input', { id: 'chat-input', maxlength: 200, autocomplete: 'off', placeholder: t('chat_placeholder') });
     this.form = h('form.chat-form', { id: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.submit(this.input.value, true); } },
       h('label.sr-only', { for: 'chat-input' }, t('chat_placeholder')), this.input,

@@ -10,7 +10,7 @@ const HIDDEN_CHECK_MS = 10000;
 
 export class RoomConnection {
   /**
-   * handlers: onState(state, {events, kind}), onHello(msg), onPreview(msg), onChat(messages, {live}), onError(msg),
+   * handlers: onState(state, {events, kind, acted}), onHello(msg), onPreview(msg), onChat(messages, {live}), onError(msg),
    * onStatus('connecting'|'open'|'reconnecting'|'closed', info)
    */
   constructor(roomRef, token, handlers) {
@@ -165,7 +165,7 @@ export class RoomConnection {
         }
         this.version = msg.version;
         if (this.attempt) { this.attempt = 0; this.h.onStatus?.('open', { resumed: true }); }
-        this.h.onState?.(this.state, { events: msg.events || [], kind: 'update' });
+        this.h.onState?.(this.state, { events: msg.events || [], kind: 'update', acted: msg.acted || null });
         break;
       }
       case 'hello':

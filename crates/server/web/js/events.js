@@ -7,6 +7,15 @@ function wonText(names) {
   return t('ev_won', { names: listNames(list), n: list.length });
 }
 
+/**
+ * What the server did for a person (`by` of an update's `acted` or a log entry): "Time ran out: the server
+ * rolled for Ana." for `timer`, "Ana is away: the server moved for them." for `away`; '' for anyone else.
+ * `what` is `roll` or `move`.
+ */
+export function serverActedText(by, what, name) {
+  return by === 'timer' || by === 'away' ? t(`acted_${by}_${what}`, { name }) : '';
+}
+
 /** names(seat) → display name; sideNames(side) → ["Ana", "Bot 2"] (the seats of that side). */
 export function describe(ev, names, sideNames) {
   const who = ev.seat !== undefined ? names(ev.seat) : '';

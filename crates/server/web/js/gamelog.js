@@ -2,6 +2,7 @@
 // places, for the live page's log after a reload and the replay's expert card. Words only: where the pieces
 // stand comes from the server.
 import { t, pieceName, placeName } from './i18n.js';
+import { serverActedText } from './events.js';
 
 /** "y1:5-12" (or "y1:h-5+y2:h-6") → [{piece, from, to}] with places like the view's. */
 export function parseMoveText(text) {
@@ -26,17 +27,19 @@ export function seatLabel(rec, i) {
   return (s && (s.display_name || (s.bot ? t('bot_n', { n: i + 1 }) : null))) || `#${i + 1}`;
 }
 
-/** Log lines (in words) from a record, for the live page after a reload. */
+/** Log lines (in words) from a record, for the live page after a reload (what the server did for a person too). */
 export function historyFromRecord(rec, names) {
   const name = names || ((i) => seatLabel(rec, i));
-  return rec.log.map((e) => {
+  return rec.log.flatMap((e) => {
     const p = e.payload || {};
-    if (e.kind === 'roll') return { text: t('ev_rolled', { who: name(p.seat), die: p.die }), kind: 'roll', type: 'rolled', fromRecord: true };
+    const acted = serverActedText(p.by, e.kind === 'roll' ? 'roll' : 'move', name(p.seat));
+    const note = acted ? [{ text: acted, kind: 'info', type: 'server_acted', fromRecord: true }] : [];
+    if (e.kind === 'roll') return [...note, { text: t('ev_rolled', { who: name(p.seat), die: p.die }), kind: 'roll', type: 'rolled', fromRecord: true }];
     const parts = parseMoveText(p.move);
     const text = parts.length
       ? parts.map((m) => t('ev_moved', { who: name(p.seat), piece: pieceName(m.piece), from: placeName(m.from), to: placeName(m.to) })).join('; ')
       : `${name(p.seat)}: ${p.move}`;
-    return { text, kind: 'move', type: 'moved', fromRecord: true };
+    return [...note, { text, kind: 'move', type: 'moved', fromRecord: true }];
   });
 }
 

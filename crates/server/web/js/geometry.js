@@ -11,6 +11,9 @@
 
 export const SIDE = 17;
 export const LANE_LEN = 7;
+/** A piece's radius at the goal: three or fewer there are drawn nearly as big as on a square (0.36). */
+export const GOAL_R_FEW = 0.32;
+export const GOAL_R_MANY = 0.28;
 
 export const COLOURS = {
   yellow: { fill: '#f4c20d', dark: '#8a6d00', light: '#fdf0b8', letter: 'Y' },
@@ -101,11 +104,13 @@ export class Geometry {
   goalSpots(k, count) {
     const spots = [];
     const { d, l } = this.arm(k);
+    // Up to three in one row, spaced for pieces of GOAL_R_FEW; more in two rows of smaller ones.
+    const few = count <= 3;
     for (let i = 0; i < count; i++) {
       const row = Math.floor(i / 3);
       const col = (i % 3) - 1;
-      const v = this.apothem * 0.8 - row * 0.55;
-      const u = col * (0.62 - row * 0.06);
+      const v = this.apothem * 0.8 - (few ? 0.03 : row * 0.55);
+      const u = col * (few ? 0.66 : 0.62 - row * 0.06);
       spots.push([this.cx + d[0] * v + l[0] * u, this.cy + d[1] * v + l[1] * u]);
     }
     return spots;

@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { api, me, forget } from './api.js';
 import { RoomConnection } from './conn.js';
 import { COLOURS } from './geometry.js';
-import { banner, exposeForTests, withdrawForTests } from './nav.js';
+import { banner, announce, exposeForTests, withdrawForTests } from './nav.js';
 import { ChatPanel } from './chat.js';
 import { Attention } from './attention.js';
 import { loadRules } from './house.js';
@@ -13,6 +13,8 @@ import { stateFromRest } from './room_parts.js';
 import { waitingRoom } from './room_waiting.js';
 import { gameScreen } from './room_game.js';
 import { endCard } from './room_end.js';
+import { Pacer } from './pace.js';
+import { privateRoomRefused } from './share.js';
 
 export { dieFace, swatch } from './room_parts.js';
 
@@ -81,7 +83,7 @@ export function mountRoom(main, ref) {
       // A private room shows its code only to its members and to whoever came with the code: anyone else
       // cannot watch or join it, so the page says so instead of trying (and failing) to connect.
       if (!ctx.rest.settings.public && !ctx.rest.join_code) {
-        clear(root, h('p.error', { id: 'private-room' }, t('private_room_closed')), h('a', { href: '/', 'data-link': true }, t('back_home')));
+        privateRoomRefused(root, ctx.rest);
         ctx.dead = true;
         return;
       }
@@ -95,7 +97,7 @@ export function mountRoom(main, ref) {
     } catch (x) {
       // A private room by its bare id, and we are neither its owner nor seated (nor came with the code).
       if (x.status === 403 && x.code === 'wrong_join_code') {
-        clear(root, h('p.error', { id: 'private-room' }, t('private_room_closed')), h('a', { href: '/', 'data-link': true }, t('back_home')));
+        privateRoomRefused(root);
         ctx.dead = true;
         return;
       }
@@ -110,11 +112,11 @@ export function mountRoom(main, ref) {
     // Who the old socket was is no one's business now: the new one says who it is.
     ctx.hello = null;
     ctx.conn = new RoomConnection(ref, who && who.token, {
-      onState: (state, { events, kind }) => {
-        ctx.state = state;
-        ctx.version = ctx.conn.version;
-        if (kind === 'snapshot') { ctx.preview = null; }
-        render(events || [], kind);
+      // Each update is shown in turn (pace.js), as it was: the connection patches its state in place. This
+      // device's own roll or move at once. `acted`: who made the roll or move it shows (PROTOCOL §2).
+      onState: (state, { events = [], kind, acted = null }) => {
+        const own = events.some((e) => (e.type === 'rolled' || e.type === 'moved') && e.seat !== undefined && playsHere(e.seat));
+        ctx.pacer.push({ state: structuredClone(state), events, kind, acted, version: ctx.conn.version, at: Date.now() }, own);
       },
       onHello: (msg) => { ctx.hello = msg; render([]); },
       onPreview: (msg) => { ctx.preview = msg; game.renderControls(); },
@@ -122,9 +124,10 @@ export function mountRoom(main, ref) {
         const added = ctx.chat.add(messages);
         const who = me();
         if (!live) return;
-        const fromOthers = added.filter((m) => (!who || m.player_id !== who.id) && !ctx.chat.isMuted(m)).length;
-        ctx.attention.chatArrived(fromOthers);
-        ctx.chat.noteUnseen(fromOthers);
+        const others = added.filter((m) => (!who || m.player_id !== who.id) && !ctx.chat.isMuted(m));
+        for (const m of others) announce(`${m.name || `#${m.seat + 1}`}: ${m.text}`);
+        ctx.attention.chatArrived(others.length);
+        ctx.chat.noteUnseen(others.length);
       },
       onError: (msg) => { if (msg.id === null || msg.id === undefined) showError(msg.message || msg.code); },
       onStatus: (status, info) => {
@@ -175,8 +178,22 @@ export function mountRoom(main, ref) {
     ctx.autoTimer = null;
   }
 
-  function render(events, kind) {
-    if (ctx.dead || !ctx.state) return;
+  /** Shows one update from the connection; returns how long it needs on screen before the next (pace.js). */
+  function showUpdate({ state, events, kind, acted, version }, { instant }) {
+    ctx.state = state;
+    ctx.version = version;
+    if (kind === 'snapshot') ctx.preview = null;
+    // Who made the roll or move this update shows, for its line ("Time ran out: the server rolled for Ana").
+    ctx.acted = acted || null;
+    const ms = render(events, kind, instant);
+    ctx.acted = null;
+    return ms;
+  }
+  ctx.pacer = new Pacer(showUpdate);
+
+  /** Draws the room as `ctx.state` holds it; in a game, returns how long its events take to see (ms). */
+  function render(events, kind, instant = false) {
+    if (ctx.dead || !ctx.state) return 0;
     followSeats();
     const st = ctx.state;
     const status = st.room.status;
@@ -187,8 +204,10 @@ export function mountRoom(main, ref) {
       clear(root);
       if (mode === 'waiting') waiting.build(); else game.build();
     }
-    if (mode === 'waiting') { waiting.render(); ctx.attention.setMyTurn(false); } else game.render(events, kind);
+    let hold = 0;
+    if (mode === 'waiting') { waiting.render(); ctx.attention.setMyTurn(false); } else hold = game.render(events, kind, instant);
     ctx.chat.setCanWrite(!!ctx.hello && ctx.hello.role === 'player');
+    return hold;
   }
 
   function seatName(i) {
@@ -220,6 +239,7 @@ export function mountRoom(main, ref) {
   return () => {
     ctx.dead = true; // a request still under way must not reconnect a page that is gone
     if (ctx.conn) ctx.conn.close();
+    ctx.pacer.stop();
     ctx.attention.dispose();
     clearInterval(ctx.timerId);
     clearTimeout(ctx.autoTimer);

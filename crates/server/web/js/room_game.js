@@ -2,16 +2,27 @@
 import { h, clear } from './dom.js';
 import { t, pieceName, placeName, rulesAndMode } from './i18n.js';
 import { api, me } from './api.js';
-import { BoardView } from './board.js';
+import { BoardView, still } from './board.js';
 import { slotColours } from './geometry.js';
-import { describe } from './events.js';
+import { describe, serverActedText } from './events.js';
 import { navigate, announce } from './nav.js';
 import { historyFromRecord } from './gamelog.js';
 import { houseLine } from './house.js';
-import { AUTO_RETRY_MS, dieFace, swatch, statusChip, seatRating } from './room_parts.js';
+import { AUTO_RETRY_MS, dieFace, setDieFace, swatch, statusChip, seatRating } from './room_parts.js';
+import { roomLink, sharePanel, roomSignIn } from './share.js';
 
 /** How long the only legal move is shown before it is played for the player (auto-move). */
 const AUTO_MOVE_MS = 700;
+/** The die tumbles this long (its faces changing every DIE_FACE_MS) before it shows what was rolled. */
+const ROLL_MS = 560;
+const DIE_FACE_MS = 80;
+/**
+ * How long an update stays on screen before the next one is shown (pace.js), at least: a move long enough
+ * to read its line, a capture, a piece home or three sixes longer. A table of fast bots shows them quicker.
+ */
+const READ_MS = 900;
+const TELLING_MS = 1600;
+const FAST_PACE = 0.3;
 
 /** The game screen of the room `r` (mountRoom's shared context and helpers). */
 export function gameScreen(r) {
@@ -21,7 +32,8 @@ export function gameScreen(r) {
   function buildGame() {
     const boardBox = h('div.board-wrap', { id: 'board' });
     const els = {
-      turn: h('div.turn-line', { id: 'turn-line', 'aria-live': 'polite' }),
+      // Not live (it is drawn again on every update): a screen reader hears whose turn it is from announce().
+      turn: h('div.turn-line', { id: 'turn-line' }),
       // The seconds left, beside the turn; the bar under them shows the same at a glance.
       secs: h('span.timer-secs.hidden', { id: 'timer-secs', 'aria-hidden': 'true' }),
       timer: h('div.timer', { id: 'turn-timer', role: 'progressbar', 'aria-label': t('timer'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div')),
@@ -29,11 +41,17 @@ export function gameScreen(r) {
       // is announced once, by announce().
       last: h('p.last-event', { id: 'last-event' }),
       dice: h('div.dice-row', { id: 'dice' }),
+      // One die for the game's life, so that a roll's animation is not cut short by the next redraw.
+      die: dieFace(null),
       info: h('div', { id: 'turn-info' }),
       moves: h('ul.moves', { id: 'moves', 'aria-label': t('moves_to_play') }),
       players: h('ul.seats', { id: 'players' }),
       spect: h('p.muted', { id: 'spectators' }),
       rules: h('div.game-rules', { id: 'game-rules' }),
+      // The link to watch this game from another device, and (for someone watching) signing in to play
+      // their own seat here: an account's seat is its own on any device it signs in on.
+      share: h('div', { id: 'game-share' }),
+      signIn: roomSignIn(),
       // Built once (renderPlayers only shows or hides it), so that an opened confirmation stays open.
       leave: h('details.leave-game.hidden', { id: 'leave-game' },
         h('summary', t('leave_game')),
@@ -41,7 +59,8 @@ export function gameScreen(r) {
         h('button', { type: 'button', id: 'leave-game-confirm', onclick: leaveGame }, t('leave_game_confirm'))),
       // It scrolls: focusable, so that a keyboard can scroll it too.
       log: h('ol.log', { id: 'log', 'aria-label': t('log'), tabindex: 0 }),
-      end: h('section.card.end-card.hidden', { id: 'end', 'aria-live': 'polite' }),
+      // Not live: the winner is announced once, as an event; the card is there to read.
+      end: h('section.card.end-card.hidden', { id: 'end' }),
       proof: h('div.proof', { id: 'proof' }),
     };
     // Focusable from script only: where a keyboard player's focus waits while there is nothing to press.
@@ -53,7 +72,7 @@ export function gameScreen(r) {
       h('div', els.end, boardBox),
       h('div.side',
         els.panel,
-        h('section.card', h('h2', t('players')), els.players, els.spect, els.rules, els.leave),
+        h('section.card', h('h2', t('players')), els.players, els.spect, els.rules, els.share, els.signIn, els.leave),
         ctx.chat.el,
         h('section.card', h('h2', t('log')), els.log),
         h('details.card', { id: 'proof-box' }, h('summary', t('dice_proof')), els.proof))));
@@ -83,7 +102,8 @@ export function gameScreen(r) {
     return s === null || !v.seats[s] ? [] : v.seats[s].colours;
   }
 
-  function renderGame(events, kind) {
+  /** Draws an update; returns how long (ms) it needs on screen before the next. `instant`: catching up. */
+  function renderGame(events, kind, instant = false) {
     const st = ctx.state;
     const g = st.game;
     const v = g.view;
@@ -92,21 +112,23 @@ export function gameScreen(r) {
     const bottom = mine !== null && v.seats[mine] ? Math.max(0, slots.indexOf(v.seats[mine].colours[0])) : 0;
     const moved = events.filter((e) => e.type === 'moved');
     const captured = events.filter((e) => e.type === 'captured');
-    ctx.board.render(v, { bottomSlot: bottom, moved, captured, mySeat: mine });
-    showCounts(events, v);
+    ctx.board.render(v, { bottomSlot: bottom, moved: instant ? [] : moved, captured: instant ? [] : captured, mySeat: mine });
+    if (!instant) showCounts(events, v);
     const line = lastEventLine(events);
-    const late = timedOut(events);
+    const late = ctx.acted ? actedFor(ctx.acted, events) : '';
     if (late) {
-      ctx.log.push({ text: late, kind: 'info', type: 'timed_out' });
+      ctx.log.push({ text: late, kind: 'info', type: 'server_acted' });
       announce(late);
     }
-    if (line) ctx.els.last.textContent = late ? `${late} ${line}` : line;
-    ctx.lastDeadline = { seat: v.turn.seat, ms: g.deadline_ms, person: !(st.seats[v.turn.seat] || {}).bot };
+    if (line) {
+      ctx.els.last.textContent = late ? `${late} ${line}` : line;
+      ctx.els.last.classList.toggle('server-acted', !!late);
+    }
     ctx.board.svg.setAttribute('data-version', ctx.version ?? '');
     for (const e of events) {
       const d = describe(e, seatName, sideNames);
       ctx.log.push({ ...d, type: e.type });
-      if (e.type === 'rolled') { ctx.rolling = true; if (e.seat === mine) ctx.myLastDie = e.die; }
+      if (e.type === 'rolled') { ctx.rolling = !instant; if (e.seat === mine) ctx.myLastDie = e.die; }
       if (['moved', 'captured', 'reached_goal', 'three_sixes', 'game_won', 'no_legal_move', 'bonus_granted'].includes(e.type)
         || (e.type === 'turn_passed' && e.seat === mine) || (e.type === 'rolled')) announce(d.text);
       if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
@@ -118,6 +140,56 @@ export function gameScreen(r) {
     renderControls();
     r.renderEnd();
     maybeAuto();
+    return holdMs(events, v);
+  }
+
+  /** How long the update's events take to see: the die's tumble, the pieces' travel, time to read the line. */
+  function holdMs(events, v) {
+    let ms = 0;
+    for (const e of events) {
+      if (e.type === 'rolled') ms = Math.max(ms, ROLL_MS);
+      if (e.type === 'moved' || e.type === 'no_legal_move') ms = Math.max(ms, READ_MS);
+      if (['captured', 'reached_goal', 'three_sixes', 'game_won'].includes(e.type)) ms = Math.max(ms, TELLING_MS);
+      const piece = e.type === 'moved' && v.pieces.find((p) => p.id === e.piece);
+      // A capture's piece glides home once the capturing one has arrived (board.js glide: ~0.4 s).
+      if (piece) ms = Math.max(ms, ctx.board.travelMs(e.from, e.to, piece.path_slot) + (events.some((c) => c.type === 'captured') ? 400 : 0) + 200);
+    }
+    return ctx.state.room.settings.bot_pace === 'fast' ? Math.round(ms * FAST_PACE) : ms;
+  }
+
+  /** The die of the game as the state says it: the one to move with, else the latest roll. */
+  function currentDie() {
+    const g = ctx.state.game;
+    const turn = g.view.turn;
+    return turn.phase === 'move' ? turn.die : g.last_roll && g.last_roll.die;
+  }
+
+  /**
+   * The die tumbles (its faces changing, and a turn) before it shows the roll; under reduced motion it shows
+   * it at once. Its name is the roll's from the start: a screen reader hears the roll once, as an event.
+   */
+  function rollDie() {
+    const d = ctx.els.die;
+    clearInterval(ctx.dieTimer);
+    ctx.dieTimer = null;
+    d.classList.remove('rolling');
+    setDieFace(d, currentDie());
+    if (still()) return;
+    void d.offsetWidth; // a new roll restarts the turn
+    d.classList.add('rolling');
+    let left = Math.round(ROLL_MS / DIE_FACE_MS);
+    let face = currentDie() || 1;
+    ctx.dieTimer = setInterval(() => {
+      if (--left <= 0 || !d.isConnected) {
+        clearInterval(ctx.dieTimer);
+        ctx.dieTimer = null;
+        d.classList.remove('rolling');
+        setDieFace(d, currentDie());
+        return;
+      }
+      face = 1 + ((face + Math.floor(Math.random() * 5)) % 6); // never the same face twice in a row
+      setDieFace(d, currentDie(), face);
+    }, DIE_FACE_MS);
   }
 
   /**
@@ -137,14 +209,11 @@ export function gameScreen(r) {
   }
 
   /**
-   * "Time's up: the server played for Ana." when an update acts for a person's seat at (or after) the moment the
-   * server said it would act for them (`game.deadline_ms`), so that everyone knows who played that turn.
+   * "Time ran out: the server rolled for Ana." when the server says (the update's `acted`) that it rolled or
+   * moved for a person, their turn timer run out or they away, so that everyone knows who played that turn.
    */
-  function timedOut(events) {
-    const was = ctx.lastDeadline;
-    if (!was || !was.ms || !was.person || Date.now() < was.ms - 300) return '';
-    const acted = events.find((e) => (e.type === 'rolled' || e.type === 'moved') && e.seat === was.seat);
-    return acted ? t('timed_out', { name: seatName(was.seat) }) : '';
+  function actedFor(acted, events) {
+    return serverActedText(acted.by, events.some((e) => e.type === 'rolled') ? 'roll' : 'move', seatName(acted.seat));
   }
 
   /** The update's story in one line: its most telling event, with the count it earned ("… : +20"). */
@@ -199,6 +268,11 @@ export function gameScreen(r) {
     }));
     ctx.els.spect.textContent = t('spectators', { n: st.spectators || 0 }) + (mine === null ? ` · ${t('spectator_mode')}` : '');
     ctx.els.leave.classList.toggle('hidden', !(mine !== null && st.room.status === 'playing' && v.turn.phase !== 'over'));
+    // Drawn again only when the link changes, so that "Copied!" stays.
+    const link = roomLink(ctx.rest, st).url;
+    if (ctx.els.share.dataset.url !== link) { ctx.els.share.dataset.url = link; clear(ctx.els.share, sharePanel(ctx.rest, st)); }
+    const who = me();
+    ctx.els.signIn.classList.toggle('hidden', !(mine === null && !(who && who.username) && st.room.status === 'playing'));
     const s = st.room.settings;
     clear(ctx.els.rules, h('p.muted', rulesAndMode(s.rules, s.mode)), ctx.rulesReady ? houseLine(s.house_rules, 'game-house-line') : null);
   }
@@ -235,15 +309,17 @@ export function gameScreen(r) {
     ctx.els.turn.prepend(...turnColours.map(swatch), ' ');
     // Dice: the die of the move to play, else the game's latest roll (a six before rolling again, a count,
     // the last player's roll), from the server's state so that a reload shows the die everyone else sees.
-    const die = turn.phase === 'move' ? turn.die : st.game.last_roll && st.game.last_roll.die;
-    const face = dieFace(die, ctx.rolling ? 'rolling' : '');
+    if (ctx.rolling) rollDie();
+    else if (!ctx.dieTimer) setDieFace(ctx.els.die, currentDie());
     ctx.rolling = false;
     const rollBtn = h('button.primary', { type: 'button', id: 'roll', 'aria-keyshortcuts': 'R', disabled: !(my && turn.phase === 'roll'), onclick: () => roll() }, t('roll'));
-    const els = [face];
-    if (mine !== null && !over) els.push(rollBtn);
     renderToggles(mine !== null && !over);
     ctx.attention.setMyTurn(my, local ? t('local_turn', { name: seatName(turn.seat) }) : t('your_turn'));
-    clear(ctx.els.dice, els);
+    // The die stays (a roll's animation runs on across redraws); the roll button after it is drawn anew.
+    const row = ctx.els.dice;
+    if (row.firstChild !== ctx.els.die) row.prepend(ctx.els.die);
+    while (ctx.els.die.nextSibling) ctx.els.die.nextSibling.remove();
+    if (mine !== null && !over) row.append(rollBtn);
     // While a move is to be chosen the roll waits: on a phone the moves take its place beside the die.
     ctx.els.dice.classList.toggle('choosing', my && (turn.phase === 'move' || turn.phase === 'count'));
     // Info: counts, sixes, penalty, preview, pre-selection.
@@ -252,7 +328,7 @@ export function gameScreen(r) {
     if (turn.phase === 'count') info.push(h('p.count-chip', { id: 'count-now' }, my ? t('count_to_play', { n: turn.amount }) : t('count_of', { name: seatName(turn.seat), n: turn.amount })));
     if (turn.queued_counts && turn.queued_counts.length) info.push(h('div.counts', { id: 'queued-counts' }, turn.queued_counts.map((n) => h('span.count-chip', `+${n}`))));
     if (turn.sixes_in_a_row > 0 && !over) info.push(h('p.muted', { id: 'sixes' }, t('sixes_in_a_row', { n: turn.sixes_in_a_row })));
-    if (ctx.penalty && ctx.penalty.until > Date.now()) info.push(h('p.penalty', { id: 'penalty', role: 'alert' }, ctx.penalty.text));
+    if (ctx.penalty && ctx.penalty.until > Date.now()) info.push(h('p.penalty', { id: 'penalty' }, ctx.penalty.text));
     if (ctx.preview && st.game.rolls === ctx.preview.roll && !over) info.push(h('p.preview', { id: 'preview' }, t('next_roll', { n: ctx.preview.die })));
     if (ctx.preselected && !over) info.push(h('p.muted', { id: 'preselected' }, t('preselected', { piece: pieceName(ctx.preselected) })));
     clear(ctx.els.info, info);

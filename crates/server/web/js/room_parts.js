@@ -9,9 +9,17 @@ export const AUTO_RETRY_MS = 3000;
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 export function dieFace(n, extra = '') {
-  const d = h('div.die', { class: extra, role: 'img', 'aria-label': n ? String(n) : '–', 'data-die': n || '' });
-  for (let i = 0; i < 9; i++) d.append(h('i', { class: n && PIPS[n].includes(i) ? 'on' : '' }));
+  const d = h('div.die', { class: extra, role: 'img' });
+  for (let i = 0; i < 9; i++) d.append(h('i'));
+  setDieFace(d, n);
   return d;
+}
+
+/** Shows `n` on a die made by dieFace, and names it so (`pips` only: the pips of a face shown while it rolls). */
+export function setDieFace(d, n, pips = n) {
+  d.setAttribute('aria-label', n ? String(n) : '–');
+  d.dataset.die = n || '';
+  [...d.children].forEach((pip, i) => pip.classList.toggle('on', !!pips && PIPS[pips].includes(i)));
 }
 
 export function swatch(colour) {

@@ -5,6 +5,7 @@ import { api, me, register, BOT_LEVELS } from './api.js';
 import { houseLine } from './house.js';
 import { boardInfo } from './rules.js';
 import { swatch, stateFromRest, statusChip, seatRating } from './room_parts.js';
+import { roomLink, sharePanel } from './share.js';
 
 /** The waiting room of the room `r` (mountRoom's shared context and helpers): `build()` once, `render()` on every update. */
 export function waitingRoom(r) {
@@ -45,25 +46,14 @@ export function waitingRoom(r) {
       st.spectators ? ` · ${t('spectators', { n: st.spectators })}` : '');
     clear(root.querySelector('#wr-house'), ctx.rulesReady ? houseLine(s.house_rules, 'house-rules-line') : null);
     const code = ctx.rest && ctx.rest.join_code;
-    const link = `${location.origin}/room/${code || st.room.id}`;
     const share = root.querySelector('#wr-share');
-    clear(share,
-      code ? h('p', t('room_code'), ': ', h('span.code-big', { id: 'join-code-value', dir: 'ltr' }, code)) : null,
-      h('p.row', h('span', t('share_link'), ': '), h('span.share', { id: 'share-link', dir: 'ltr' }, link),
-        h('button', {
-          type: 'button',
-          id: 'copy-link',
-          onclick: async (e) => {
-            try {
-              await navigator.clipboard.writeText(link);
-              e.target.textContent = t('copied');
-            } catch {
-              // No clipboard (a plain-HTTP address on a LAN, or refused): the link is selected, to copy by hand.
-              window.getSelection().selectAllChildren(root.querySelector('#share-link'));
-              e.target.textContent = t('copy_by_hand');
-            }
-          },
-        }, t('copy'))));
+    // Drawn again only when the link changes (a seat filled: the invitation becomes a link to watch), so
+    // that "Copied!" stays.
+    const link = roomLink(ctx.rest, st).url;
+    if (share.dataset.url !== link) {
+      share.dataset.url = link;
+      clear(share, code ? h('p', t('room_code'), ': ', h('span.code-big', { id: 'join-code-value', dir: 'ltr' }, code)) : null, sharePanel(ctx.rest, st));
+    }
     // A quick-match room fills with people from others' quick matches and starts by itself when full.
     const looking = root.querySelector('#wr-looking');
     looking.classList.toggle('hidden', !s.quick_match);
@@ -91,7 +81,9 @@ export function waitingRoom(r) {
         owner ? seatControls(seat, who) : null);
     }));
     restoreSeatFocus(seatList, focusedSeat);
-    const actions = clear(root.querySelector('#wr-actions'));
+    const actionsEl = root.querySelector('#wr-actions');
+    const typed = typedInputs(actionsEl);
+    const actions = clear(actionsEl);
     // Removed by the owner: the page watches on, says why, and offers no seat (the server would refuse it).
     if (mine === null && ctx.hello && ctx.hello.removed) {
       actions.append(h('p', { id: 'removed-note', role: 'status' }, t('removed_by_owner')));
@@ -140,6 +132,7 @@ export function waitingRoom(r) {
       ? [t('qm_auto_start'), owner ? t('qm_start_early') : ''].filter(Boolean).join(' ')
       : owner ? t('start_hint') : t('wait_owner');
     root.querySelector('#wr-hint').textContent = hint;
+    restoreTyped(actions, typed);
   }
 
   async function join(colour = null) {
@@ -159,6 +152,24 @@ export function waitingRoom(r) {
   async function addLocal(name) {
     showError('');
     try { ctx.rest = await api.addLocal(ref, name); if (!ctx.conn.open) { ctx.state = stateFromRest(ctx.rest); render([]); } } catch (x) { showError(x.message); }
+  }
+  /** What is being typed in the actions' fields (a name for a seat, a name for someone at this device): every
+   * update (a spectator comes, a seat fills) rebuilds them, and a half-typed name must not vanish under the
+   * player's thumb nor the keyboard close. */
+  function typedInputs(container) {
+    return [...container.querySelectorAll('input[id]')].map((el) => ({
+      id: el.id, value: el.value, focused: document.activeElement === el, start: el.selectionStart, end: el.selectionEnd,
+    }));
+  }
+  function restoreTyped(container, typed) {
+    for (const was of typed) {
+      const el = container.querySelector(`#${was.id}`);
+      if (!el || el.tagName !== 'INPUT') continue;
+      el.value = was.value;
+      if (!was.focused) continue;
+      el.focus({ preventScroll: true });
+      if (was.start !== null) el.setSelectionRange(was.start, was.end);
+    }
   }
   /** The seat control that has the focus, by what outlives the list's rebuild on every update (someone
    * joins, a connection comes or goes): its seat and its kind. Null when the focus is elsewhere. */

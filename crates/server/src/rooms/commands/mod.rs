@@ -7,7 +7,7 @@ mod chat;
 mod leave;
 mod play;
 mod preselect;
-mod resync;
+pub(super) mod resync;
 mod roll;
 
 use std::time::Instant;
@@ -25,6 +25,8 @@ pub(super) enum After {
     Stay,
     /// Close the connection normally (after `leave`).
     Close,
+    /// No `ack` yet: it is sent later, after the answer (a held `resync`).
+    Held,
 }
 
 /// Runs one command of connection `conn` and answers it.
@@ -39,11 +41,12 @@ pub(super) async fn dispatch(room: &mut Room, conn: ConnId, message: ClientMessa
             play::handle(room, conn, &text, version, started).await
         }
         ClientCommand::Preselect { text } => preselect::handle(room, conn, text),
-        ClientCommand::Resync => resync::handle(room, conn),
+        ClientCommand::Resync => resync::handle(room, conn, &message.id),
         ClientCommand::Leave => leave::handle(room, conn).await,
         ClientCommand::Chat { text } => chat::handle(room, conn, &text).await,
     };
     match result {
+        Ok(After::Held) => {}
         Ok(after) => {
             room.reply(conn, messages::ack(&message.id, room.hub.version()));
             if let After::Close = after {

@@ -3,32 +3,31 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use tokio::sync::mpsc;
-
 use super::{ConnectRequest, Room};
 use crate::rooms::hub::{Conn, ConnId};
 use crate::rooms::lobby::Revoked;
 use crate::rooms::protocol::{Close, Outbound};
+use crate::rooms::relayed::Sink;
 
 impl Room {
     /// Adds a connection: catch-up (missed updates or a snapshot), `hello`,
     /// then the presence update (a spectator's only when its count is next shown) and the private
     /// preview.
-    pub fn connect(&mut self, tx: mpsc::Sender<Outbound>, request: ConnectRequest) -> ConnId {
+    pub fn connect(&mut self, sink: Sink, request: ConnectRequest) -> ConnId {
         let missed = request
             .resume
             .as_ref()
             .and_then(|(since, epoch)| self.hub.missed_since(*since, epoch));
         let catch_up = missed.unwrap_or_else(|| vec![self.hub.snapshot()]);
-        for message in catch_up {
-            // The queue is larger than the ring, so this cannot fill up.
-            let _ = tx.try_send(message);
-        }
         let id = self.hub.add(Conn {
-            tx,
+            sink,
             player_id: request.player_id,
             token_hash: request.token_hash,
         });
+        for message in catch_up {
+            // The queue is larger than the ring, so this cannot fill up.
+            self.hub.send(id, message);
+        }
         self.connections.fetch_add(1, Ordering::Relaxed);
         self.send_hello(id);
         let history = self.chat.history();
@@ -64,6 +63,7 @@ impl Room {
             Some(player) => self.seats_held_by(player).collect(),
             None => Vec::new(),
         };
+        self.resyncs.forget(conn);
         let Some(gone) = self.hub.remove(conn) else {
             return;
         };

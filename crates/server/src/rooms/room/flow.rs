@@ -7,7 +7,7 @@ use parchis_rules::{Event, Phase};
 
 use super::{RETRY_AFTER_FAILURE, Room};
 use crate::db::now_ms;
-use crate::model::{Actor, RoomStatus};
+use crate::model::{Acted, Actor, RoomStatus};
 use crate::rooms::hub::ConnId;
 use crate::rooms::protocol::{CommandError, ErrorCode};
 use crate::rooms::table::{ActError, Table};
@@ -55,7 +55,8 @@ impl Room {
     pub fn after_action(&mut self, events: &[Event], started: Instant) {
         self.take_ratings();
         self.reset_decision();
-        self.publish(events);
+        let acted = self.acted.take();
+        self.publish_acted(acted, events);
         self.game_version = self.hub.version();
         self.send_previews(None);
         metrics::counter!("parchis_moves_total").increment(1);
@@ -326,7 +327,10 @@ impl Room {
             .table
             .as_mut()
             .ok_or(ActError::Play(parchis_rules::PlayError::GameOver))?;
-        Ok(table.roll(&self.db, by).await?.to_vec())
+        let seat = usize::from(table.game.seat());
+        let events = table.roll(&self.db, by).await?.to_vec();
+        self.acted = Some(Acted { seat, by });
+        Ok(events)
     }
 
     /// Plays `mv` for `seat` (the seat to act) and clears its pre-selection.
@@ -342,6 +346,7 @@ impl Room {
             .ok_or(ActError::Play(parchis_rules::PlayError::GameOver))?;
         let events = table.play(&self.db, mv, by).await?.to_vec();
         self.preselected[seat] = None;
+        self.acted = Some(Acted { seat, by });
         Ok(events)
     }
 

@@ -21,13 +21,14 @@ use tokio::sync::broadcast;
 
 use super::bot::Bots;
 use super::chat::{CHAT_HISTORY, ChatLog};
+use super::commands::resync::Resyncs;
 use super::hub::Hub;
 use super::lobby::{Lobby, RoomEvent};
 use super::public_state::{LobbyState, PublicParts, RoomState};
 use super::table::Table;
 use crate::db::{Db, now_ms};
 use crate::error::AppError;
-use crate::model::{Rating, RoomStatus};
+use crate::model::{Acted, Rating, RoomStatus};
 
 /// How long the server waits before acting for a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +103,8 @@ pub struct Room {
     bot_playing: Vec<bool>,
     /// Move text each seat pre-selected for its next turn.
     pub preselected: Vec<Option<String>>,
+    /// Who made the roll or move just applied, for the update that shows it (taken by it).
+    acted: Option<Acted>,
     /// Bots that choose moves for the server.
     bots: Bots,
     /// The room's recent chat and the players' send rates.
@@ -116,6 +119,8 @@ pub struct Room {
     connections: Arc<AtomicUsize>,
     /// The people the owner removed from the room (loaded with it): their `hello` says so.
     pub(super) removed: HashSet<String>,
+    /// When each connection last got a snapshot on `resync`, and the resyncs held since.
+    pub(in crate::rooms) resyncs: Resyncs,
 }
 
 impl Room {
@@ -158,6 +163,7 @@ impl Room {
             owner_away_since: Some(Instant::now()),
             bot_playing: vec![false; n],
             preselected: vec![None; n],
+            acted: None,
             bots: Bots::new(bot_seed),
             chat: ChatLog::new(n, Vec::new()),
             paused_until: None,
@@ -165,6 +171,7 @@ impl Room {
             spectators_shown: None,
             connections,
             removed: HashSet::new(),
+            resyncs: Resyncs::default(),
         };
         // Nobody is connected yet: every seat a person plays (their own, or one played at their device)
         // is away from now on, so that bots cover it after the grace if nobody comes back.

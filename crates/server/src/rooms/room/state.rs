@@ -7,6 +7,7 @@ use parchis_rules::{Event, Phase};
 
 use super::{Room, SPECTATORS_EVERY};
 use crate::db::Occupant;
+use crate::model::Acted;
 use crate::rooms::hub::ConnId;
 use crate::rooms::messages;
 use crate::rooms::protocol::Outbound;
@@ -188,12 +189,18 @@ impl Room {
     /// Publishes the current state with `events`; copes with clients dropped as too slow. The whole
     /// state is compared, so a spectator count waiting to be shown goes out with it.
     pub fn publish(&mut self, events: &[Event]) {
+        self.publish_acted(None, events);
+    }
+
+    /// [`Room::publish`] of the update of a roll or move, which says who made it (`acted`).
+    pub fn publish_acted(&mut self, acted: Option<Acted>, events: &[Event]) {
         let shown = self.hub.lobby().spectators;
         let mut events = events;
+        let mut acted = acted;
         loop {
             let dropped = self
                 .hub
-                .publish(events, self.changed_lobby(), self.game_part());
+                .publish(acted, events, self.changed_lobby(), self.game_part());
             if dropped.is_empty() {
                 break;
             }
@@ -201,6 +208,7 @@ impl Room {
                 self.forget(conn, None);
             }
             events = &[];
+            acted = None;
         }
         self.spectators_due = None;
         if self.hub.lobby().spectators != shown {
