@@ -504,3 +504,35 @@ async fn a_stranger_guessing_a_password_locks_out_only_their_own_address() {
     assert_eq!(status, 201, "{body}");
     server.finish().await;
 }
+
+#[tokio::test]
+async fn sign_ins_the_database_could_not_answer_do_not_lock_the_owner_out_afterwards() {
+    let server = TestServer::sqlite().await;
+    let ana = server.player("Ana").await;
+    assert_eq!(
+        make_account(&server, &ana, "ana", "correct horse").await.0,
+        201
+    );
+    // The accounts cannot be read for a while (a broken disk, a database being restored)...
+    common::execute_sql(
+        &server.database_url,
+        "ALTER TABLE accounts RENAME TO accounts_away",
+    )
+    .await;
+    for attempt in 1..=6 {
+        let (status, body) = sign_in(&server, "ana", "correct horse").await;
+        assert!(
+            status.is_server_error(),
+            "attempt {attempt}: {status} {body}"
+        );
+    }
+    // ...then can again: Ana signs in at once, none of those attempts counted as a wrong password.
+    common::execute_sql(
+        &server.database_url,
+        "ALTER TABLE accounts_away RENAME TO accounts",
+    )
+    .await;
+    let (status, body) = sign_in(&server, "ana", "correct horse").await;
+    assert_eq!(status, 201, "{body}");
+    server.finish().await;
+}

@@ -186,6 +186,31 @@ async fn retried_creates(mut server: TestServer) {
         (StatusCode::CREATED, &cy, true)
     );
 
+    // That key sent without a token to a route that needs one: refused for the token, not the key
+    // (and neither a wrong token's request).
+    for token in [None, Some("not-a-token")] {
+        let mut request = server
+            .post("/api/quick-match")
+            .header("idempotency-key", player_key)
+            .json(&public_four());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let (status, body) = status_and_json(request.send().await.unwrap()).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (
+                StatusCode::UNAUTHORIZED,
+                Some(if token.is_some() {
+                    "invalid_token"
+                } else {
+                    "missing_token"
+                })
+            ),
+            "{body}"
+        );
+    }
+
     // A refusal changes nothing and is not kept: the same key is answered afresh.
     let refused_key = "refused-then-fine";
     let bad = json!({ "rules": "ludoteka", "mode": "individual", "players": 9 });

@@ -17,7 +17,7 @@
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
@@ -134,15 +134,33 @@ fn open(key: &LessSafeKey, stored: &[u8]) -> Option<Vec<u8>> {
     Some(plain.to_vec())
 }
 
+/// Who may send a keyed request to a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caller {
+    /// Anyone (`POST /api/players`): the key alone scopes a request without a token.
+    Anyone,
+    /// A player's token: a request without a valid one is refused by its handler.
+    Player,
+}
+
 /// The middleware: requests without the header pass through untouched.
-pub async fn idempotent(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    match keyed(state, request, next).await {
+pub async fn idempotent(
+    State((state, caller)): State<(AppState, Caller)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match keyed(state, caller, request, next).await {
         Ok(response) => response,
         Err(err) => err.into_response(),
     }
 }
 
-async fn keyed(state: AppState, request: Request, next: Next) -> Result<Response, AppError> {
+async fn keyed(
+    state: AppState,
+    caller_kind: Caller,
+    request: Request,
+    next: Next,
+) -> Result<Response, AppError> {
     let mut keys = request.headers().get_all(HEADER).iter();
     let Some(value) = keys.next() else {
         return Ok(next.run(request).await);
@@ -153,6 +171,11 @@ async fn keyed(state: AppState, request: Request, next: Next) -> Result<Response
         ));
     }
     let key = parse_key(value)?;
+    // A request its handler refuses for want of a valid token is not keyed: the client hears why
+    // (`401`), not that its key was used by someone else without a token, and nothing is recorded.
+    if caller_kind == Caller::Player && !holds_a_player_token(&state, request.headers()).await? {
+        return Ok(next.run(request).await);
+    }
     let caller = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -206,6 +229,17 @@ async fn keyed(state: AppState, request: Request, next: Next) -> Result<Response
     answer
         .await
         .map_err(|e| AppError::Internal(format!("an idempotent request's task failed: {e}")))
+}
+
+/// Whether the request's bearer token is a player's (a storage failure is the request's error). Takes
+/// the headers, not the request: a request's body is not `Sync`, so a reference to it held across an
+/// await would make the middleware's future not `Send`.
+async fn holds_a_player_token(state: &AppState, headers: &HeaderMap) -> Result<bool, AppError> {
+    let Ok(Some(token)) = crate::extract::bearer(headers) else {
+        return Ok(false);
+    };
+    let hash = crate::auth::hash_token(token);
+    Ok(state.db.player_by_token_hash(&hash).await?.is_some())
 }
 
 /// Records a success under the key (then returns it), or frees the key after a refusal.

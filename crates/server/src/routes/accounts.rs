@@ -221,16 +221,18 @@ pub async fn sign_in(
     ApiJson(req): ApiJson<CredentialsRequest>,
 ) -> Result<(StatusCode, Json<SignedIn>), AppError> {
     let key = req.username.trim().to_ascii_lowercase();
+    // Read before the attempt is counted: an attempt the database could not answer checked no
+    // password, and counted as a wrong one it would lock the owner out for a while after an outage.
+    let account = match username(&req.username) {
+        Ok(_) => state.db.account_by_username(&key).await?,
+        Err(_) => None,
+    };
     let wait = state
         .sign_in_guard
         .attempt_sign_in(&key, address)
         .await
         .map_err(|secs| AppError::TooManyAttempts(Wait(secs)))?;
     tokio::time::sleep(wait).await;
-    let account = match username(&req.username) {
-        Ok(_) => state.db.account_by_username(&key).await?,
-        Err(_) => None,
-    };
     let phc = account.as_ref().map(|a| a.password_hash.clone());
     let verified = password::verify(req.password, phc).await?;
     let Some(account) = account.filter(|_| verified) else {

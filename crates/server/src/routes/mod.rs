@@ -34,7 +34,10 @@ pub fn router(
     lookup_limit: Option<Arc<LookupLimit>>,
     state: AppState,
 ) -> Router<AppState> {
-    let idempotent = axum::middleware::from_fn_with_state(state, crate::idempotency::idempotent);
+    use crate::idempotency::{Caller, idempotent};
+    let keyed_by_anyone =
+        axum::middleware::from_fn_with_state((state.clone(), Caller::Anyone), idempotent);
+    let idempotent = axum::middleware::from_fn_with_state((state, Caller::Player), idempotent);
     let mut analysis = get(analysis::game_analysis);
     if let Some(limit) = analysis_limit {
         analysis = analysis.layer(crate::rate_limit::layer(limit));
@@ -82,7 +85,7 @@ pub fn router(
         .route("/metrics", get(crate::metrics::render))
         .route(
             "/api/players",
-            post(players::create_player).layer(idempotent.clone()),
+            post(players::create_player).layer(keyed_by_anyone),
         )
         .route(
             "/api/players/me",
