@@ -112,6 +112,14 @@ pub struct Config {
     /// port).
     #[arg(long, env = "NODE_NAME")]
     pub node_name: Option<String>,
+    /// PostgreSQL: connections in the server's pool (in cluster mode each node opens two such pools and
+    /// one more connection, for its heartbeat). Rooms load at most half this many at once.
+    #[arg(long, env = "DB_POOL_SIZE", default_value_t = 10)]
+    pub db_pool_size: u32,
+    /// PostgreSQL: how long a query waits for a free connection of the pool, in milliseconds, before
+    /// the request is answered `storage_unavailable`. Below the cluster's 3 s request timeout.
+    #[arg(long, env = "DB_ACQUIRE_TIMEOUT_MS", default_value_t = 2000)]
+    pub db_acquire_timeout_ms: u64,
 }
 
 /// Longest duration setting accepted, in seconds (a year; `BOT_DELAY_MS` a year in milliseconds):
@@ -191,6 +199,12 @@ impl Config {
                 self.turn_timeout_secs
             ));
         }
+        if self.db_pool_size == 0 || self.db_acquire_timeout_ms == 0 {
+            return Some(
+                "DB_POOL_SIZE and DB_ACQUIRE_TIMEOUT_MS must be at least 1 (0 would refuse every query)"
+                    .to_owned(),
+            );
+        }
         if self.ws_messages_per_second == 0 {
             return Some(
                 "WS_MESSAGES_PER_SECOND must be at least 1 (0 would close every connection as a flood)"
@@ -252,6 +266,16 @@ impl Config {
             nats_url: None,
             nats_prefix: "parchis".to_owned(),
             node_name: None,
+            db_pool_size: 10,
+            db_acquire_timeout_ms: 2000,
+        }
+    }
+
+    /// The PostgreSQL pool's settings.
+    pub fn pool_settings(&self) -> crate::db::PoolSettings {
+        crate::db::PoolSettings {
+            max_connections: self.db_pool_size,
+            acquire_timeout: std::time::Duration::from_millis(self.db_acquire_timeout_ms),
         }
     }
 }

@@ -285,7 +285,7 @@ pub async fn run(
     if let Some(problem) = config.problem() {
         return Err(ServeError::Config(problem));
     }
-    let db = Db::connect(&config.database_url).await?;
+    let db = Db::connect_with(&config.database_url, config.pool_settings()).await?;
     db.migrate().await?;
     let idle_counted_from = db.session_expiry_counted_from().await?;
     let mut state = AppState::new(db.clone(), config, idle_counted_from);

@@ -64,10 +64,16 @@ impl Node {
             .expect("start a node");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = std::sync::mpsc::channel();
+        // `PARCHIS_TEST_NODE_LOGS=1`: the nodes' logs go to the test's output.
+        let logs = std::env::var_os("PARCHIS_TEST_NODE_LOGS").is_some();
+        let node = name.to_owned();
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                if logs {
+                    eprintln!("[{node}] {line}");
+                }
                 if !sent && let Some(addr) = line.strip_prefix("node listening on ") {
                     let _ = tx.send(addr.trim().to_owned());
                     sent = true;
@@ -197,7 +203,8 @@ pub async fn drop_schema(schema: PgSchema) {
 
 /// A cluster node, when the test binary is started again by [`Node::start`] (`PARCHIS_TEST_NODE`):
 /// the body of the `node_process` test that every file starting nodes has (nothing otherwise).
-/// `PARCHIS_TEST_HTTP_WRITES_PER_MINUTE` and `PARCHIS_TEST_TRUST_FORWARDED_FOR`, when set, override
+/// `PARCHIS_TEST_HTTP_WRITES_PER_MINUTE`, `PARCHIS_TEST_DB_POOL_SIZE` and
+/// `PARCHIS_TEST_TRUST_FORWARDED_FOR`, when set, override
 /// the test configuration's (no limits, peer addresses).
 pub fn node_process() {
     let Ok(name) = std::env::var("PARCHIS_TEST_NODE") else {
@@ -215,8 +222,19 @@ pub fn node_process() {
     if let Ok(writes) = std::env::var("PARCHIS_TEST_HTTP_WRITES_PER_MINUTE") {
         config.http_writes_per_minute = writes.parse().expect("writes per minute");
     }
+    if let Ok(size) = std::env::var("PARCHIS_TEST_DB_POOL_SIZE") {
+        config.db_pool_size = size.parse().expect("a pool size");
+    }
     if let Ok(trust) = std::env::var("PARCHIS_TEST_TRUST_FORWARDED_FOR") {
         config.trust_forwarded_for = trust.parse().expect("true or false");
+    }
+    if std::env::var_os("PARCHIS_TEST_NODE_LOGS").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+            ))
+            .with_ansi(false)
+            .init();
     }
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async move {

@@ -21,6 +21,7 @@ mod answered;
 mod feed;
 mod registry;
 mod relay;
+mod release;
 mod sessions;
 mod store;
 pub mod wire;

@@ -17,7 +17,7 @@ use super::answered::{Answered, reply_to};
 use super::feed::FeedEntry;
 use super::sessions::Sessions;
 use super::wire::{Asked, Frame, RoomReply, RoomRequest};
-use super::{ClusterConfig, HEARTBEAT_EVERY, NODE_TTL, REQUEST_TIMEOUT, relay, store};
+use super::{ClusterConfig, HEARTBEAT_EVERY, NODE_TTL, REQUEST_TIMEOUT, relay, release, store};
 use crate::db::{Db, Pool};
 use crate::error::AppError;
 use crate::rooms::registry::{BoxFuture, OwnerGuard, Ownership};
@@ -35,8 +35,11 @@ const ATTEMPTS: u32 = 40;
 const PRESENCE_WAIT: Duration = Duration::from_millis(500);
 
 /// The wait before the `attempt`th new try (0-based): short at first, then a quarter of a second.
+/// Give or take a quarter (the same on average, so [`ATTEMPTS`] still outlasts a dead owner), so
+/// that nodes asking for the same rooms (a dead node's) do not all ask again at the same instant.
 pub(super) fn backoff(attempt: u32) -> Duration {
-    Duration::from_millis((25u64 << attempt.min(4)).min(250))
+    let ms = (25u64 << attempt.min(4)).min(250);
+    Duration::from_millis(rand::random_range(ms * 3 / 4..=ms * 5 / 4))
 }
 
 /// The node's cluster-wide registry.
@@ -80,6 +83,11 @@ pub(super) struct Inner {
     tasks: Mutex<Vec<JoinHandle<()>>>,
     /// Its recent answers to other nodes' requests, for their repeats.
     answered: Answered,
+    /// Where rooms given up go to be released (tried again until done).
+    releases: release::Releases,
+    /// Claims of this node being made or held, by room: a room it owns in PostgreSQL without one is
+    /// released by [`drop_rooms_owned_elsewhere`].
+    held: Mutex<HashMap<String, usize>>,
 }
 
 impl Inner {
@@ -222,12 +230,22 @@ impl Inner {
 
     /// Claims the room for this node and starts serving requests to it.
     async fn claim(self: Arc<Self>, room: &str) -> Result<Option<OwnerGuard>, AppError> {
-        let epoch = store::claim(&self.pg, room, &self.node)
-            .await
-            .map_err(|e| AppError::from(crate::db::DbError::Sqlx(e)))?;
-        let Some(epoch) = epoch else {
-            return Ok(None);
+        // Counted before the claim is written, so that the upkeep never takes it for a lost one.
+        self.hold(room, true);
+        let epoch = store::claim(&self.pg, room, &self.node).await;
+        let Ok(Some(epoch)) = epoch else {
+            self.hold(room, false);
+            return epoch
+                .map_err(|e| AppError::from(crate::db::DbError::Sqlx(e)))
+                .map(|_| None);
         };
+        let mut owned = Owned {
+            room: room.to_owned(),
+            epoch,
+            serve: None,
+            inner: Arc::downgrade(&self),
+        };
+        // Released on failure (`owned` dropped).
         let subscriber = self
             .nats
             .subscribe(self.room_subject(room))
@@ -242,13 +260,21 @@ impl Inner {
             room.to_owned(),
             subscriber,
         ));
-        Ok(Some(Box::new(Owned {
-            room: room.to_owned(),
-            epoch,
-            serve,
-            pg: self.pg.clone(),
-            node: self.node.clone(),
-        })))
+        owned.serve = Some(serve);
+        Ok(Some(Box::new(owned)))
+    }
+
+    /// Counts a claim of `room` being made or held (`true`), or one given up.
+    fn hold(&self, room: &str, more: bool) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if more {
+            *held.entry(room.to_owned()).or_default() += 1;
+        } else if let Some(n) = held.get_mut(room) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(room);
+            }
+        }
     }
 }
 
@@ -266,27 +292,20 @@ pub(super) enum Answer {
 struct Owned {
     room: String,
     epoch: i64,
-    serve: JoinHandle<()>,
-    pg: PgPool,
-    node: String,
+    /// Its requests' server (`None` until it is subscribed).
+    serve: Option<JoinHandle<()>>,
+    inner: Weak<Inner>,
 }
 
 impl Drop for Owned {
     fn drop(&mut self) {
-        self.serve.abort();
-        metrics::gauge!("parchis_cluster_rooms_owned").decrement(1.0);
-        let (pg, room, node, epoch) = (
-            self.pg.clone(),
-            std::mem::take(&mut self.room),
-            std::mem::take(&mut self.node),
-            self.epoch,
-        );
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(err) = store::release(&pg, &room, &node, epoch).await {
-                    tracing::warn!(%room, %err, "a room was not released (claimable once this node is dead)");
-                }
-            });
+        if let Some(serve) = self.serve.take() {
+            serve.abort();
+            metrics::gauge!("parchis_cluster_rooms_owned").decrement(1.0);
+        }
+        if let Some(inner) = self.inner.upgrade() {
+            let _ = inner.releases.send((self.room.clone(), self.epoch));
+            inner.hold(&self.room, false);
         }
     }
 }
@@ -409,10 +428,12 @@ impl ClusterRegistry {
         store::register(&pg, &node, &config.name)
             .await
             .map_err(|e| format!("cannot record the node in PostgreSQL: {e}"))?;
-        let fenced = Db::connect(&super::fenced_url(database_url, &node))
+        let fenced = Db::connect_with(&super::fenced_url(database_url, &node), db.pool_settings())
             .await
             .map_err(|e| format!("cannot open the rooms' storage: {e}"))?;
         let alive: HashSet<String> = store::alive_nodes(&pg).await.unwrap_or_default();
+        let (releases, to_release) = tokio::sync::mpsc::unbounded_channel();
+        let releaser = tokio::spawn(release::run(pg.clone(), node.clone(), to_release));
         let heartbeat_pg = sqlx::postgres::PgPoolOptions::new()
             .max_connections(1)
             .min_connections(1)
@@ -435,6 +456,8 @@ impl ClusterRegistry {
             stop: watch::Sender::new(false),
             tasks: Mutex::default(),
             answered: Answered::default(),
+            releases,
+            held: Mutex::default(),
         });
         let frames = inner
             .nats
@@ -452,6 +475,7 @@ impl ClusterRegistry {
             tokio::spawn(heartbeat(Arc::downgrade(&inner))),
             tokio::spawn(drop_rooms_owned_elsewhere(Arc::downgrade(&inner))),
             tokio::spawn(take_over(Arc::downgrade(&inner))),
+            releaser,
         ];
         *inner.tasks.lock().unwrap_or_else(|e| e.into_inner()) = tasks;
         tracing::info!(node = %config.name, id = %node, prefix = %config.prefix, "joined the cluster");
@@ -701,7 +725,7 @@ async fn heartbeat(inner: Weak<Inner>) {
 }
 
 /// Stops the tasks of rooms this node no longer owns (another node claimed them while this one was
-/// thought dead). Not in the heartbeat's loop: this read goes through the shared pool, which may wait
+/// thought dead), and releases the rooms it owns but neither runs nor is claiming. Not in the heartbeat's loop: this read goes through the shared pool, which may wait
 /// for seconds under a burst of requests, and a heartbeat late for it stopped every room of a node that
 /// was alive (BENCHMARKS.md, Cluster (c)). The fence refuses such a room's writes meanwhile.
 async fn drop_rooms_owned_elsewhere(inner: Weak<Inner>) {
@@ -712,8 +736,20 @@ async fn drop_rooms_owned_elsewhere(inner: Weak<Inner>) {
         let Some(inner) = inner.upgrade() else { return };
         match store::owned_rooms(&inner.pg, &inner.node).await {
             Ok(owned) => {
+                let lost: Vec<(String, i64)> = {
+                    let held = inner.held.lock().unwrap_or_else(|e| e.into_inner());
+                    owned
+                        .iter()
+                        .filter(|(room, _)| !held.contains_key(*room))
+                        .map(|(room, epoch)| (room.clone(), *epoch))
+                        .collect()
+                };
+                for room in lost {
+                    tracing::warn!(node = %inner.name, room = %room.0, "room owned but not run here: releasing it");
+                    let _ = inner.releases.send(room);
+                }
                 for room in inner.local.running_rooms() {
-                    if !owned.contains(&room) {
+                    if !owned.contains_key(&room) {
                         tracing::warn!(node = %inner.name, %room, "room owned by another node now: stopping it here");
                         inner.local.evict(&room);
                     }

@@ -1,7 +1,7 @@
 //! The cluster's records in PostgreSQL: the nodes alive (heartbeats written with the database's clock)
 //! and each room's owner, claimed by one compare-and-set.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use sqlx::PgPool;
@@ -63,23 +63,31 @@ pub async fn claim(pg: &PgPool, room: &str, node: &str) -> Result<Option<i64>, s
     .await
 }
 
-/// Gives the room up if this claim (`epoch`) is still the latest.
-pub async fn release(pg: &PgPool, room: &str, node: &str, epoch: i64) -> Result<(), sqlx::Error> {
+/// Gives up each of `rooms` whose claim is still the one of the same place in `epochs`, in one
+/// statement.
+pub async fn release_many(
+    pg: &PgPool,
+    node: &str,
+    rooms: &[String],
+    epochs: &[i64],
+) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE room_owners SET node_id = NULL WHERE room_id = $1 AND node_id = $2 AND epoch = $3",
+        "UPDATE room_owners o SET node_id = NULL \
+         FROM unnest($2::text[], $3::bigint[]) AS r(room_id, epoch) \
+         WHERE o.room_id = r.room_id AND o.epoch = r.epoch AND o.node_id = $1",
     )
-    .bind(room)
     .bind(node)
-    .bind(epoch)
+    .bind(rooms)
+    .bind(epochs)
     .execute(pg)
     .await?;
     Ok(())
 }
 
-/// The rooms `node` owns.
-pub async fn owned_rooms(pg: &PgPool, node: &str) -> Result<HashSet<String>, sqlx::Error> {
-    let rows: Vec<String> =
-        sqlx::query_scalar("SELECT room_id FROM room_owners WHERE node_id = $1")
+/// The rooms `node` owns, with the epoch of its claim.
+pub async fn owned_rooms(pg: &PgPool, node: &str) -> Result<HashMap<String, i64>, sqlx::Error> {
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT room_id, epoch FROM room_owners WHERE node_id = $1")
             .bind(node)
             .fetch_all(pg)
             .await?;

@@ -273,6 +273,36 @@ impl AsRef<Pool> for Db {
 pub struct Db {
     pool: Pool,
     log: log_writer::LogWriter,
+    settings: PoolSettings,
+}
+
+/// The size of a PostgreSQL pool and how long a query waits for one of its connections
+/// (`DB_POOL_SIZE`, `DB_ACQUIRE_TIMEOUT_MS`; SQLite keeps its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// Connections at most.
+    pub max_connections: u32,
+    /// How long a query waits for a free connection before `storage_unavailable`.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        PoolSettings {
+            max_connections: 10,
+            // Under the cluster's 3 s request timeout: a node answers "unavailable" before the asking
+            // node gives up on it and asks again.
+            acquire_timeout: Duration::from_secs(2),
+        }
+    }
+}
+
+impl PoolSettings {
+    /// How many rooms may load (claim, read, replay their log) at once: half the pool, so that a burst
+    /// of starts (a dead node's rooms taken over) leaves connections to the rooms already running.
+    pub fn room_starts(&self) -> usize {
+        (self.max_connections as usize / 2).max(1)
+    }
 }
 
 /// Current time as Unix milliseconds, the format of every timestamp column.
@@ -288,14 +318,29 @@ impl Db {
     /// its game-log writer task (it ends when the last clone of the `Db` is dropped).
     #[tracing::instrument(level = "debug", skip_all)]
     pub async fn connect(url: &str) -> Result<Self, DbError> {
-        let pool = Self::open(url).await?;
+        Self::connect_with(url, PoolSettings::default()).await
+    }
+
+    /// [`Db::connect`] with a PostgreSQL pool of `settings`.
+    #[tracing::instrument(level = "debug", skip_all)]
+    pub async fn connect_with(url: &str, settings: PoolSettings) -> Result<Self, DbError> {
+        let pool = Self::open(url, settings).await?;
         let log = log_writer::LogWriter::spawn(pool.clone());
-        Ok(Db { pool, log })
+        Ok(Db {
+            pool,
+            log,
+            settings,
+        })
+    }
+
+    /// The pool's settings.
+    pub fn pool_settings(&self) -> PoolSettings {
+        self.settings
     }
 
     /// Opens the pool for `url`.
     #[tracing::instrument(level = "debug", skip_all)]
-    async fn open(url: &str) -> Result<Pool, DbError> {
+    async fn open(url: &str, settings: PoolSettings) -> Result<Pool, DbError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
             let unreachable = |source| DbError::PostgresConnect {
@@ -318,8 +363,8 @@ impl Db {
             .map_err(unreachable)?;
             sqlx::Connection::close(first).await.ok();
             let pool = PgPoolOptions::new()
-                .max_connections(10)
-                .acquire_timeout(Duration::from_secs(5))
+                .max_connections(settings.max_connections)
+                .acquire_timeout(settings.acquire_timeout)
                 .connect_with(options.clone())
                 .await
                 .map_err(unreachable)?;

@@ -283,6 +283,10 @@ pub struct LocalRegistry {
     /// A room starts under one of these (by its id's hash), so that two requests never load and claim
     /// it twice at once.
     starting: Vec<tokio::sync::Mutex<()>>,
+    /// Rooms loading at once (read, claimed, log replayed) at most: a burst of starts (a dead node's
+    /// rooms taken over) waits its turn instead of taking every connection of the pool, whose waits
+    /// then ran out for everyone (`storage_unavailable`; BENCHMARKS.md, Cluster (c)).
+    loading: Arc<tokio::sync::Semaphore>,
 }
 
 /// One running room task, counted in [`LocalRegistry::running`] until it is dropped.
@@ -312,6 +316,7 @@ impl LocalRegistry {
 
     /// An empty registry with the given bot delay and away grace.
     pub fn with_timing(db: Db, timing: Timing) -> Self {
+        let loading = db.pool_settings().room_starts();
         LocalRegistry {
             db,
             rooms: Arc::default(),
@@ -325,6 +330,7 @@ impl LocalRegistry {
             starting: (0..START_LOCKS)
                 .map(|_| tokio::sync::Mutex::new(()))
                 .collect(),
+            loading: Arc::new(tokio::sync::Semaphore::new(loading)),
         }
     }
 
@@ -379,6 +385,11 @@ impl LocalRegistry {
         if let Some(handle) = self.running(room_id) {
             return Ok(Some(handle));
         }
+        // Held until the room's log is replayed, in its task.
+        let loading = Arc::clone(&self.loading)
+            .acquire_owned()
+            .await
+            .map_err(|_| AppError::RoomBusy)?;
         let Some(room) = self.db.room(room_id).await? else {
             return Ok(None);
         };
@@ -416,7 +427,7 @@ impl LocalRegistry {
         let running = Running::count(&self.running);
         tokio::spawn(async move {
             let _running = running;
-            task::run(room, receiver, gone_rx, stop_rx).await;
+            task::run(room, loading, receiver, gone_rx, stop_rx).await;
             let mut rooms = map.write().unwrap_or_else(|e| e.into_inner());
             if rooms.get(&id).is_some_and(|h| h.generation == generation) {
                 rooms.remove(&id);

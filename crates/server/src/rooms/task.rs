@@ -46,9 +46,11 @@ pub(super) enum Inbox {
 /// Shortest wait before a room that could not stop for being idle looks again.
 const IDLE_RECHECK: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Runs a room until it is idle, every sender is gone, or the server stops.
+/// Runs a room until it is idle, every sender is gone, or the server stops; `loading` (its place
+/// among the rooms loading at once) is given back once its game is restored.
 pub(super) async fn run(
     mut room: Room,
+    loading: tokio::sync::OwnedSemaphorePermit,
     mut inbox: mpsc::Receiver<Inbox>,
     mut gone: mpsc::UnboundedReceiver<ConnId>,
     mut stop: watch::Receiver<bool>,
@@ -56,6 +58,8 @@ pub(super) async fn run(
     if let Err(err) = room.restore().await {
         tracing::error!(room = %room.lobby.room.id, %err, "cannot restore the room from storage");
     }
+    // Loaded: the next room may load.
+    drop(loading);
     // Stops after this long without messages, connections or pending server actions. A room that
     // could not stop then looks again no sooner than IDLE_RECHECK later: with an idle time of zero it
     // would otherwise look again at once, a thousand times a second, as long as anyone is in it.
