@@ -138,6 +138,27 @@ test('bots at normal pace: each update shown in turn, each line readable, the di
   await context.close();
 });
 
+test('a game that starts on your turn says so before your first roll', { timeout: 120000 }, async () => {
+  const { page, context } = await newPage(browser);
+  await context.addInitScript(recorder);
+  await page.goto(`${srv.url}/`);
+  await openCustomRoom(page);
+  await page.selectOption('#timer', '');
+  await page.click('#play-now');
+  await waitBoard(page, 'four');
+  await page.waitForSelector('#roll:not([disabled])', { timeout: 30000 });
+  const { heard, rolled } = await page.evaluate(() => ({
+    heard: window.__seen.live.filter((l) => l.region === 'announce').map((l) => l.text),
+    rolled: window.__parchis.log.some((l) => l.type === 'rolled'),
+  }));
+  // Seat 0 starts (RULES.md 23) and Play now seats this player there: the game began on their turn (no roll
+  // yet), and nothing but this line tells a screen reader so. Had a bot begun, the turn passed to them says it.
+  if (!rolled) assert.ok(heard.includes('Your turn'), `heard before the first roll: ${JSON.stringify(heard)}`);
+  else assert.ok(heard.some((t) => /'s turn$/.test(t)), `the turn passed to this player was announced: ${JSON.stringify(heard)}`);
+  assertNoErrors(page);
+  await context.close();
+});
+
 test('under reduced motion the die shows its roll at once', { timeout: 120000 }, async () => {
   const { page, context } = await startGame('reduce');
   await playUntil(page, (log) => log.filter((l) => l.type === 'rolled').length >= 3);

@@ -134,6 +134,13 @@ export function gameScreen(r) {
       if (e.type === 'three_sixes') ctx.penalty = { text: d.text, until: Date.now() + 5000 };
       if (e.type === 'moved' && ctx.preselected && e.piece === ctx.preselected) ctx.preselected = null;
     }
+    // A game that starts (or is opened) on this player's turn says so once, as a turn passed to them does.
+    if (g.id && ctx.turnToldFor !== g.id) {
+      ctx.turnToldFor = g.id;
+      if (isMyTurn() && !events.some((e) => e.type === 'turn_passed')) {
+        announce(v.turn.seat === mine ? t('your_turn') : t('local_turn', { name: seatName(v.turn.seat) }));
+      }
+    }
     if (kind === 'snapshot' && !ctx.recordLoaded && g.id) loadHistory(g.id);
     renderLog();
     renderPlayers();
