@@ -19,11 +19,13 @@
 
 mod answered;
 mod feed;
+mod owners;
 mod registry;
 mod relay;
 mod release;
 mod sessions;
 mod store;
+mod upkeep;
 pub mod wire;
 
 use std::time::Duration;

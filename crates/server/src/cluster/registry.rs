@@ -15,9 +15,10 @@ use tokio::task::JoinHandle;
 
 use super::answered::{Answered, reply_to};
 use super::feed::FeedEntry;
+use super::owners::KnownOwners;
 use super::sessions::Sessions;
 use super::wire::{Asked, Frame, RoomReply, RoomRequest};
-use super::{ClusterConfig, HEARTBEAT_EVERY, NODE_TTL, REQUEST_TIMEOUT, relay, release, store};
+use super::{ClusterConfig, REQUEST_TIMEOUT, relay, release, store, upkeep};
 use crate::db::{Db, Pool};
 use crate::error::AppError;
 use crate::rooms::registry::{BoxFuture, OwnerGuard, Ownership};
@@ -58,10 +59,10 @@ pub(super) struct Inner {
     /// The NATS connection.
     pub nats: async_nats::Client,
     /// PostgreSQL, unfenced: ownership records.
-    pg: PgPool,
+    pub(super) pg: PgPool,
     /// One connection of the heartbeat's own: on the shared pool a burst of requests made it wait over
     /// the TTL, and a late heartbeat stops every room of a node that is alive (BENCHMARKS.md, Cluster).
-    heartbeat_pg: PgPool,
+    pub(super) heartbeat_pg: PgPool,
     /// The rooms whose task runs here (their storage is fenced).
     pub local: LocalRegistry,
     /// The nodes alive, as last read (this one included while its heartbeat holds).
@@ -80,14 +81,16 @@ pub(super) struct Inner {
     /// Flipped to `true` when the node stops.
     pub stop: watch::Sender<bool>,
     /// The node's own tasks (dispatch, presence, heartbeat, owned rooms, takeover), ended when it leaves.
-    tasks: Mutex<Vec<JoinHandle<()>>>,
+    pub(super) tasks: Mutex<Vec<JoinHandle<()>>>,
     /// Its recent answers to other nodes' requests, for their repeats.
     answered: Answered,
     /// Where rooms given up go to be released (tried again until done).
-    releases: release::Releases,
+    pub(super) releases: release::Releases,
     /// Claims of this node being made or held, by room: a room it owns in PostgreSQL without one is
     /// released by [`drop_rooms_owned_elsewhere`].
-    held: Mutex<HashMap<String, usize>>,
+    pub(super) held: Mutex<HashMap<String, usize>>,
+    /// Owners that this node's failed claims found, believed for a moment.
+    owners: KnownOwners,
 }
 
 impl Inner {
@@ -232,13 +235,18 @@ impl Inner {
     async fn claim(self: Arc<Self>, room: &str) -> Result<Option<OwnerGuard>, AppError> {
         // Counted before the claim is written, so that the upkeep never takes it for a lost one.
         self.hold(room, true);
-        let epoch = store::claim(&self.pg, room, &self.node).await;
-        let Ok(Some(epoch)) = epoch else {
-            self.hold(room, false);
-            return epoch
-                .map_err(|e| AppError::from(crate::db::DbError::Sqlx(e)))
-                .map(|_| None);
+        let epoch = match store::claim(&self.pg, room, &self.node).await {
+            Ok(store::Claim::Won(epoch)) => epoch,
+            other => {
+                self.hold(room, false);
+                let held = other.map_err(|e| AppError::from(crate::db::DbError::Sqlx(e)))?;
+                if let store::Claim::Held(Some(owner)) = held {
+                    self.owners.found(room, owner);
+                }
+                return Ok(None);
+            }
         };
+        self.owners.forget(room);
         let mut owned = Owned {
             room: room.to_owned(),
             epoch,
@@ -323,6 +331,13 @@ impl Ownership for Claims {
                 Some(inner) => inner.claim(room_id).await,
                 None => Err(AppError::RoomBusy),
             }
+        })
+    }
+
+    fn owned_elsewhere(&self, room_id: &str) -> bool {
+        self.0.upgrade().is_some_and(|inner| {
+            let alive = |node: &str| node != inner.node && inner.is_alive(node);
+            inner.owners.held_elsewhere(room_id, alive)
         })
     }
 }
@@ -458,6 +473,7 @@ impl ClusterRegistry {
             answered: Answered::default(),
             releases,
             held: Mutex::default(),
+            owners: KnownOwners::default(),
         });
         let frames = inner
             .nats
@@ -472,9 +488,9 @@ impl ClusterRegistry {
         let tasks = vec![
             tokio::spawn(dispatch(Arc::downgrade(&inner), frames)),
             tokio::spawn(answer_presence(Arc::downgrade(&inner), presence)),
-            tokio::spawn(heartbeat(Arc::downgrade(&inner))),
-            tokio::spawn(drop_rooms_owned_elsewhere(Arc::downgrade(&inner))),
-            tokio::spawn(take_over(Arc::downgrade(&inner))),
+            tokio::spawn(upkeep::heartbeat(Arc::downgrade(&inner))),
+            tokio::spawn(upkeep::drop_rooms_owned_elsewhere(Arc::downgrade(&inner))),
+            tokio::spawn(upkeep::take_over(Arc::downgrade(&inner))),
             releaser,
         ];
         *inner.tasks.lock().unwrap_or_else(|e| e.into_inner()) = tasks;
@@ -676,122 +692,6 @@ async fn dispatch(inner: Weak<Inner>, mut frames: async_nats::Subscriber) {
         let sessions = inner.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = sessions.get(session) {
             let _ = tx.send(frame);
-        }
-    }
-}
-
-/// Renews the node's heartbeat and reads which nodes are alive, on the heartbeat's own connection and
-/// nothing else, so that only the heartbeat itself can be late. A node that could not renew it for most
-/// of the TTL (paused, cut off) stops all its rooms first: others may own them by now.
-async fn heartbeat(inner: Weak<Inner>) {
-    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut renewed = Instant::now();
-    loop {
-        every.tick().await;
-        let Some(inner) = inner.upgrade() else { return };
-        if renewed.elapsed() > NODE_TTL.saturating_sub(HEARTBEAT_EVERY * 2) {
-            let rooms = inner.local.running_rooms();
-            if !rooms.is_empty() {
-                tracing::warn!(node = %inner.name, rooms = rooms.len(), "heartbeat late: stopping this node's rooms");
-            }
-            for room in rooms {
-                inner.local.evict(&room);
-            }
-        }
-        match store::heartbeat(&inner.heartbeat_pg, &inner.node).await {
-            Ok(true) => renewed = Instant::now(),
-            Ok(false) => {
-                // Removed (by hand, or a node that left with the same id): record it again.
-                let _ = store::register(&inner.heartbeat_pg, &inner.node, &inner.name).await;
-            }
-            Err(err) => tracing::warn!(node = %inner.name, %err, "heartbeat failed"),
-        }
-        match store::alive_nodes(&inner.heartbeat_pg).await {
-            Ok(alive) => {
-                inner.alive.send_if_modified(|known| {
-                    let changed = **known != alive;
-                    if changed {
-                        *known = Arc::new(alive);
-                    }
-                    changed
-                });
-            }
-            Err(err) => {
-                tracing::warn!(node = %inner.name, %err, "cannot read which nodes are alive")
-            }
-        }
-    }
-}
-
-/// Stops the tasks of rooms this node no longer owns (another node claimed them while this one was
-/// thought dead), and releases the rooms it owns but neither runs nor is claiming. Not in the heartbeat's loop: this read goes through the shared pool, which may wait
-/// for seconds under a burst of requests, and a heartbeat late for it stopped every room of a node that
-/// was alive (BENCHMARKS.md, Cluster (c)). The fence refuses such a room's writes meanwhile.
-async fn drop_rooms_owned_elsewhere(inner: Weak<Inner>) {
-    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        every.tick().await;
-        let Some(inner) = inner.upgrade() else { return };
-        match store::owned_rooms(&inner.pg, &inner.node).await {
-            Ok(owned) => {
-                let lost: Vec<(String, i64)> = {
-                    let held = inner.held.lock().unwrap_or_else(|e| e.into_inner());
-                    owned
-                        .iter()
-                        .filter(|(room, _)| !held.contains_key(*room))
-                        .map(|(room, epoch)| (room.clone(), *epoch))
-                        .collect()
-                };
-                for room in lost {
-                    tracing::warn!(node = %inner.name, room = %room.0, "room owned but not run here: releasing it");
-                    let _ = inner.releases.send(room);
-                }
-                for room in inner.local.running_rooms() {
-                    if !owned.contains_key(&room) {
-                        tracing::warn!(node = %inner.name, %room, "room owned by another node now: stopping it here");
-                        inner.local.evict(&room);
-                    }
-                }
-            }
-            Err(err) => {
-                tracing::warn!(node = %inner.name, %err, "cannot read the rooms this node owns")
-            }
-        }
-    }
-}
-
-/// Claims the playing rooms of dead nodes, so that their games go on (bots, timers) before anyone
-/// asks for them.
-async fn take_over(inner: Weak<Inner>) {
-    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        every.tick().await;
-        let Some(inner) = inner.upgrade() else { return };
-        if *inner.stop.borrow() {
-            return;
-        }
-        let orphans = match store::orphaned_games(&inner.pg, 64).await {
-            Ok(orphans) => orphans,
-            Err(err) => {
-                tracing::warn!(node = %inner.name, %err, "cannot look for rooms to take over");
-                continue;
-            }
-        };
-        for room in orphans {
-            // Another node may win the claim: then this one has nothing to do.
-            match inner.local.lookup(&room).await {
-                Ok(_) => {
-                    metrics::counter!("parchis_cluster_takeovers_total").increment(1);
-                    tracing::info!(node = %inner.name, %room, "took over a room whose node died");
-                }
-                Err(AppError::RoomBusy) => {}
-                Err(err) => {
-                    tracing::warn!(node = %inner.name, %room, %err, "taking a room over failed")
-                }
-            }
         }
     }
 }

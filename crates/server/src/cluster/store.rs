@@ -45,22 +45,37 @@ pub async fn alive_nodes(pg: &PgPool) -> Result<HashSet<String>, sqlx::Error> {
     Ok(rows.into_iter().collect())
 }
 
-/// Claims `room` for `node` if it has no owner, its owner is dead or draining, or is `node` itself:
-/// the new epoch, or `None` when a live node owns it.
-pub async fn claim(pg: &PgPool, room: &str, node: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO room_owners (room_id, node_id, epoch) VALUES ($1, $2, 1) \
-         ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, epoch = room_owners.epoch + 1 \
-         WHERE room_owners.node_id IS NULL OR room_owners.node_id = EXCLUDED.node_id \
-            OR NOT EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.node_id = room_owners.node_id \
-                           AND NOT n.draining AND n.heartbeat_at > now() - make_interval(secs => $3)) \
-         RETURNING epoch",
+/// What came of a claim.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// This node owns the room now, with this epoch.
+    Won(i64),
+    /// A live node owns it (`None`: it changed hands meanwhile).
+    Held(Option<String>),
+}
+
+/// Claims `room` for `node` if it has no owner, its owner is dead or draining, or is `node` itself;
+/// else says who owns it (read in the same statement, before the claim).
+pub async fn claim(pg: &PgPool, room: &str, node: &str) -> Result<Claim, sqlx::Error> {
+    let (epoch, owner): (Option<i64>, Option<String>) = sqlx::query_as(
+        "WITH claimed AS (\
+           INSERT INTO room_owners (room_id, node_id, epoch) VALUES ($1, $2, 1) \
+           ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, epoch = room_owners.epoch + 1 \
+           WHERE room_owners.node_id IS NULL OR room_owners.node_id = EXCLUDED.node_id \
+              OR NOT EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.node_id = room_owners.node_id \
+                             AND NOT n.draining AND n.heartbeat_at > now() - make_interval(secs => $3)) \
+           RETURNING epoch) \
+         SELECT (SELECT epoch FROM claimed), (SELECT node_id FROM room_owners WHERE room_id = $1)",
     )
     .bind(room)
     .bind(node)
     .bind(ttl_secs())
-    .fetch_optional(pg)
-    .await
+    .fetch_one(pg)
+    .await?;
+    Ok(match epoch {
+        Some(epoch) => Claim::Won(epoch),
+        None => Claim::Held(owner),
+    })
 }
 
 /// Gives up each of `rooms` whose claim is still the one of the same place in `epochs`, in one

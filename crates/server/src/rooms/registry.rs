@@ -163,6 +163,12 @@ pub trait Ownership: Send + Sync + 'static {
     /// another node does.
     fn claim<'a>(&'a self, room_id: &'a str)
     -> BoxFuture<'a, Result<Option<OwnerGuard>, AppError>>;
+
+    /// Whether another node is known to own the room now: then its task does not start here, and no
+    /// claim is tried (it would fail).
+    fn owned_elsewhere(&self, _room_id: &str) -> bool {
+        false
+    }
 }
 
 /// How handlers reach rooms: look one up, send it a command, subscribe or
@@ -374,6 +380,13 @@ impl LocalRegistry {
         }
         // The server is stopping: no room starts again (its task would never hear of the stop).
         if *self.stop.borrow() {
+            return Err(AppError::RoomBusy);
+        }
+        if self
+            .ownership
+            .as_ref()
+            .is_some_and(|o| o.owned_elsewhere(room_id))
+        {
             return Err(AppError::RoomBusy);
         }
         let lock = {
