@@ -19,6 +19,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::registry::Inner;
 use super::relay::Ended;
+use super::unanswered::Unanswered;
 use super::wire::{Frame, RoomFrame};
 use crate::error::AppError;
 use crate::rooms::protocol::{Close, Outbound};
@@ -43,6 +44,8 @@ enum Control {
         session: String,
         out: mpsc::Sender<Outbound>,
         ended: oneshot::Sender<Ended>,
+        /// Its commands waiting for their answers.
+        unanswered: Unanswered,
     },
     /// A socket's session leaves.
     Leave(String),
@@ -74,12 +77,14 @@ impl Drop for Member {
 }
 
 /// Adds the socket's `session` to the room's feed on this node (started, and listening, first if
-/// need be); its messages go to `out`, and how its attachment ended to the answer's receiver.
+/// need be); its messages go to `out` (its answers ticked off `unanswered`), and how its attachment
+/// ended to the answer's receiver.
 pub(super) async fn join(
     inner: &Arc<Inner>,
     room: &str,
     session: &str,
     out: mpsc::Sender<Outbound>,
+    unanswered: &Unanswered,
 ) -> Result<(Member, oneshot::Receiver<Ended>), AppError> {
     for _ in 0..2 {
         let (control, mut ready) = {
@@ -105,6 +110,7 @@ pub(super) async fn join(
             session: session.to_owned(),
             out: out.clone(),
             ended: tx,
+            unanswered: unanswered.clone(),
         };
         if listening && control.send(join).is_ok() {
             return Ok((member, ended));
@@ -227,6 +233,8 @@ async fn subscribe(
 struct Socket {
     out: mpsc::Sender<Outbound>,
     ended: oneshot::Sender<Ended>,
+    /// Its commands waiting for their answers (its own messages are the answers).
+    unanswered: Unanswered,
     /// The stream its attachment is in and the broadcast its first message followed (broadcasts up
     /// to that one are already in its catch-up); `None` before its first message.
     start: Option<(String, u64)>,
@@ -250,10 +258,12 @@ impl Feed {
                 session,
                 out,
                 ended,
+                unanswered,
             } => {
                 let socket = Socket {
                     out,
                     ended,
+                    unanswered,
                     start: None,
                     pending: VecDeque::new(),
                     held_since: None,
@@ -378,6 +388,12 @@ impl Feed {
             let Some((_, frame)) = socket.pending.pop_front() else {
                 break;
             };
+            // Its gateway answered its commands already: the attachment is over.
+            if let Frame::Text(text) = &frame
+                && !socket.unanswered.delivers(text)
+            {
+                continue;
+            }
             if let Some(ended) = deliver(&socket.out, frame) {
                 self.end(session, ended);
                 return;
@@ -482,6 +498,7 @@ mod tests {
             session: session.into(),
             out,
             ended: tx,
+            unanswered: Unanswered::default(),
         });
         Seen { out: rx, ended }
     }

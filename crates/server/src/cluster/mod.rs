@@ -25,6 +25,7 @@ mod relay;
 mod release;
 mod sessions;
 mod store;
+mod unanswered;
 mod upkeep;
 pub mod wire;
 

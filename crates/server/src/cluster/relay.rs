@@ -6,7 +6,8 @@
 //! order into the socket's queue (the slow-client rule as for any socket); the gateway passes the
 //! client's commands to the owner. When the owner dies, gives the room up or is stopped (or the feed
 //! saw a gap), the gateway attaches the socket again: the client gets a fresh snapshot (a new epoch
-//! after a move), with no reconnect of its own. Each attachment has a new session id, so a late
+//! after a move), with no reconnect of its own; a command of the client's that the old owner did not
+//! answer is answered then by the gateway ([`Unanswered`]). Each attachment has a new session id, so a late
 //! frame of an old one is never taken for the new one's. A try the owner did not answer in time is
 //! abandoned: the owner is told to drop that session, even if it has not added it yet (`sessions`).
 
@@ -18,6 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::feed::{self, Member};
 use super::registry::{Answer, Inner, backoff};
+use super::unanswered::Unanswered;
 use super::wire::{Asked, Frame, RoomFrame, RoomReply, RoomRequest};
 use crate::error::AppError;
 use crate::rooms::hub::OUTBOUND_QUEUE;
@@ -38,6 +40,8 @@ enum Attached {
         session: String,
         member: Member,
         ended: oneshot::Receiver<Ended>,
+        /// The client's commands passed on to the owner and not answered yet.
+        unanswered: Unanswered,
     },
 }
 
@@ -67,7 +71,9 @@ async fn attach(
         } else {
             // Listening to the room before its owner is asked, so that nothing it sends is missed.
             let session = crate::auth::new_id();
-            let (member, ended) = feed::join(inner, room, &session, out.clone()).await?;
+            let unanswered = Unanswered::default();
+            let (member, ended) =
+                feed::join(inner, room, &session, out.clone(), &unanswered).await?;
             // Each try is a session of its own, so a request of its own: reusing a session for the
             // next try could let a late owner's frames pass for the new owner's in the feed.
             let ask = Asked {
@@ -102,6 +108,7 @@ async fn attach(
                         session,
                         member,
                         ended,
+                        unanswered,
                     });
                 }
                 Answer::Reply(RoomReply::Error(err)) => Some(Err(err.into())),
@@ -254,7 +261,11 @@ impl Gateway {
                     session,
                     member,
                     ended,
-                } => self.pump_there(&owner, &session, member, ended).await,
+                    unanswered,
+                } => {
+                    self.pump_there(&owner, &session, member, ended, &unanswered)
+                        .await
+                }
             };
             match ended {
                 Ended::ClientGone | Ended::TooSlow => return,
@@ -297,28 +308,53 @@ impl Gateway {
             mut outbound,
             sender,
         } = link;
-        loop {
+        let unanswered = Unanswered::default();
+        let why = loop {
             tokio::select! {
                 command = self.commands.recv() => match command {
                     Some(command) => {
+                        unanswered.sent(&command.id);
                         if !sender.send(command).await {
-                            return Ended::Moved;
+                            break Ended::Moved;
                         }
                     }
-                    None => return Ended::ClientGone,
+                    None => break Ended::ClientGone,
                 },
                 message = outbound.recv() => match message {
-                    Some(Outbound::Close(Close::RoomClosed)) => return Ended::Moved,
-                    Some(Outbound::Close(close)) => return Ended::Closed(close),
+                    Some(Outbound::Close(Close::RoomClosed)) => break Ended::Moved,
+                    Some(Outbound::Close(close)) => break Ended::Closed(close),
                     Some(message) => {
+                        if let Outbound::Text(text) = &message {
+                            unanswered.delivers(text);
+                        }
                         if let Some(ended) = self.forward(message) {
-                            return ended;
+                            break ended;
                         }
                     }
-                    None => return Ended::TooSlow,
+                    None => break Ended::TooSlow,
                 },
             }
+        };
+        self.answer_unanswered(&unanswered, why)
+    }
+
+    /// The attachment ended: if the socket follows the room, the commands the room did not answer
+    /// are answered here (else the client would wait for ever; see [`Unanswered`]).
+    fn answer_unanswered(&self, unanswered: &Unanswered, why: Ended) -> Ended {
+        let errors = unanswered.end();
+        if why != Ended::Moved {
+            return why;
         }
+        if !errors.is_empty() {
+            metrics::counter!("parchis_cluster_unanswered_commands_total")
+                .increment(errors.len() as u64);
+        }
+        for error in errors {
+            if let Some(ended) = self.forward(error) {
+                return ended;
+            }
+        }
+        why
     }
 
     /// Relays to a room run by `owner`: the client's commands go to it, its messages come through
@@ -329,13 +365,17 @@ impl Gateway {
         session: &str,
         member: Member,
         mut ended: oneshot::Receiver<Ended>,
+        unanswered: &Unanswered,
     ) -> Ended {
         let mut alive = self.inner.alive.subscribe();
         let mut stop = self.inner.stop.subscribe();
         let why = loop {
             tokio::select! {
                 command = self.commands.recv() => match command {
-                    Some(command) => send_frame(&self.inner, owner, session, Frame::Client(command)).await,
+                    Some(command) => {
+                        unanswered.sent(&command.id);
+                        send_frame(&self.inner, owner, session, Frame::Client(command)).await;
+                    }
                     None => break Ended::ClientGone,
                 },
                 why = &mut ended => break why.unwrap_or(Ended::Moved),
@@ -352,7 +392,7 @@ impl Gateway {
         // Out of the feed first, then the owner drops its end of the connection.
         drop(member);
         send_frame(&self.inner, owner, session, Frame::Gone).await;
-        why
+        self.answer_unanswered(unanswered, why)
     }
 }
 
