@@ -19,6 +19,9 @@ use serde_json::Value;
 use crate::rooms::messages;
 use crate::rooms::protocol::{CommandError, Outbound};
 
+/// Most commands remembered as waiting for their answer, per attachment.
+const MOST_WAITING: usize = 256;
+
 /// One attachment's commands waiting for their answer (cheap to clone; shared by the gateway and
 /// the feed that delivers the answers).
 #[derive(Clone, Default)]
@@ -45,7 +48,13 @@ impl Unanswered {
 
     /// A command `id` is passed on to the room.
     pub fn sent(&self, id: &Value) {
-        self.lock().ids.push(id.clone());
+        let mut waiting = self.lock();
+        // Every command is answered, so the list holds what is in flight; the bound only keeps a
+        // long-lived socket's memory in check should an answer ever go missing (the oldest go first).
+        if waiting.ids.len() >= MOST_WAITING {
+            waiting.ids.remove(0);
+        }
+        waiting.ids.push(id.clone());
     }
 
     /// The room sends the socket `text`; `false` if the attachment has ended (it is not delivered,
