@@ -396,7 +396,7 @@ export default {
     service_unavailable: 'The server is not answering right now; try again shortly.',
     storage_unavailable: 'The server cannot reach its database just now; nothing was changed. Try again in a moment.',
     storage: {
-      maybe_stored: 'The server lost its database while saving that, so it may or may not have been saved. Try again in a moment.',
+      maybe_stored: 'The server was interrupted while saving that, so it may or may not have been saved. Try again in a moment.',
     },
     room_busy: 'The room is busy; try again shortly.',
     analysis_busy: 'The server is busy analysing other games; try again shortly.',

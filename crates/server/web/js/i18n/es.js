@@ -396,7 +396,7 @@ export default {
     service_unavailable: 'El servidor no responde ahora; inténtalo en un momento.',
     storage_unavailable: 'El servidor no puede llegar a su base de datos ahora mismo; no se ha cambiado nada. Inténtalo en un momento.',
     storage: {
-      maybe_stored: 'El servidor perdió su base de datos mientras lo guardaba: puede que se haya guardado o no. Inténtalo en un momento.',
+      maybe_stored: 'El servidor se interrumpió mientras lo guardaba: puede que se haya guardado o no. Inténtalo en un momento.',
     },
     room_busy: 'La sala está ocupada; inténtalo en un momento.',
     analysis_busy: 'El servidor está analizando otras partidas; inténtalo en un momento.',

@@ -396,7 +396,7 @@ export default {
     service_unavailable: 'Le serveur ne répond pas pour l’instant ; réessayez dans un moment.',
     storage_unavailable: 'Le serveur ne peut pas joindre sa base de données pour l’instant ; rien n’a été changé. Réessayez dans un moment.',
     storage: {
-      maybe_stored: 'Le serveur a perdu sa base de données pendant l’enregistrement : cela a peut-être été enregistré, peut-être pas. Réessayez dans un moment.',
+      maybe_stored: 'Le serveur a été interrompu pendant l’enregistrement : cela a peut-être été enregistré, peut-être pas. Réessayez dans un moment.',
     },
     room_busy: 'Le salon est occupé ; réessayez dans un moment.',
     analysis_busy: 'Le serveur analyse d’autres parties ; réessayez dans un moment.',
