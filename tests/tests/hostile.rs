@@ -303,8 +303,8 @@ async fn bad_tokens_and_private_rooms_are_refused_before_the_upgrade() {
 }
 
 /// A frame just over the limit, of any size past it, closes the connection with 1009 `too_big` as a larger
-/// one does: the client is told why, not left with a connection that merely ended. (Found by the fuzz of
-/// `fuzz.rs`: a frame of 4121 bytes ended the connection without a close frame.)
+/// one does: the client is told why, not left with a connection that merely ended. (Found by the WebSocket
+/// fuzz of `fuzz_ws.rs`: a frame of 4121 bytes ended the connection without a close frame.)
 #[tokio::test]
 async fn a_frame_just_over_the_limit_closes_the_connection_with_too_big() {
     let server = TestServer::sqlite().await;

@@ -128,7 +128,7 @@ async fn a_player_who_sits_down_in_a_waiting_room_everyone_left_owns_it_and_can_
 /// An owner who gave up their seat, in a room everyone left, cannot start it: the game would have no person
 /// at all (only bots, which room settings refuse as `no_human_seat`), played by the server for nobody. It is
 /// refused `409 not_seated` and the room stays waiting; once someone sits down, they own it and start it.
-/// (Found by the REST fuzz of `fuzz.rs`: `leave` then `start` by the owner made a game of four bots.)
+/// (Found by the REST fuzz of `fuzz_rest.rs`: `leave` then `start` by the owner made a game of four bots.)
 #[tokio::test]
 async fn an_owner_who_left_an_empty_room_cannot_start_a_game_of_bots_alone() {
     let server = TestServer::sqlite().await;

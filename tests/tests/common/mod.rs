@@ -3,6 +3,7 @@
 
 pub mod cluster;
 pub mod databases;
+pub mod fuzzing;
 pub mod game;
 pub mod ws;
 
