@@ -254,7 +254,10 @@ else
 fi
 
 # --- 5. Cluster. ---
-if "$docker" run --rm "$PARCHIS_IMAGE" --help 2>/dev/null | grep -q -- '--nats-url'; then
+# The image's help is read whole first: `docker run … | grep -q` under pipefail was false whenever grep's
+# early exit cut docker's output short (SIGPIPE), and the cluster half was skipped unnoticed.
+image_help=$("$docker" run --rm "$PARCHIS_IMAGE" --help 2>&1)
+if grep -q -- '--nats-url' <<<"$image_help"; then
   say "cluster: the image has cluster mode (--nats-url)"
   cluster_files=(-f docker/docker-compose.yml -f docker/docker-compose.cluster.yml)
   compose() { docker-compose "${cluster_files[@]}" "$@"; }
@@ -288,6 +291,7 @@ if "$docker" run --rm "$PARCHIS_IMAGE" --help 2>/dev/null | grep -q -- '--nats-u
     ok "cluster: whole run in $(seconds "$t")s"
   fi
 else
-  say "cluster: skipped: this parchis-server has no cluster mode yet (--nats-url not in --help)"
+  # Every server built from this tree has cluster mode: an image without it is a broken build.
+  fail "cluster: the image has no cluster mode (--nats-url not in its --help)"
 fi
 finish
