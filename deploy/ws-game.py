@@ -75,10 +75,16 @@ def apply_patch(doc, patch):
     return doc
 
 
+class Retry(Exception):
+    """An error the server documents as worth sending the command again for (one of `Seat.retry`)."""
+
+
 class Seat:
     def __init__(self, name, ws):
         self.name, self.ws = name, ws
         self.state, self.version, self.seat, self.next_id = None, None, None, 1
+        # Error codes raised as `Retry` instead of ending the run (none unless a caller expects them).
+        self.retry = ()
         # The room's life the version counts in: a new owner (a restart, a cluster takeover) starts
         # versions again under a new epoch, so versions compare only within one epoch.
         self.epoch = None
@@ -96,6 +102,8 @@ class Seat:
         elif kind == "hello":
             self.seat = msg["seat"]
         elif kind == "error":
+            if msg.get("code") in self.retry:
+                raise Retry(f"{self.name}: {msg.get('code')} ({msg.get('reason')})")
             raise SystemExit(f"{self.name}: error {msg}")
         return msg
 

@@ -49,6 +49,9 @@ async def connect(base, rid, name, token):
     ws = await websockets.connect(ws_url(base, rid), subprotocols=["parchis", "parchis.token." + token],
                                   open_timeout=10)
     seat = Seat(name, ws)
+    # A command its room's node died before answering is answered so (`maybe_stored`): the room runs
+    # again on another node, the socket gets its new snapshot, and the command is sent again if still due.
+    seat.retry = ("storage_unavailable",)
     await seat.until("snapshot")
     await seat.until("hello")
     return seat
@@ -202,6 +205,12 @@ async def cluster(base, nodes, kill):
                 for s in seats.values():  # the other seat reads up to the same epoch and version
                     while s is not actor and s.behind(actor):
                         await s.read()
+            except ws_game.Retry as err:
+                print(f"-- {err}: the room's node died before answering; acting again on its new snapshot")
+                try:
+                    await actor.until("snapshot")
+                except (asyncio.TimeoutError, websockets.exceptions.ConnectionClosed):
+                    await reconnect(actor.name)
             except (asyncio.TimeoutError, websockets.exceptions.ConnectionClosed) as err:
                 # The closed sockets (or, after a silence, both: either may hold the stale view)
                 # connect again.
