@@ -197,32 +197,24 @@ fn main() -> ExitCode {
             limit_ms,
             timeline,
             json,
-        } => match merge_reports(&reports, event_at, limit_ms, timeline, json) {
-            Ok(ok) => {
-                if ok {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(2)
-                }
-            }
-            Err(e) => {
-                eprintln!("parchis-loadgen merge: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        Cmd::Run(args) => match run(*args, nofile, &runtime) {
-            Ok(ok) => {
-                if ok {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(2)
-                }
-            }
-            Err(e) => {
-                eprintln!("parchis-loadgen: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        } => exit_code(
+            "parchis-loadgen merge",
+            merge_reports(&reports, event_at, limit_ms, timeline, json),
+        ),
+        Cmd::Run(args) => exit_code("parchis-loadgen", run(*args, nofile, &runtime)),
+    }
+}
+
+/// 0 when the limits held, 2 when the run was done but missed one, 1 (with `what: error`) when it
+/// could not be done.
+fn exit_code<E: std::fmt::Display>(what: &str, done: Result<bool, E>) -> ExitCode {
+    match done {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(2),
+        Err(e) => {
+            eprintln!("{what}: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
